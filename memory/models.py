@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from memory.trust import trust_label, trust_tier
+
+
+class MemoryKind(models.TextChoices):
+    PROFILE = "profile"
+    STANDING = "standing"
+    FACT = "fact"
+    DECISION = "decision"
+    NOTE = "note"
+    EPISODE = "episode"
+    REFERENCE = "reference"
+    LEGACY = "legacy"
+
+
+class ReviewState(models.TextChoices):
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+
+
+class DeliveryPolicy(models.TextChoices):
+    ALWAYS = "always"
+    RETRIEVED = "retrieved"
+    ON_DEMAND = "on_demand"
+
+
+class Chunk(models.Model):
+    """One thing the agent knows. Rows are never overwritten in place by a revision."""
+
+    domain = models.CharField(max_length=64, default="fact")
+    finding_type = models.CharField(max_length=64, blank=True, default="")
+    namespace = models.CharField(max_length=128, blank=True, default="")
+    source = models.CharField(max_length=1024, blank=True, default="")
+    source_type = models.CharField(max_length=64, blank=True, default="")
+    agent = models.ForeignKey(
+        "sessions_app.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="chunks"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    invalidated_at = models.DateTimeField(null=True, blank=True)
+    invalidation_reason = models.CharField(max_length=128, blank=True, default="")
+    memory_kind = models.CharField(max_length=16, choices=MemoryKind.choices, null=True, blank=True)
+    subject = models.CharField(max_length=256, null=True, blank=True)
+    review_state = models.CharField(max_length=16, choices=ReviewState.choices, null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    delivery_policy = models.CharField(max_length=16, choices=DeliveryPolicy.choices, null=True, blank=True)
+    heading = models.CharField(max_length=512, blank=True, default="")
+    content = models.TextField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["review_state"], name="chunk_review_state"),
+            models.Index(fields=["delivery_policy", "created_at"], name="chunk_policy_created"),
+            models.Index(fields=["namespace"], name="chunk_namespace"),
+            models.Index(fields=["invalidated_at"], name="chunk_invalidated"),
+            models.Index(fields=["expires_at"], name="chunk_expires"),
+            models.Index(fields=["created_at"], name="chunk_created"),
+            models.Index(fields=["domain", "namespace"], name="chunk_domain_namespace"),
+            models.Index(fields=["source"], name="chunk_source"),
+        ]
+        permissions = [("review_chunk", "Can confirm, reject and reopen chunks")]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.heading or self.content[:60]}"
+
+    @property
+    def trust_tier(self) -> int:
+        return int(trust_tier(self.source_type))
+
+    @property
+    def trust_label(self) -> str:
+        return trust_label(self.source_type)
+
+    @property
+    def superseded_by_id(self) -> int | None:
+        reason = self.invalidation_reason or ""
+        if reason.startswith("superseded_by:"):
+            try:
+                return int(reason.split(":", 1)[1])
+            except ValueError:
+                return None
+        return None
+
+    def is_expired(self, now: object | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())

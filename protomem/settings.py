@@ -1,0 +1,204 @@
+"""The one settings module: everything comes from the environment and the config file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from protomem.config import load_config
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+INSTANCE_DIR = Path(os.environ.get("PROTOMEM_INSTANCE_DIR") or BASE_DIR / "instance")
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [v.strip() for v in os.environ.get(name, default).split(",") if v.strip()]
+
+
+PROTOMEM = load_config(base_dir=BASE_DIR, instance_dir=INSTANCE_DIR)
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# The embedded default is for a laptop; checks.py warns when it is used with DEBUG off.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "insecure-dev-key-change-me"
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework_api_key",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "protomem",
+    "memory",
+    "sessions_app",
+    "audit",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "protomem.urls"
+WSGI_APPLICATION = "protomem.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+SQLITE_OPTIONS = {
+    # WAL lets readers run beside the writer; IMMEDIATE makes writers queue on the busy
+    # timeout instead of failing with "database is locked" halfway through a transaction.
+    "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+
+
+def sqlite_database(path: str) -> dict[str, object]:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "OPTIONS": dict(SQLITE_OPTIONS)}
+
+
+DATABASES = {
+    "default": sqlite_database(PROTOMEM.knowledge.db_path),
+    # The injection log is forensics: its own file, so pruning or copying it never touches the store.
+    "injections": sqlite_database(PROTOMEM.injection_log_path),
+}
+DATABASE_ROUTERS = ["protomem.routers.InjectionLogRouter"]
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = INSTANCE_DIR / "static"
+
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("PROTOMEM_MAX_BODY_BYTES", 1_048_576))
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "sessions_app.authentication.AgentAPIKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "protomem.api.DefaultPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "protomem.api.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "UNAUTHENTICATED_USER": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "protomem API",
+    "DESCRIPTION": "Durable, reviewable memory for LLM agents.",
+    "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"ApiKeyAuth": {"type": "apiKey", "in": "header", "name": "Authorization"}}
+    },
+    "SECURITY": [{"ApiKeyAuth": []}],
+}
+
+# Celery: Redis when configured, else kombu's filesystem transport under the instance dir,
+# so the embedded run needs no broker server.
+BROKER_DIR = INSTANCE_DIR / "broker"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or ""
+if not CELERY_BROKER_URL:
+    CELERY_BROKER_URL = "filesystem://"
+    for sub in ("queue", "processed"):
+        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+    }
+else:
+    # Must exceed the longest task, or late acks make Redis redeliver a task still running.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "protomem")
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = 120
+CELERY_TASK_TIME_LIMIT = 180
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_TIMEZONE = "UTC"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE_FILENAME = str(INSTANCE_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "memory.chunks_expire_sweep": {
+        "task": "memory.chunks_expire_sweep",
+        "schedule": 15 * 60,
+        "options": {"expires": 20 * 60},
+    },
+    "memory.chunks_reap_deleted": {
+        "task": "memory.chunks_reap_deleted",
+        "schedule": 60 * 60,
+        "options": {"expires": 90 * 60},
+    },
+    "sessions.retire_aged": {
+        "task": "sessions.retire_aged",
+        "schedule": 60 * 60,
+        "options": {"expires": 90 * 60},
+    },
+    "sessions.harvest_sweep": {
+        "task": "sessions.harvest_sweep",
+        "schedule": 5 * 60,
+        "options": {"expires": 7 * 60},
+    },
+}
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "text"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

@@ -1,0 +1,27 @@
+"""Test overrides: real SQLite files (FTS5), eager Celery unless a test starts a real worker."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from protomem.settings import *  # noqa: F403
+
+# One directory per test run, so parallel runs on one machine never share database files.
+TEST_RUN_DIR = Path(os.environ.get("PROTOMEM_TEST_DIR") or tempfile.mkdtemp(prefix="protomem-test-"))
+os.environ["PROTOMEM_TEST_DIR"] = str(TEST_RUN_DIR)
+DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "agent.db")}  # noqa: F405
+DATABASES["injections"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "injections.db")}  # noqa: F405
+
+SECRET_KEY = "test"  # noqa: S105
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Tasks run eagerly unless a test takes the `celery_worker` fixture, which starts a real worker
+# on Redis; each run gets its own queue so parallel runs never steal each other's tasks.
+CELERY_BROKER_URL = os.environ.get("PROTOMEM_TEST_BROKER", "redis://127.0.0.1:6379/15")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.setdefault("CELERY_QUEUE", f"protomem-test-{TEST_RUN_DIR.name}")

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class SessionsAppConfig(AppConfig):
+    # Never "sessions": django.contrib.sessions owns that label.
+    name = "sessions_app"
+    label = "sessions_app"
+    verbose_name = "Sessions"

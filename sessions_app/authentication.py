@@ -1,0 +1,74 @@
+"""Authorization: Api-Key <key> for agents (and operator tokens); staff also use the session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey
+
+KEYWORD = "Api-Key"
+
+
+@dataclass(frozen=True)
+class AgentPrincipal:
+    """request.user for an agent: authenticated, never staff, throttled per agent."""
+
+    agent: Agent
+    is_authenticated: bool = True
+    is_active: bool = True
+    is_staff: bool = False
+    is_superuser: bool = False
+    is_anonymous: bool = False
+
+    @property
+    def pk(self) -> str:
+        return f"agent:{self.agent.pk}"
+
+    id = pk
+
+    def has_perm(self, perm: str, obj: Any = None) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return f"agent:{self.agent.name}"
+
+
+def _valid(key_obj: Any) -> bool:
+    return not key_obj.revoked and (key_obj.expiry_date is None or key_obj.expiry_date > timezone.now())
+
+
+class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        if not header:
+            return None
+        parts = header.split()
+        if parts[0] != KEYWORD:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
+        raw = parts[1]
+        for model in (AgentAPIKey, OperatorAPIKey):
+            try:
+                key_obj = model.objects.get_from_key(raw)
+            except model.DoesNotExist:
+                continue
+            if not _valid(key_obj):
+                raise exceptions.AuthenticationFailed("API key revoked or expired.")
+            if model is AgentAPIKey:
+                if not key_obj.agent.is_active:
+                    raise exceptions.AuthenticationFailed("Agent is disabled.")
+                return AgentPrincipal(agent=key_obj.agent), key_obj
+            if not key_obj.user.is_active:
+                raise exceptions.AuthenticationFailed("User is disabled.")
+            return key_obj.user, key_obj
+        raise exceptions.AuthenticationFailed("Invalid API key.")
+
+    def authenticate_header(self, request: Request) -> str:
+        # Makes DRF answer 401 (not 403) when credentials are missing.
+        return KEYWORD

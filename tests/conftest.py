@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from rest_framework.test import APIClient
+
+from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey
+from tests.factories import AgentFactory, UserFactory
+
+pytest_plugins = ["tests.fixtures.gateway", "tests.fixtures.worker"]
+
+
+def agent_client_for(agent: Agent) -> APIClient:
+    _, raw = AgentAPIKey.objects.create_key(name=f"{agent.name}-key", agent=agent)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
+    client.agent = agent  # type: ignore[attr-defined]
+    return client
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def agent(db: Any) -> Agent:
+    return AgentFactory(name="agent-a")
+
+
+@pytest.fixture
+def other_agent(db: Any) -> Agent:
+    return AgentFactory(name="agent-b")
+
+
+@pytest.fixture
+def agent_client(agent: Agent) -> APIClient:
+    return agent_client_for(agent)
+
+
+@pytest.fixture
+def other_agent_client(other_agent: Agent) -> APIClient:
+    return agent_client_for(other_agent)
+
+
+@pytest.fixture
+def staff_user(db: Any) -> Any:
+    return UserFactory(username="staff", is_staff=True)
+
+
+@pytest.fixture
+def reviewer(db: Any) -> Any:
+    user = UserFactory(username="reviewer", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="review_chunk"))
+    return user
+
+
+@pytest.fixture
+def superuser(db: Any) -> Any:
+    return UserFactory(username="admin", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def operator_client(reviewer: Any) -> APIClient:
+    """A staff reviewer authenticated with an operator API key (the scripted path)."""
+    _, raw = OperatorAPIKey.objects.create_key(name="ops", user=reviewer)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
+    return client
+
+
+@pytest.fixture
+def staff_client(staff_user: Any) -> APIClient:
+    """Staff without the review permission (browser session auth)."""
+    client = APIClient()
+    client.force_login(staff_user)
+    return client
