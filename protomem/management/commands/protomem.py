@@ -1,0 +1,37 @@
+"""`manage.py protomem <subcommand>`: one entry point; each app owns its subcommands.
+
+A subcommand is a module with `help`, `add_arguments(parser)` and `handle(command, options)`;
+it parses, calls services/selectors and prints, nothing more.
+"""
+
+from __future__ import annotations
+
+import importlib
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+SUBCOMMANDS = {
+    "search": "memory.cli.search",
+    "create-agent-key": "sessions_app.cli.create_agent_key",
+}
+
+
+class Command(BaseCommand):
+    help = "protomem operations: " + ", ".join(SUBCOMMANDS)
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        sub = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+        sub.required = True
+        for name, module_path in SUBCOMMANDS.items():
+            module = importlib.import_module(module_path)
+            child = sub.add_parser(name, help=module.help, description=module.help)
+            child.add_argument("--no-progress", action="store_true", help="hide progress output")
+            module.add_arguments(child)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["subcommand"]
+        if name not in SUBCOMMANDS:
+            raise CommandError(f"unknown subcommand {name!r}")
+        importlib.import_module(SUBCOMMANDS[name]).handle(self, options)
