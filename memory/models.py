@@ -87,3 +87,38 @@ class Chunk(models.Model):
 
     def is_expired(self, now: object | None = None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+
+class PendingChunk(Chunk):
+    """Admin review queue: the same rows, pending first (see memory.admin)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "review queue item"
+        verbose_name_plural = "review queue"
+
+
+class HotChunk(Chunk):
+    """Admin hot-memory view: exactly selectors.hot_set()."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "hot memory row"
+        verbose_name_plural = "hot memory"
+
+
+class Skill(models.Model):
+    """Procedural memory: a playbook the agent can retrieve (never runs). Own FTS index."""
+
+    name = models.CharField(max_length=128, unique=True)
+    description = models.CharField(max_length=512, blank=True, default="")
+    content = models.TextField(blank=True, default="")
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
