@@ -6,3 +6,6 @@ class SessionsAppConfig(AppConfig):
     name = "sessions_app"
     label = "sessions_app"
     verbose_name = "Sessions"
+
+    def ready(self) -> None:
+        from sessions_app.api import schema  # noqa: F401 - registers the OpenAPI auth scheme

@@ -1,0 +1,47 @@
+"""Thin Celery wrappers around sessions_app.services; names are stable (beat and queued messages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from sessions_app import services
+
+
+@shared_task(name="sessions.harvest", bind=True, acks_late=True, max_retries=None)
+def session_harvest_task(
+    self: Any, session_pk: int, max_attempts: int | None = None, backoff_s: float | None = None
+) -> str:
+    """Harvest one retired session; safe to deliver twice (the service claims by CAS).
+
+    Transient failures retry with exponential backoff; the attempt budget lives on the session
+    row (harvest_attempts), so redeliveries and sweeps can never loop past it. The retry policy
+    comes with the message (see services._enqueue_harvest), else from settings.
+    """
+    policy = services.harvest_policy()
+    if max_attempts is not None or backoff_s is not None:
+        policy = services.HarvestPolicy(
+            max_attempts=policy.max_attempts if max_attempts is None else int(max_attempts),
+            backoff_s=policy.backoff_s if backoff_s is None else float(backoff_s),
+            backoff_max_s=policy.backoff_max_s,
+        )
+    try:
+        outcome = services.session_harvest(session_pk=session_pk, policy=policy)
+    except services.HarvestRetryable as exc:
+        if self.request.is_eager:  # no broker to come back through: the next attempt runs inline
+            return str(self.run(session_pk, policy.max_attempts, policy.backoff_s))
+        raise self.retry(exc=exc, countdown=policy.countdown(exc.attempt), max_retries=None) from exc
+    return outcome.state
+
+
+@shared_task(name="sessions.retire_aged")
+def sessions_retire_aged_task() -> int:
+    """Retire sessions idle past memory.retire_after_days (each enqueues its harvest)."""
+    return services.sessions_retire_aged()
+
+
+@shared_task(name="sessions.harvest_sweep")
+def sessions_harvest_sweep_task() -> int:
+    """Re-enqueue retired sessions still unharvested past the grace period (incl. stale claims)."""
+    return services.sessions_harvest_sweep()
