@@ -3,3 +3,4 @@ from django.apps import AppConfig
 
 class AuditConfig(AppConfig):
     name = "audit"
+    verbose_name = "Audit"

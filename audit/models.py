@@ -19,3 +19,51 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} by {self.actor} on #{self.chunk_id}"
+
+
+class InjectionSection(models.TextChoices):
+    HOT = "hot"
+    RAG = "rag"
+
+
+class InjectionLog(models.Model):
+    """One model call that had memory injected: what entered the prompt. In the "injections" DB.
+
+    Agent and chunks live in the other database, so they are plain ids, never foreign keys.
+    """
+
+    created_at = models.DateTimeField(default=timezone.now)
+    agent_id = models.BigIntegerField(null=True, blank=True)
+    session_id = models.CharField(max_length=255)
+    digest_session_ids = models.JSONField(default=list, blank=True)
+    hot_ids = models.JSONField(default=list, blank=True)
+    rag_ids = models.JSONField(default=list, blank=True)
+    approx_tokens = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["created_at"], name="injection_created"),
+            models.Index(fields=["session_id", "created_at"], name="injection_session_created"),
+            models.Index(fields=["agent_id", "created_at"], name="injection_agent_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"injection #{self.pk} into {self.session_id}"
+
+
+class InjectionLogItem(models.Model):
+    """One delivered chunk of an InjectionLog row, so a chunk's injection history is an index read."""
+
+    log = models.ForeignKey(InjectionLog, on_delete=models.CASCADE, related_name="items")
+    chunk_id = models.BigIntegerField()
+    section = models.CharField(max_length=8, choices=InjectionSection.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["log", "section", "chunk_id"], name="injection_item_unique")
+        ]
+        indexes = [models.Index(fields=["chunk_id", "log"], name="injection_item_chunk")]
+
+    def __str__(self) -> str:
+        return f"{self.section} #{self.chunk_id} in injection #{self.log_id}"

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
-from audit.models import AuditEvent
+from audit.models import AuditEvent, InjectionLog, InjectionLogItem, InjectionSection
 from audit.signals import hot_written
+from protomem.routers import INJECTIONS_DB
 
 HOT_WRITTEN = "memory.hot_written"
 REVIEWED = "memory.reviewed"
@@ -25,3 +27,31 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
         lambda: hot_written.send(sender=AuditEvent, chunk_id=chunk_id, actor=actor, path=path)
     )
     return event
+
+
+def injection_log_record(
+    *,
+    agent_id: int | None,
+    session_id: str,
+    digest_session_ids: Sequence[str] = (),
+    hot_ids: Sequence[int] = (),
+    rag_ids: Sequence[int] = (),
+    approx_tokens: int = 0,
+) -> InjectionLog:
+    """Append one injection-log row (and its per-chunk items) for ids that entered a prompt."""
+    hot = list(dict.fromkeys(int(i) for i in hot_ids))
+    rag = list(dict.fromkeys(int(i) for i in rag_ids))
+    with transaction.atomic(using=INJECTIONS_DB):
+        log = InjectionLog.objects.create(
+            agent_id=agent_id,
+            session_id=session_id,
+            digest_session_ids=list(dict.fromkeys(str(s) for s in digest_session_ids)),
+            hot_ids=hot,
+            rag_ids=rag,
+            approx_tokens=max(int(approx_tokens), 0),
+        )
+        InjectionLogItem.objects.bulk_create(
+            [InjectionLogItem(log=log, chunk_id=i, section=InjectionSection.HOT) for i in hot]
+            + [InjectionLogItem(log=log, chunk_id=i, section=InjectionSection.RAG) for i in rag]
+        )
+    return log

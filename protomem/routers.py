@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 INJECTIONS_DB = "injections"
-INJECTION_MODELS = {"injectionlog"}
+INJECTION_MODELS = {"injectionlog", "injectionlogitem"}
 
 
 class InjectionLogRouter:

@@ -1,0 +1,306 @@
+"""Audit in the operator console: the injection log and the audit events. Both read-only.
+
+The injection log lives in its own database (protomem.routers); chunks and sessions live in the
+other one, so rows carry plain ids and every cross-link here is a URL, never a join.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import CharField, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Cast, Substr
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+from django.utils.text import Truncator
+
+from audit.models import AuditEvent, InjectionLog, InjectionLogItem
+from memory.selectors import chunks_by_ids
+
+RECENT_SESSIONS = 30  # session choices offered in the injection log's filter sidebar
+
+
+def chunk_url(chunk_id: int) -> str:
+    return reverse("admin:memory_chunk_change", args=[chunk_id])
+
+
+def session_url(session_id: str, agent_id: int | None) -> str:
+    params = {"session_id": session_id}
+    if agent_id is not None:
+        params["agent"] = str(agent_id)
+    return reverse("admin:sessions_app_session_lookup") + "?" + urlencode(params)
+
+
+def id_links(ids: list[int]) -> SafeString:
+    if not ids:
+        return format_html('<span class="pm-quiet">{}</span>', "none")
+    return format_html_join(" ", '<a href="{}">#{}</a>', ((chunk_url(i), i) for i in ids))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Forensics are append-only: nobody adds, edits or deletes them from the console."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# ----------------------------------------------------------------------------------------------
+# Injection log
+
+
+class SessionFilter(admin.SimpleListFilter):
+    """Filter by the runtime's session id; the sidebar offers the most recent ones."""
+
+    title = "session"
+    parameter_name = "session"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        recent: dict[str, None] = {}
+        for session_id in InjectionLog.objects.order_by("-created_at", "-id").values_list(
+            "session_id", flat=True
+        )[: RECENT_SESSIONS * 20]:
+            recent.setdefault(session_id, None)
+            if len(recent) >= RECENT_SESSIONS:
+                break
+        value = self.value()
+        if value and value not in recent:
+            recent = {value: None, **recent}  # a session linked from elsewhere stays selectable
+        return [(s, Truncator(s).chars(40)) for s in recent]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[InjectionLog]) -> QuerySet[InjectionLog]:
+        value = self.value()
+        return queryset.filter(session_id=value) if value else queryset
+
+
+class AgentFilter(admin.SimpleListFilter):
+    title = "agent"
+    parameter_name = "agent"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        ids = (
+            InjectionLog.objects.exclude(agent_id__isnull=True)
+            .order_by("agent_id")
+            .values_list("agent_id", flat=True)
+            .distinct()[:50]
+        )
+        return [(str(i), f"agent #{i}") for i in ids]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[InjectionLog]) -> QuerySet[InjectionLog]:
+        value = self.value()
+        return queryset.filter(agent_id=int(value)) if value and value.isdigit() else queryset
+
+
+class ChunkFilter(admin.SimpleListFilter):
+    """?chunk=<id>: the turns one chunk entered (linked from the chunk's change page)."""
+
+    title = "delivered chunk"
+    parameter_name = "chunk"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        value = self.value()
+        return [(value, f"#{value}")] if value and value.isdigit() else []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[InjectionLog]) -> QuerySet[InjectionLog]:
+        value = self.value()
+        if not (value and value.isdigit()):
+            return queryset
+        return queryset.filter(pk__in=InjectionLogItem.objects.filter(chunk_id=int(value)).values("log_id"))
+
+
+@admin.register(InjectionLog)
+class InjectionLogAdmin(ReadOnlyAdmin):
+    """Memory → Injections: one row per model call that had memory injected."""
+
+    change_list_template = "admin/audit/injectionlog/change_list.html"
+    result_noun, result_noun_plural = "injection", "injections"
+    list_display = ("created", "session", "agent", "hot", "rag", "digest", "approx_tokens")
+    list_display_links = ("created",)
+    list_filter = (SessionFilter, AgentFilter, ("created_at", admin.DateFieldListFilter), ChunkFilter)
+    ordering = ("-created_at", "-id")
+    show_full_result_count = False
+    list_per_page = 50
+    fields = (
+        "created_at",
+        "session_display",
+        "agent_display",
+        "approx_tokens",
+        "hot_chunks",
+        "rag_chunks",
+        "digest_sessions",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="when", ordering="created_at")
+    def created(self, obj: InjectionLog) -> str:
+        return f"{obj.created_at:%Y-%m-%d %H:%M:%S}"
+
+    @admin.display(description="session", ordering="session_id")
+    def session(self, obj: InjectionLog) -> SafeString:
+        return format_html(
+            '<a href="{}">{}</a>',
+            session_url(obj.session_id, obj.agent_id),
+            Truncator(obj.session_id).chars(40),
+        )
+
+    @admin.display(description="agent", ordering="agent_id")
+    def agent(self, obj: InjectionLog) -> SafeString | str:
+        if obj.agent_id is None:
+            return "—"
+        return format_html(
+            '<a href="{}">#{}</a>',
+            reverse("admin:sessions_app_agent_change", args=[obj.agent_id]),
+            obj.agent_id,
+        )
+
+    @admin.display(description="hot memory")
+    def hot(self, obj: InjectionLog) -> SafeString:
+        return id_links(list(obj.hot_ids or []))
+
+    @admin.display(description="RAG hits")
+    def rag(self, obj: InjectionLog) -> SafeString:
+        return id_links(list(obj.rag_ids or []))
+
+    @admin.display(description="digest")
+    def digest(self, obj: InjectionLog) -> str:
+        count = len(obj.digest_session_ids or [])
+        return f"{count} session{'s' if count != 1 else ''}" if count else "—"
+
+    # change page
+
+    @admin.display(description="session")
+    def session_display(self, obj: InjectionLog) -> SafeString:
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}?{}">every injection of this session →</a>',
+            session_url(obj.session_id, obj.agent_id),
+            obj.session_id,
+            reverse("admin:audit_injectionlog_changelist"),
+            urlencode({"session": obj.session_id}),
+        )
+
+    @admin.display(description="agent")
+    def agent_display(self, obj: InjectionLog) -> SafeString | str:
+        return self.agent(obj)
+
+    def _chunk_rows(self, ids: list[int]) -> SafeString:
+        if not ids:
+            return format_html('<span class="pm-quiet">{}</span>', "none")
+        found = {c.pk: c for c in chunks_by_ids(ids)}
+        rows = []
+        for chunk_id in ids:
+            chunk = found.get(chunk_id)
+            title = (
+                Truncator(chunk.heading or " ".join(chunk.content.split())).chars(90)
+                if chunk
+                else "(no longer in the store)"
+            )
+            label = chunk.trust_label if chunk else ""
+            rows.append((chunk_url(chunk_id), chunk_id, title, label))
+        return format_html(
+            '<ul class="pm-list">{}</ul>',
+            format_html_join("", '<li><a href="{}">#{}</a> {} <span class="pm-quiet">{}</span></li>', rows),
+        )
+
+    @admin.display(description="hot memory delivered")
+    def hot_chunks(self, obj: InjectionLog) -> SafeString:
+        return self._chunk_rows(list(obj.hot_ids or []))
+
+    @admin.display(description="RAG hits delivered")
+    def rag_chunks(self, obj: InjectionLog) -> SafeString:
+        return self._chunk_rows(list(obj.rag_ids or []))
+
+    @admin.display(description="digest sessions")
+    def digest_sessions(self, obj: InjectionLog) -> SafeString:
+        ids = list(obj.digest_session_ids or [])
+        if not ids:
+            return format_html('<span class="pm-quiet">{}</span>', "none")
+        return format_html(
+            '<ul class="pm-list">{}</ul>',
+            format_html_join(
+                "", '<li><a href="{}">{}</a></li>', ((session_url(s, obj.agent_id), s) for s in ids)
+            ),
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# Audit events
+
+
+EVENT_CSS = {
+    "memory.hot_written": "pm-policy-always",
+    "memory.reviewed": "pm-state-confirmed",
+    "memory.expired": "pm-flag-expired",
+    "memory.bulk_deleted": "pm-state-rejected",
+    "memory.bulk_restored": "pm-state-pending",
+    "memory.reaped": "pm-flag-superseded",
+}
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    """Who did what to which chunk, through which path."""
+
+    result_noun, result_noun_plural = "event", "events"
+    list_display = ("created", "event_badge", "actor_display", "path", "chunk", "details")
+    list_display_links = ("created",)
+    list_filter = ("event", "path", ("created_at", admin.DateFieldListFilter))
+    search_fields = ("actor", "event")
+    search_help_text = "Actor (e.g. user:3, agent:7, system) or event name."
+    ordering = ("-created_at", "-id")
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        return super().changelist_view(request, {"title": "Audit events", **(extra_context or {})})
+
+    fields = ("created_at", "event", "actor_display", "path", "chunk", "details")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEvent]:
+        # "user:<id>" actors: show the operator's username (one subquery, no per-row lookups).
+        users = get_user_model().objects.filter(
+            pk=Cast(Substr(OuterRef("actor"), 6), output_field=IntegerField())
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(actor_username=Subquery(users.values("username")[:1], output_field=CharField()))
+        )
+
+    @admin.display(description="when", ordering="created_at")
+    def created(self, obj: AuditEvent) -> str:
+        return f"{obj.created_at:%Y-%m-%d %H:%M:%S}"
+
+    @admin.display(description="event", ordering="event")
+    def event_badge(self, obj: AuditEvent) -> SafeString:
+        return format_html(
+            '<span class="pm-badge {}">{}</span>', EVENT_CSS.get(obj.event, "pm-state-none"), obj.event
+        )
+
+    @admin.display(description="actor", ordering="actor")
+    def actor_display(self, obj: AuditEvent) -> SafeString | str:
+        username = getattr(obj, "actor_username", None)
+        if obj.actor.startswith("user:") and username:
+            return format_html('{} <span class="pm-quiet">({})</span>', obj.actor, username)
+        return obj.actor
+
+    @admin.display(description="chunk", ordering="chunk_id")
+    def chunk(self, obj: AuditEvent) -> SafeString | str:
+        if obj.chunk_id is None:
+            return "—"
+        return format_html('<a href="{}">#{}</a>', chunk_url(obj.chunk_id), obj.chunk_id)
+
+    @admin.display(description="details")
+    def details(self, obj: AuditEvent) -> str:
+        data = obj.data or {}
+        if {"from", "to"} <= set(data):
+            return f"{data['from'] or 'unstamped'} → {data['to']}"
+        return ", ".join(f"{k}={v}" for k, v in data.items()) or "—"
