@@ -1,0 +1,208 @@
+"""Facts consolidation at scale: ingest N synthetic facts through memory.facts.fact_ingest.
+
+    .venv/bin/python -m bench.facts [--facts 100000] [--block 10000] [--seed 11]
+
+By default each fact is its own write transaction (as the memory_ingest API writes them);
+--per-transaction N commits every N facts (as the harvest or an import does). Consolidation is
+on throughout: every fact is checked against the live facts of its namespace through the FTS index and
+is inserted, skipped as a duplicate or inserted as a revision that supersedes the old row.
+
+The synthetic stream: content words drawn Zipf(1.0) from a 60k pseudo-word vocabulary (so a
+few words are in a large share of the facts, as "user" or "deploy" would be, and most are
+rare) plus two to four stopwords. About 10% of facts repeat a live fact (shuffled, re-cased:
+a duplicate), about 12% change one or two of its words (mostly the revision band). Printed:
+facts/s per block, the mean per-fact cost in the first block (up to ~10k live facts) against
+the last (~100k), and how often the planned duplicates / revisions were recognised.
+
+Runs in a fresh throwaway database under BENCH_ROOT (bench.common), never the repo's instance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import itertools
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from bench import common
+
+STOPWORDS = ("the", "a", "is", "on", "of", "to", "in", "for", "with", "has", "and", "not")
+
+
+class Stream:
+    """Synthetic facts, some repeating or revising a live fact; knows what each one should do."""
+
+    def __init__(self, seed: int, vocab_size: int = 60_000) -> None:
+        self.rng = random.Random(seed)
+        self.vocab = common.vocabulary(vocab_size, seed=seed)
+        self.cum = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(self.vocab))))
+        self.live_ids: list[int] = []
+        self.live_text: dict[int, str] = {}
+
+    def word(self) -> str:
+        point = self.rng.random() * self.cum[-1]
+        return self.vocab[min(bisect.bisect_left(self.cum, point), len(self.vocab) - 1)]
+
+    def fresh(self) -> str:
+        words = [self.word() for _ in range(self.rng.randint(4, 9))]
+        words += self.rng.sample(STOPWORDS, self.rng.randint(2, 4))
+        self.rng.shuffle(words)
+        return " ".join(words)
+
+    def _live_source(self) -> tuple[int, str] | None:
+        while self.live_ids:
+            index = self.rng.randrange(len(self.live_ids))
+            chunk_id = self.live_ids[index]
+            text = self.live_text.get(chunk_id)
+            if text is not None:
+                return chunk_id, text
+            self.live_ids[index] = self.live_ids[-1]  # superseded meanwhile: drop lazily
+            self.live_ids.pop()
+        return None
+
+    def next(self) -> tuple[str, str, int | None]:
+        """(text, plan, source id): plan is "new", "duplicate" or "revision"."""
+        roll = self.rng.random()
+        source = self._live_source() if roll < 0.22 else None
+        if source is None:
+            return self.fresh(), "new", None
+        chunk_id, text = source
+        words = text.split()
+        if roll < 0.10:
+            self.rng.shuffle(words)
+            words[0] = words[0].capitalize()
+            return " ".join(words), "duplicate", chunk_id
+        for _ in range(self.rng.choice((1, 1, 2))):
+            words[self.rng.randrange(len(words))] = self.word()
+        return " ".join(words), "revision", chunk_id
+
+    def stored(self, chunk_id: int, text: str, superseded_id: int | None) -> None:
+        self.live_ids.append(chunk_id)
+        self.live_text[chunk_id] = text
+        if superseded_id is not None:
+            self.live_text.pop(superseded_id, None)
+
+
+def run(facts: int, block: int, seed: int, per_transaction: int = 1) -> dict[str, Any]:
+    common.bench_instance("facts", fresh=True)
+    common.migrate()
+
+    from django.db import transaction
+
+    from memory import dedup
+    from memory.facts import fact_ingest
+    from memory.models import Chunk
+    from memory.services import ChunkDraft
+
+    stream = Stream(seed)
+    outcomes: Counter[str] = Counter()
+    planned: Counter[str] = Counter()
+    recognised: Counter[str] = Counter()
+    blocks: list[dict[str, float]] = []
+    started = time.perf_counter()
+    block_start, block_time, block_cpu = started, 0.0, time.process_time()
+    print(
+        f"ingesting {facts:,} facts (consolidation on), blocks of {block:,}, "
+        f"{per_transaction} fact(s) per transaction"
+    )
+    batch = transaction.atomic()
+    batch.__enter__()
+    for n in range(1, facts + 1):
+        text, plan, source_id = stream.next()
+        expected = plan
+        if source_id is not None:
+            expected = {"duplicate": "duplicate", "revision": "superseded", "new": "inserted"}[
+                dedup.decide(dedup.tokens(text), dedup.tokens(stream.live_text[source_id]))
+            ]
+        t0 = time.perf_counter()
+        outcome = fact_ingest(
+            draft=ChunkDraft(content=text, domain="fact", source="bench", source_type="extracted"),
+            actor="system",
+            path="bench",
+        )
+        block_time += time.perf_counter() - t0
+        outcomes[outcome.action] += 1
+        if source_id is not None:
+            planned[expected] += 1
+            if outcome.action == expected:
+                recognised[expected] += 1
+        if outcome.action != "duplicate" and outcome.chunk is not None:
+            stream.stored(outcome.chunk.pk, text, outcome.superseded_id)
+        if n % per_transaction == 0:
+            t0 = time.perf_counter()
+            batch.__exit__(None, None, None)  # commit
+            block_time += time.perf_counter() - t0
+            batch = transaction.atomic()
+            batch.__enter__()
+        if n % block == 0:
+            live = len(stream.live_text)
+            wall = time.perf_counter() - block_start
+            cpu_us = (time.process_time() - block_cpu) / block * 1e6
+            blocks.append(
+                {
+                    "n": n,
+                    "live": live,
+                    "per_fact_us": block_time / block * 1e6,
+                    "rate": block / wall,
+                    "cpu_us": cpu_us,
+                }
+            )
+            print(
+                f"  {n:>8,} facts  {live:>8,} live   {block / wall:>7,.0f} facts/s   "
+                f"{block_time / block * 1e6:>7.0f} us/fact in fact_ingest + commit   "
+                f"{cpu_us:>6.0f} us CPU/fact (whole loop)",
+                flush=True,
+            )
+            block_start, block_time, block_cpu = time.perf_counter(), 0.0, time.process_time()
+    batch.__exit__(None, None, None)
+    elapsed = time.perf_counter() - started
+    first, last = blocks[0], blocks[-1]
+    print(f"\noverall: {facts / elapsed:,.0f} facts/s ({elapsed:.1f} s)")
+    print(f"outcomes: {dict(outcomes)}")
+    print(
+        f"per-fact cost: {first['per_fact_us']:.0f} us at ~{first['live']:,} live facts, "
+        f"{last['per_fact_us']:.0f} us at ~{last['live']:,} live "
+        f"(x{last['per_fact_us'] / first['per_fact_us']:.2f} for x{last['live'] / first['live']:.1f} rows)"
+    )
+    print(
+        f"CPU per fact (this process, whole loop): {first['cpu_us']:.0f} us first block, "
+        f"{last['cpu_us']:.0f} us last block (x{last['cpu_us'] / first['cpu_us']:.2f})"
+    )
+    print(f"rate in the last block (~{last['live']:,} live facts): {last['rate']:,.0f} facts/s")
+    for kind in ("duplicate", "superseded"):
+        if planned[kind]:
+            print(
+                f"planned {kind}s recognised: {recognised[kind]:,}/{planned[kind]:,} "
+                f"({recognised[kind] / planned[kind]:.2%})"
+            )
+    live_rows = Chunk.objects.filter(domain="fact", invalidated_at__isnull=True).count()
+    print(f"live facts in the store: {live_rows:,}; rows in total: {Chunk.objects.count():,}")
+    return {"blocks": blocks, "outcomes": dict(outcomes), "elapsed": elapsed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--block", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--per-transaction",
+        type=int,
+        default=1,
+        help="facts per write transaction: 1 = each its own (the API), more = a harvest / import batch",
+    )
+    args = parser.parse_args(argv)
+    if args.facts < args.block or args.block <= 0:
+        parser.error("--facts must be at least one --block")
+    if args.per_transaction <= 0:
+        parser.error("--per-transaction must be positive")
+    run(args.facts, args.block, args.seed, args.per_transaction)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
