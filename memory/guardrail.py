@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 
-_TAG = re.compile(r"<\s*(/?)\s*(think|thinking|scratch_pad|scratchpad)\s*>", re.IGNORECASE)
+# <think>, </think>, <think type="x">, <think/> (and thinking / scratch_pad / scratchpad), any case.
+_TAG = re.compile(r"<\s*(/?)\s*(?:think|thinking|scratch_pad|scratchpad)\b[^<>]*?(/?)\s*>", re.IGNORECASE)
 
 
 def strip_reasoning(text: str) -> str:
     """Remove reasoning blocks: nested, mixed case, unclosed (to the end), or a stray closer.
 
     A closer with no opener means the provider dropped the opening tag, so everything
-    before it was reasoning too.
+    before it was reasoning too. A self-closing <think/> holds nothing and is just removed.
     """
     if not text or "<" not in text:
         return text or ""
@@ -20,6 +21,11 @@ def strip_reasoning(text: str) -> str:
     pos = 0
     for match in _TAG.finditer(text):
         closing = match.group(1) == "/"
+        if match.group(2) == "/" and not closing:  # <think/>: an empty block
+            if depth == 0:
+                out.append(text[pos : match.start()])
+            pos = match.end()
+            continue
         if depth == 0:
             if closing:
                 out.clear()  # stray closer: what came before was reasoning

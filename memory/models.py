@@ -48,12 +48,16 @@ class Chunk(models.Model):
     review_state = models.CharField(max_length=16, choices=ReviewState.choices, null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     delivery_policy = models.CharField(max_length=16, choices=DeliveryPolicy.choices, null=True, blank=True)
+    # Set once by the expiry sweep when it has recorded this row's lapse (memory.lifecycle).
+    lapse_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
     heading = models.CharField(max_length=512, blank=True, default="")
     content = models.TextField()
 
     class Meta:
         indexes = [
             models.Index(fields=["review_state"], name="chunk_review_state"),
+            # The admin review queue: one verdict, newest first, without sorting the whole state.
+            models.Index(fields=["review_state", "created_at"], name="chunk_review_created"),
             models.Index(fields=["delivery_policy", "created_at"], name="chunk_policy_created"),
             models.Index(fields=["namespace"], name="chunk_namespace"),
             models.Index(fields=["invalidated_at"], name="chunk_invalidated"),
@@ -61,8 +65,22 @@ class Chunk(models.Model):
             models.Index(fields=["created_at"], name="chunk_created"),
             models.Index(fields=["domain", "namespace"], name="chunk_domain_namespace"),
             models.Index(fields=["source"], name="chunk_source"),
+            # The supersession chain read backwards ("what did #N supersede?"), invalidated rows only.
+            models.Index(
+                fields=["invalidation_reason"],
+                name="chunk_invalidation_reason",
+                condition=models.Q(invalidated_at__isnull=False),
+            ),
+            # Lapses the expiry sweep has still to record: small, so each sweep stays cheap.
+            models.Index(
+                fields=["expires_at"],
+                name="chunk_lapse_unrecorded",
+                condition=models.Q(expires_at__isnull=False, lapse_recorded_at__isnull=True),
+            ),
         ]
         permissions = [("review_chunk", "Can confirm, reject and reopen chunks")]
+        verbose_name = "chunk"
+        verbose_name_plural = "store"
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.heading or self.content[:60]}"

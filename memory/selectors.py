@@ -9,8 +9,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from memory.models import Chunk, DeliveryPolicy, ReviewState
-from memory.search import search_backend_name, search_chunk_ids
+from memory.search import search_backend_name, search_chunks, search_deliverable
 from memory.trust import source_types_at_or_above
+from protomem.config import get_config
 
 HOT_MAX_ROWS = 100
 HOT_MAX_CHARS = 6000
@@ -89,5 +90,12 @@ def chunk_search(
     include_superseded: bool = False,
 ) -> list[Chunk]:
     """Best `k` deliverable rows (history too if asked) for a free-text query, best first."""
+    if get_config().knowledge.embeddings:  # hybrid: keyword + vector ids fused by RRF (memory.hybrid)
+        from memory.hybrid import hybrid_chunk_ids
+
+        base = deliverable(queryset, include_superseded=include_superseded)
+        return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base))
+    if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process
+        return search_deliverable(query, k=k, include_superseded=include_superseded)
     base = deliverable(queryset, include_superseded=include_superseded)
-    return chunks_by_ids(search_chunk_ids(query, k=k, queryset=base))
+    return search_chunks(query, k=k, queryset=base)

@@ -34,7 +34,7 @@ class KnowledgeConfig:
 
 @dataclass(frozen=True)
 class ContextConfig:
-    budget_pct: float = 8
+    budget_pct: float = 8.0
     prior_sessions: str = "newest"
 
 
@@ -96,10 +96,14 @@ def _coerce(key: str, value: Any, default: Any) -> Any:
         if isinstance(value, bool):
             return value
         raise ImproperlyConfigured(f"config key {key}: expected true/false, got {value!r}")
-    if isinstance(default, int | float):
+    if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ImproperlyConfigured(f"config key {key}: expected a number, got {value!r}")
-        return type(default)(value) if isinstance(default, float) else int(value)
+        return float(value)
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ImproperlyConfigured(f"config key {key}: expected a whole number, got {value!r}")
+        return value
     if isinstance(default, tuple):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ImproperlyConfigured(f"config key {key}: expected a list of strings")

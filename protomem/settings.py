@@ -135,6 +135,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the review verdict, whether a field is called review_state or state.
+    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": "memory.models.ReviewState"},
     "SERVE_INCLUDE_SCHEMA": False,
     "APPEND_COMPONENTS": {
         "securitySchemes": {"ApiKeyAuth": {"type": "apiKey", "in": "header", "name": "Authorization"}}
@@ -178,6 +180,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "memory.chunks_reap_deleted": {
         "task": "memory.chunks_reap_deleted",
+        "schedule": 60 * 60,
+        "options": {"expires": 90 * 60},
+    },
+    "memory.embeddings_backfill": {
+        "task": "memory.embeddings_backfill",
         "schedule": 60 * 60,
         "options": {"expires": 90 * 60},
     },

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey
 from tests.factories import AgentFactory, UserFactory
 
-pytest_plugins = ["tests.fixtures.gateway", "tests.fixtures.worker"]
+pytest_plugins = ["tests.fixtures.gateway", "tests.fixtures.worker", "tests.fixtures.browser"]
 
 
 def agent_client_for(agent: Agent) -> APIClient:

@@ -43,7 +43,13 @@ class UserFactory(DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user-{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     password = factory.PostGenerationMethodCall("set_password", "pw-for-tests-123")
+
+    @classmethod
+    def _after_postgeneration(cls, instance, create, results=None):
+        if create:
+            instance.save(update_fields=["password"])

@@ -21,8 +21,6 @@ def handle(command: Any, options: dict[str, Any]) -> None:
         options["query"], k=max(options["top_k"], 0), include_superseded=options["include_superseded"]
     )
     for chunk in hits:
-        title = chunk.heading or chunk.content.splitlines()[0][:80]
-        command.stdout.write(
-            f"#{chunk.pk}\t{chunk.created_at:%Y-%m-%d}\t{chunk.trust_label}\t{title}"
-        )
+        title = chunk.heading or next(iter(chunk.content.strip().splitlines()), "")[:80]
+        command.stdout.write(f"#{chunk.pk}\t{chunk.created_at:%Y-%m-%d}\t{chunk.trust_label}\t{title}")
     command.stderr.write(f"{len(hits)} hit(s) via {search_backend_name()}")

@@ -15,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandError
 SUBCOMMANDS = {
     "search": "memory.cli.search",
     "create-agent-key": "sessions_app.cli.create_agent_key",
+    "seed-demo": "memory.cli.seed_demo",
+    "eval-recall": "memory.cli.eval_recall",
 }
 
 
