@@ -41,6 +41,8 @@ class InjectionLog(models.Model):
     approx_tokens = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = "injection"
+        verbose_name_plural = "injections"
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["created_at"], name="injection_created"),

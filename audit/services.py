@@ -11,6 +11,7 @@ from protomem.routers import INJECTIONS_DB
 
 HOT_WRITTEN = "memory.hot_written"
 REVIEWED = "memory.reviewed"
+REVISED = "memory.revised"
 
 
 def audit_event_record(

@@ -3,9 +3,11 @@
     .venv/bin/python -m bench.facts [--facts 100000] [--block 10000] [--seed 11]
 
 By default each fact is its own write transaction (as the memory_ingest API writes them);
---per-transaction N commits every N facts (as the harvest or an import does). Consolidation is
-on throughout: every fact is checked against the live facts of its namespace through the FTS index and
-is inserted, skipped as a duplicate or inserted as a revision that supersedes the old row.
+--per-transaction N hands N facts at a time to memory.facts.facts_ingest, one transaction each
+(as an import does; --one-by-one: fact_ingest per fact inside that transaction, as the harvest).
+Consolidation is on throughout: every fact is checked against the live facts of its namespace
+through the FTS index and is inserted, skipped as a duplicate or inserted as a revision that
+supersedes the old row.
 
 The synthetic stream: content words drawn Zipf(1.0) from a 60k pseudo-word vocabulary (so a
 few words are in a large share of the facts, as "user" or "deploy" would be, and most are
@@ -87,14 +89,16 @@ class Stream:
             self.live_text.pop(superseded_id, None)
 
 
-def run(facts: int, block: int, seed: int, per_transaction: int = 1) -> dict[str, Any]:
+def run(
+    facts: int, block: int, seed: int, per_transaction: int = 1, one_by_one: bool = False
+) -> dict[str, Any]:
     common.bench_instance("facts", fresh=True)
     common.migrate()
 
     from django.db import transaction
 
     from memory import dedup
-    from memory.facts import fact_ingest
+    from memory.facts import fact_ingest, facts_ingest
     from memory.models import Chunk
     from memory.services import ChunkDraft
 
@@ -109,35 +113,39 @@ def run(facts: int, block: int, seed: int, per_transaction: int = 1) -> dict[str
         f"ingesting {facts:,} facts (consolidation on), blocks of {block:,}, "
         f"{per_transaction} fact(s) per transaction"
     )
-    batch = transaction.atomic()
-    batch.__enter__()
-    for n in range(1, facts + 1):
-        text, plan, source_id = stream.next()
-        expected = plan
-        if source_id is not None:
-            expected = {"duplicate": "duplicate", "revision": "superseded", "new": "inserted"}[
-                dedup.decide(dedup.tokens(text), dedup.tokens(stream.live_text[source_id]))
-            ]
+    n = 0
+    while n < facts:
+        size = min(per_transaction, facts - n, block - n % block)
+        planned_batch = []
+        for _ in range(size):
+            text, plan, source_id = stream.next()
+            expected = plan
+            if source_id is not None:
+                expected = {"duplicate": "duplicate", "revision": "superseded", "new": "inserted"}[
+                    dedup.decide(dedup.tokens(text), dedup.tokens(stream.live_text[source_id]))
+                ]
+            planned_batch.append((text, expected, source_id))
+        drafts = [
+            ChunkDraft(content=text, domain="fact", source="bench", source_type="extracted")
+            for text, _, _ in planned_batch
+        ]
         t0 = time.perf_counter()
-        outcome = fact_ingest(
-            draft=ChunkDraft(content=text, domain="fact", source="bench", source_type="extracted"),
-            actor="system",
-            path="bench",
-        )
+        if one_by_one or size == 1:
+            with transaction.atomic():
+                results = [fact_ingest(draft=d, actor="system", path="bench") for d in drafts]
+        else:
+            with transaction.atomic():
+                results = facts_ingest(drafts, actor="system", path="bench")
         block_time += time.perf_counter() - t0
-        outcomes[outcome.action] += 1
-        if source_id is not None:
-            planned[expected] += 1
-            if outcome.action == expected:
-                recognised[expected] += 1
-        if outcome.action != "duplicate" and outcome.chunk is not None:
-            stream.stored(outcome.chunk.pk, text, outcome.superseded_id)
-        if n % per_transaction == 0:
-            t0 = time.perf_counter()
-            batch.__exit__(None, None, None)  # commit
-            block_time += time.perf_counter() - t0
-            batch = transaction.atomic()
-            batch.__enter__()
+        for (text, expected, source_id), outcome in zip(planned_batch, results, strict=True):
+            n += 1
+            outcomes[outcome.action] += 1
+            if source_id is not None:
+                planned[expected] += 1
+                if outcome.action == expected:
+                    recognised[expected] += 1
+            if outcome.action != "duplicate" and outcome.chunk is not None:
+                stream.stored(outcome.chunk.pk, text, outcome.superseded_id)
         if n % block == 0:
             live = len(stream.live_text)
             wall = time.perf_counter() - block_start
@@ -153,12 +161,11 @@ def run(facts: int, block: int, seed: int, per_transaction: int = 1) -> dict[str
             )
             print(
                 f"  {n:>8,} facts  {live:>8,} live   {block / wall:>7,.0f} facts/s   "
-                f"{block_time / block * 1e6:>7.0f} us/fact in fact_ingest + commit   "
+                f"{block_time / block * 1e6:>7.0f} us/fact in ingest + commit   "
                 f"{cpu_us:>6.0f} us CPU/fact (whole loop)",
                 flush=True,
             )
             block_start, block_time, block_cpu = time.perf_counter(), 0.0, time.process_time()
-    batch.__exit__(None, None, None)
     elapsed = time.perf_counter() - started
     first, last = blocks[0], blocks[-1]
     print(f"\noverall: {facts / elapsed:,.0f} facts/s ({elapsed:.1f} s)")
@@ -195,12 +202,17 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="facts per write transaction: 1 = each its own (the API), more = a harvest / import batch",
     )
+    parser.add_argument(
+        "--one-by-one",
+        action="store_true",
+        help="with --per-transaction N: call fact_ingest per fact instead of facts_ingest per batch",
+    )
     args = parser.parse_args(argv)
     if args.facts < args.block or args.block <= 0:
         parser.error("--facts must be at least one --block")
     if args.per_transaction <= 0:
         parser.error("--per-transaction must be positive")
-    run(args.facts, args.block, args.seed, args.per_transaction)
+    run(args.facts, args.block, args.seed, args.per_transaction, args.one_by_one)
     return 0
 
 

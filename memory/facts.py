@@ -38,20 +38,32 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, cast
+from fractions import Fraction
+from typing import Any, Literal, cast
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from audit.services import hot_written_record
 from memory import dedup, fts
+from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
-from memory.models import Chunk
+from memory.models import Chunk, DeliveryPolicy
 from memory.search import search_backend_name
-from memory.services import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
+from memory.services import (
+    ChunkDraft,
+    _bulk_columns,
+    _db_row,
+    _prepared_values,
+    add_chunk,
+    chunk_supersede,
+    refuse_gated_always_write,
+)
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
@@ -282,10 +294,279 @@ def _supersede(new: Chunk, match: dedup.Match) -> FactOutcome:
     return FactOutcome(action="superseded", chunk=new, superseded_id=match.chunk_id, score=match.score)
 
 
+# Drafts consolidated together by facts_ingest: one index lookup, one row read, one INSERT each.
+FACTS_BATCH = 500
+# Terms per term_rowids statement (SQLite allows 500 SELECTs in one compound statement).
+TERMS_PER_STATEMENT = 200
+
+
 def facts_ingest(
-    drafts: Sequence[ChunkDraft], *, actor: str, path: str, agent_write: bool = False
+    drafts: Sequence[ChunkDraft],
+    *,
+    actor: str,
+    path: str,
+    agent_write: bool = False,
+    now: datetime | None = None,
 ) -> list[FactOutcome]:
-    """fact_ingest for each draft in order, in one transaction (a later fact is checked against
-    the earlier ones); for bulk writers such as imports. A failing insert rolls back the batch."""
+    """fact_ingest for each draft in order, in one transaction; for bulk writers such as imports.
+
+    Same bands and outcomes as calling fact_ingest draft by draft (a later fact is checked
+    against the earlier ones, a superseded row absorbs nothing more), but each batch of
+    FACTS_BATCH drafts costs one rare-word lookup, one candidate read per namespace and one
+    multi-row INSERT (memory.fts.insert_rows). A failing insert rolls back the whole call.
+    """
+    drafts = list(drafts)
+    for d in drafts:
+        if (d.domain or "").strip().lower() != FACT_DOMAIN:
+            raise ApplicationError("fact_ingest stores domain='fact' drafts only", extra={"field": "domain"})
+        if agent_write:
+            refuse_gated_always_write(d)
     with transaction.atomic():
-        return [fact_ingest(draft=d, actor=actor, path=path, agent_write=agent_write) for d in drafts]
+        if search_backend_name() != "fts5" or not connection.features.can_return_rows_from_bulk_insert:
+            return [
+                fact_ingest(draft=d, actor=actor, path=path, agent_write=agent_write, now=now) for d in drafts
+            ]
+        out: list[FactOutcome] = []
+        for start in range(0, len(drafts), FACTS_BATCH):
+            out.extend(
+                _Batch(drafts[start : start + FACTS_BATCH], now=now or timezone.now()).run(actor, path)
+            )
+        return out
+
+
+@dataclass
+class _Draft:
+    """One draft of a batch while it is decided: its row values, tokens and what became of it."""
+
+    values: dict[str, object] | None  # None: reasoning only (dropped)
+    tokens: frozenset[str] = frozenset()
+    probe: tuple[str, ...] = ()
+    action: Action = "inserted"
+    target_db: int | None = None  # a stored row it duplicates or supersedes
+    target_pending: int | None = None  # ... or an earlier draft of this batch
+    shared: int = 0
+    union: int = 0
+    chunk: Chunk | None = None
+
+
+class _Batch:
+    """Decides a batch in order against the store (FTS) and the batch's earlier drafts, then writes it."""
+
+    def __init__(self, drafts: Sequence[ChunkDraft], *, now: datetime) -> None:
+        self.now = now
+        self.db = str(connection.settings_dict.get("NAME", ""))
+        self.items: list[_Draft] = []
+        for d in drafts:
+            values = _prepared_values(d)  # raises on invalid input, before anything is written
+            if values is None:
+                self.items.append(_Draft(values=None, action="dropped"))
+                continue
+            toks = dedup.tokens(cast(str, values["content"]))
+            wanted = [w for w in toks if w.strip("_") and w not in fts.STOPWORDS]
+            wanted.sort(key=lambda w: (-len(w), w))
+            self.items.append(_Draft(values=values, tokens=toks, probe=tuple(wanted)))
+        # pending rows (this batch's inserts so far), per (namespace, token)
+        self.pending: dict[tuple[str, str], list[int]] = {}
+        self.invalid_db: set[int] = set()
+        self.invalid_pending: set[int] = set()
+
+    def _postings(self) -> dict[str, list[int]]:
+        """Stored rows of every probe word of the batch not known common (capped at COMMON_AT)."""
+        words = sorted(
+            {w for it in self.items for w in it.probe[:PROBE_WORDS] if (self.db, w) not in _common}
+        )
+        rows: dict[str, list[int]] = {}
+        for start in range(0, len(words), TERMS_PER_STATEMENT):
+            rows.update(fts.term_rowids(words[start : start + TERMS_PER_STATEMENT], cap=COMMON_AT))
+        for word, ids in rows.items():
+            if len(ids) >= COMMON_AT:
+                _common.add((self.db, word))
+        return rows
+
+    def run(self, actor: str, path: str) -> list[FactOutcome]:
+        postings = self._postings()
+        # 1. per draft: its rare words (stored + earlier drafts of the batch < COMMON_AT) and shortlist
+        seen: Counter[str] = Counter()
+        shortlists: list[dedup.Shortlist | None] = []
+        wanted_ids: dict[str, set[int]] = {}
+        for it in self.items:
+            if it.values is None or not it.tokens:
+                shortlists.append(None)
+                continue
+            probe = [w for w in it.probe if (self.db, w) not in _common][:PROBE_WORDS]
+            rare = {w: postings[w] for w in probe if w in postings and len(postings[w]) + seen[w] < COMMON_AT}
+            ranked = dedup.shortlist(len(it.tokens), rare, limit=SHORTLIST)
+            shortlists.append(ranked)
+            wanted_ids.setdefault(cast(str, it.values["namespace"]), set()).update(ranked.ids)
+            seen.update(it.tokens)
+        # 2. the shortlisted rows that are live facts, one read per namespace
+        live: dict[str, dict[int, frozenset[str]]] = {}
+        for namespace, ids in wanted_ids.items():
+            where, params = live_where(namespace, self.now)
+            rows = fts.chunk_rows(sorted(ids), columns=_columns(), where=where, where_params=params)
+            live[namespace] = {cast(int, r[0]): dedup.tokens(cast(str, r[1])) for r in rows}
+        # 3. decide in order
+        for index, (it, ranked) in enumerate(zip(self.items, shortlists, strict=True)):
+            if it.values is None:
+                continue
+            if ranked is not None:
+                self._decide(index, it, ranked, live.get(cast(str, it.values["namespace"]), {}))
+        # 4. write
+        return self._write(actor, path)
+
+    def _stored_candidates(
+        self, it: _Draft, ranked: dedup.Shortlist, live: dict[int, frozenset[str]]
+    ) -> list[tuple[int, frozenset[str]]]:
+        found = [(i, live[i]) for i in ranked.ids if i in live and i not in self.invalid_db]
+        if found or ranked.exact:
+            return found
+        namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
+        where, params = live_where(namespace, self.now)
+        rows, _ = fts.ranked_rows(
+            fts.all_terms(sorted(w for w in it.tokens if w.strip("_"))[: fts.MAX_TERMS]),
+            columns=_columns(),
+            where=where,
+            where_params=params,
+            considered=CONSIDER,
+            take=TAKE,
+        )
+        return [(cast(int, r[0]), dedup.tokens(cast(str, r[1]))) for r in rows if r[0] not in self.invalid_db]
+
+    def _pending_candidates(self, namespace: str, new: frozenset[str]) -> set[int]:
+        """Earlier drafts of the batch able to reach the revision band: exact, no cut-off.
+
+        A row in reach lacks at most d = max_missing(n) of the n tokens, so it holds one of
+        any d + 1 of them: the d + 1 with the shortest pending lists are enough.
+        """
+        lists = sorted((self.pending.get((namespace, w), ()) for w in new), key=len)
+        out: set[int] = set()
+        for rows in lists[: dedup.max_missing(len(new)) + 1]:
+            out.update(rows)
+        return out - self.invalid_pending
+
+    def _decide(
+        self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, frozenset[str]]
+    ) -> None:
+        namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
+        best: tuple[Fraction, int, int, int, bool, int] | None = None  # j, order, shared, union, pending?, id
+        for chunk_id, toks in self._stored_candidates(it, ranked, live):
+            shared, union = dedup.overlap(it.tokens, toks)
+            if union:
+                key = (Fraction(shared, union), chunk_id, shared, union, False, chunk_id)
+                best = key if best is None or key[:2] > best[:2] else best
+        for other in self._pending_candidates(namespace, it.tokens):
+            shared, union = dedup.overlap(it.tokens, self.items[other].tokens)
+            if union:  # pending rows are newer than every stored one: order after them
+                key = (Fraction(shared, union), _PENDING_ORDER + other, shared, union, True, other)
+                best = key if best is None or key[:2] > best[:2] else best
+        decision = "new" if best is None else dedup.decide_overlap(best[2], best[3])
+        if best is not None and decision != "new":
+            it.shared, it.union = best[2], best[3]
+            if best[4]:
+                it.target_pending = best[5]
+            else:
+                it.target_db = best[5]
+        if decision == "duplicate":
+            it.action = "duplicate"
+            return
+        if decision == "revision":
+            it.action = "superseded"
+            if best is not None and best[4]:
+                self.invalid_pending.add(best[5])
+            elif best is not None:
+                self.invalid_db.add(best[5])
+        for w in it.tokens:
+            self.pending.setdefault((namespace, w), []).append(index)
+
+    def _write(self, actor: str, path: str) -> list[FactOutcome]:
+        columns, plan = _bulk_columns()
+        conn = connections[DEFAULT_DB_ALIAS]
+        new = [it for it in self.items if it.values is not None and it.action != "duplicate"]
+        returned = fts.insert_rows(
+            columns, [_db_row(plan, cast(dict[str, Any], it.values), conn) for it in new], returning=("id",)
+        )
+        # rowids are handed out in VALUES order, statement after statement
+        ids = sorted(cast(int, r[0]) for r in returned)
+        if len(ids) != len(new):  # pragma: no cover - RETURNING yields one row per inserted row
+            raise RuntimeError("bulk fact insert returned an unexpected number of ids")
+        for it, chunk_id in zip(new, ids, strict=True):
+            chunk = Chunk(**cast(dict[str, Any], it.values))
+            chunk.pk = chunk_id
+            chunk._state.adding = False
+            chunk._state.db = conn.alias
+            it.chunk = chunk
+            if chunk.delivery_policy == DeliveryPolicy.ALWAYS:
+                hot_written_record(chunk_id=chunk_id, actor=actor, path=path)
+        chunk_embed_enqueue(chunk_ids=ids)
+        dup_ids = [it.target_db for it in self.items if it.action == "duplicate" and it.target_db is not None]
+        existing = Chunk.objects.in_bulk(dup_ids) if dup_ids else {}
+        supersedes = [it for it in self.items if it.action == "superseded"]
+        failed = self._supersede_all(supersedes)
+        outcomes: list[FactOutcome] = []
+        for it in self.items:
+            score = it.shared / it.union if it.union else 0.0
+            if it.action == "dropped":
+                outcomes.append(FactOutcome(action="dropped", chunk=None))
+            elif it.action == "duplicate":
+                chunk = existing[it.target_db] if it.target_db is not None else self._target(it).chunk
+                outcomes.append(FactOutcome(action="duplicate", chunk=chunk, score=score))
+            elif it.action == "superseded":
+                old_id = self._old_id(it)
+                if id(it) in failed:
+                    outcomes.append(
+                        FactOutcome(
+                            action="inserted", chunk=it.chunk, score=score, supersede_failed=failed[id(it)]
+                        )
+                    )
+                else:
+                    outcomes.append(
+                        FactOutcome(action="superseded", chunk=it.chunk, superseded_id=old_id, score=score)
+                    )
+            else:
+                outcomes.append(FactOutcome(action="inserted", chunk=it.chunk, score=score))
+        return outcomes
+
+    def _target(self, it: _Draft) -> _Draft:
+        return self.items[cast(int, it.target_pending)]
+
+    def _old_id(self, it: _Draft) -> int:
+        if it.target_db is not None:
+            return it.target_db
+        return cast(Chunk, self._target(it).chunk).pk
+
+    def _supersede_all(self, supersedes: list[_Draft]) -> dict[int, bool]:
+        """Invalidate each revised row (in order); {id(draft): supersede_failed} for those that did not."""
+        failed: dict[int, bool] = {}
+        if not supersedes:
+            return failed
+        try:
+            with transaction.atomic():  # all in one savepoint; per row only if something raises
+                lost = [it for it in supersedes if not self._supersede_one(it)]
+        except Exception:
+            lost = []
+            for it in supersedes:
+                try:
+                    with transaction.atomic():
+                        if not self._supersede_one(it):
+                            lost.append(it)
+                except Exception:
+                    logger.exception(
+                        "fact #%s landed but #%s was not invalidated; both stay valid",
+                        cast(Chunk, it.chunk).pk,
+                        self._old_id(it),
+                    )
+                    failed[id(it)] = True
+        for it in lost:
+            logger.warning(
+                "fact #%s was superseded concurrently; #%s stands beside it",
+                self._old_id(it),
+                cast(Chunk, it.chunk).pk,
+            )
+            failed[id(it)] = False
+        return failed
+
+    def _supersede_one(self, it: _Draft) -> bool:
+        return chunk_supersede(old_id=self._old_id(it), new_id=cast(Chunk, it.chunk).pk, now=self.now)
+
+
+_PENDING_ORDER = 1 << 62

@@ -16,7 +16,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 from django.utils import timezone
 
-from audit.services import REVIEWED, audit_event_record, hot_written_record
+from audit.services import REVIEWED, REVISED, audit_event_record, hot_written_record
 from memory import fts
 from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
@@ -291,6 +291,9 @@ def chunk_revise(
             logger.warning("chunk %s was superseded concurrently; #%s stands beside it", old.pk, new.pk)
     except Exception:
         logger.exception("revision #%s landed but #%s was not invalidated", new.pk, old.pk)
+    audit_event_record(
+        event=REVISED, actor=actor, path=path, chunk_id=new.pk, data={"revises": old.pk}
+    )
     return new
 
 

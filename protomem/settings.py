@@ -200,6 +200,15 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Harvest retry policy (sessions_app.services.harvest_policy) and the sweep's patience.
+SESSIONS_HARVEST_MAX_ATTEMPTS = int(os.environ.get("SESSIONS_HARVEST_MAX_ATTEMPTS", 4))
+SESSIONS_HARVEST_BACKOFF_S = float(os.environ.get("SESSIONS_HARVEST_BACKOFF_S", 30))
+SESSIONS_HARVEST_BACKOFF_MAX_S = float(os.environ.get("SESSIONS_HARVEST_BACKOFF_MAX_S", 600))
+SESSIONS_HARVEST_GRACE_S = float(os.environ.get("SESSIONS_HARVEST_GRACE_S", 600))
+SESSIONS_HARVEST_STALE_S = float(os.environ.get("SESSIONS_HARVEST_STALE_S", 900))
+# Bulk-deleted chunks stay restorable this long before memory.chunks_reap_deleted removes them.
+PROTOMEM_BULK_DELETE_GRACE_DAYS = float(os.environ.get("PROTOMEM_BULK_DELETE_GRACE_DAYS", 7))
+
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,

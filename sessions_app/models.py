@@ -26,6 +26,7 @@ class AgentAPIKey(AbstractAPIKey):
 
     class Meta(AbstractAPIKey.Meta):
         verbose_name = "agent API key"
+        verbose_name_plural = "agent API keys"
 
 
 class OperatorAPIKey(AbstractAPIKey):
@@ -37,6 +38,7 @@ class OperatorAPIKey(AbstractAPIKey):
 
     class Meta(AbstractAPIKey.Meta):
         verbose_name = "operator API key"
+        verbose_name_plural = "operator API keys"
 
 
 class Surface(models.TextChoices):
