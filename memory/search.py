@@ -57,11 +57,16 @@ def _fts_ready() -> bool:
     return fts.fts5_compiled() and fts.fts_table_exists()
 
 
-def search_backend_name() -> str:
-    """'fts5' or 'like'; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
+def choose_backend(fts_ready: Callable[[], bool]) -> str:
+    """'fts5' or 'like' for an index; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
     if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
         return "like"
-    return "fts5" if _fts_ready() else "like"
+    return "fts5" if fts_ready() else "like"
+
+
+def search_backend_name() -> str:
+    """The chunk store's search backend (see choose_backend)."""
+    return choose_backend(_fts_ready)
 
 
 def reset_backend_cache() -> None:

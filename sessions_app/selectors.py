@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from memory import fts as chunk_fts
+from memory.search import choose_backend
 from sessions_app import fts
 from sessions_app.models import Agent, HarvestState, Session, SessionSummary
 from sessions_app.summaries import clean, clean_for_read
@@ -90,10 +90,8 @@ def _fts_ready() -> bool:
 
 
 def search_backend_name() -> str:
-    """'fts5' or 'like'; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
-    if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
-        return "like"
-    return "fts5" if _fts_ready() else "like"
+    """The session index's search backend (memory.search.choose_backend)."""
+    return choose_backend(_fts_ready)
 
 
 def reset_backend_cache() -> None:
