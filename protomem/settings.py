@@ -109,6 +109,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = INSTANCE_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing root
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("PROTOMEM_MAX_BODY_BYTES", 1_048_576))
 
