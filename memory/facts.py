@@ -27,6 +27,13 @@ most are kept). A fact with fewer rare words also has the rows holding every one
 compared, which finds duplicates made of common words, and may miss a revision that shares
 only common words with it (bench/facts.py reports how often that happens).
 
+facts_ingest (bulk writers) reaches the same decisions for a batch at once: one rare-word
+lookup for every draft of the batch, one read of the shortlisted rows per namespace, one
+multi-row INSERT (memory.fts.insert_rows, as memory.services.add_chunks) and one UPDATE for the
+supersedes. Each draft is also compared with the batch's earlier drafts (held in memory,
+looked up exactly through the d + 1 of its tokens fewest of them hold), and a row superseded
+earlier in the batch absorbs nothing more, as if the drafts had been ingested one by one.
+
 Order of writes: a failed insert raises before anything is invalidated, so the old fact is
 never lost; if the insert landed and the invalidation fails, that is logged and both rows
 stay valid until the next revision (the invalidation runs in its own savepoint, so a caller's
@@ -36,17 +43,17 @@ surrounding transaction, e.g. the harvest's, survives it).
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from fractions import Fraction
 from typing import Any, Literal, cast
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, CharField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from audit.services import hot_written_record
@@ -56,6 +63,7 @@ from memory.guardrail import is_only_reasoning, strip_reasoning
 from memory.models import Chunk, DeliveryPolicy
 from memory.search import search_backend_name
 from memory.services import (
+    SUPERSEDED_PREFIX,
     ChunkDraft,
     _bulk_columns,
     _db_row,
@@ -404,7 +412,7 @@ class _Batch:
         for namespace, ids in wanted_ids.items():
             where, params = live_where(namespace, self.now)
             rows = fts.chunk_rows(sorted(ids), columns=_columns(), where=where, where_params=params)
-            live[namespace] = {cast(int, r[0]): dedup.tokens(cast(str, r[1])) for r in rows}
+            live[namespace] = {cast(int, r[0]): _stored_tokens(cast(str, r[1])) for r in rows}
         # 3. decide in order
         for index, (it, ranked) in enumerate(zip(self.items, shortlists, strict=True)):
             if it.values is None:
@@ -430,7 +438,9 @@ class _Batch:
             considered=CONSIDER,
             take=TAKE,
         )
-        return [(cast(int, r[0]), dedup.tokens(cast(str, r[1]))) for r in rows if r[0] not in self.invalid_db]
+        return [
+            (cast(int, r[0]), _stored_tokens(cast(str, r[1]))) for r in rows if r[0] not in self.invalid_db
+        ]
 
     def _pending_candidates(self, namespace: str, new: frozenset[str]) -> set[int]:
         """Earlier drafts of the batch able to reach the revision band: exact, no cut-off.
@@ -448,34 +458,38 @@ class _Batch:
         self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, frozenset[str]]
     ) -> None:
         namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
-        best: tuple[Fraction, int, int, int, bool, int] | None = None  # j, order, shared, union, pending?, id
-        for chunk_id, toks in self._stored_candidates(it, ranked, live):
-            shared, union = dedup.overlap(it.tokens, toks)
-            if union:
-                key = (Fraction(shared, union), chunk_id, shared, union, False, chunk_id)
-                best = key if best is None or key[:2] > best[:2] else best
-        for other in self._pending_candidates(namespace, it.tokens):
-            shared, union = dedup.overlap(it.tokens, self.items[other].tokens)
-            if union:  # pending rows are newer than every stored one: order after them
-                key = (Fraction(shared, union), _PENDING_ORDER + other, shared, union, True, other)
-                best = key if best is None or key[:2] > best[:2] else best
-        decision = "new" if best is None else dedup.decide_overlap(best[2], best[3])
-        if best is not None and decision != "new":
-            it.shared, it.union = best[2], best[3]
-            if best[4]:
-                it.target_pending = best[5]
+        new = it.tokens
+        n = len(new)
+        # best so far: shared, union, order (newest wins ties), pending?, id; compared as exact
+        # fractions by cross-multiplying (dedup.best_match's rule without building Fractions)
+        b_shared, b_union, b_order, b_pending, b_id = 0, 0, -1, False, 0
+        pending = [(other, self.items[other].tokens) for other in self._pending_candidates(namespace, new)]
+        stored = self._stored_candidates(it, ranked, live)
+        for chunk_id, toks, is_pending in itertools.chain(
+            ((i, t, False) for i, t in stored), ((i, t, True) for i, t in pending)
+        ):
+            shared = len(new & toks)
+            union = n + len(toks) - shared
+            if not union:
+                continue
+            order = _PENDING_ORDER + chunk_id if is_pending else chunk_id
+            left, right = shared * b_union, b_shared * union
+            if b_union == 0 or left > right or (left == right and order > b_order):
+                b_shared, b_union, b_order, b_pending, b_id = shared, union, order, is_pending, chunk_id
+        decision = dedup.decide_overlap(b_shared, b_union) if b_union else "new"
+        if decision != "new":
+            it.shared, it.union = b_shared, b_union
+            if b_pending:
+                it.target_pending = b_id
             else:
-                it.target_db = best[5]
+                it.target_db = b_id
         if decision == "duplicate":
             it.action = "duplicate"
             return
         if decision == "revision":
             it.action = "superseded"
-            if best is not None and best[4]:
-                self.invalid_pending.add(best[5])
-            elif best is not None:
-                self.invalid_db.add(best[5])
-        for w in it.tokens:
+            (self.invalid_pending if b_pending else self.invalid_db).add(b_id)
+        for w in new:
             self.pending.setdefault((namespace, w), []).append(index)
 
     def _write(self, actor: str, path: str) -> list[FactOutcome]:
@@ -535,34 +549,52 @@ class _Batch:
         return cast(Chunk, self._target(it).chunk).pk
 
     def _supersede_all(self, supersedes: list[_Draft]) -> dict[int, bool]:
-        """Invalidate each revised row (in order); {id(draft): supersede_failed} for those that did not."""
+        """Invalidate each revised row; {id(draft): supersede_failed} for those that were not.
+
+        One UPDATE for the batch (CAS on invalidated_at IS NULL); if it does not touch every row
+        or raises, it is rolled back and redone row by row (chunk_supersede), each in its own
+        savepoint, so a failure is logged and leaves both rows valid, as in fact_ingest.
+        """
         failed: dict[int, bool] = {}
         if not supersedes:
             return failed
+        pairs = {self._old_id(it): cast(Chunk, it.chunk).pk for it in supersedes}
         try:
-            with transaction.atomic():  # all in one savepoint; per row only if something raises
-                lost = [it for it in supersedes if not self._supersede_one(it)]
-        except Exception:
-            lost = []
-            for it in supersedes:
-                try:
-                    with transaction.atomic():
-                        if not self._supersede_one(it):
-                            lost.append(it)
-                except Exception:
-                    logger.exception(
-                        "fact #%s landed but #%s was not invalidated; both stay valid",
-                        cast(Chunk, it.chunk).pk,
-                        self._old_id(it),
-                    )
-                    failed[id(it)] = True
-        for it in lost:
-            logger.warning(
-                "fact #%s was superseded concurrently; #%s stands beside it",
-                self._old_id(it),
-                cast(Chunk, it.chunk).pk,
-            )
-            failed[id(it)] = False
+            with transaction.atomic():
+                updated = Chunk.objects.filter(pk__in=list(pairs), invalidated_at__isnull=True).update(
+                    invalidated_at=self.now,
+                    invalidation_reason=Case(
+                        *(
+                            When(pk=old, then=Value(f"{SUPERSEDED_PREFIX}{new}"))
+                            for old, new in pairs.items()
+                        ),
+                        output_field=CharField(),
+                    ),
+                )
+                if updated != len(pairs):
+                    raise _Partial
+            return failed
+        except Exception:  # redone row by row below, each failure logged there
+            logger.debug("bulk supersede did not apply to every row; redoing row by row")
+        for it in supersedes:
+            try:
+                with transaction.atomic():
+                    done = self._supersede_one(it)
+            except Exception:
+                logger.exception(
+                    "fact #%s landed but #%s was not invalidated; both stay valid",
+                    cast(Chunk, it.chunk).pk,
+                    self._old_id(it),
+                )
+                failed[id(it)] = True
+                continue
+            if not done:
+                logger.warning(
+                    "fact #%s was superseded concurrently; #%s stands beside it",
+                    self._old_id(it),
+                    cast(Chunk, it.chunk).pk,
+                )
+                failed[id(it)] = False
         return failed
 
     def _supersede_one(self, it: _Draft) -> bool:
@@ -570,3 +602,14 @@ class _Batch:
 
 
 _PENDING_ORDER = 1 << 62
+
+
+@functools.lru_cache(maxsize=16_384)
+def _stored_tokens(content: str) -> frozenset[str]:
+    """dedup.tokens of a stored row's content, memoized by the text itself (the same rows keep
+    coming back as candidates; a pure function of the string, so it can never go stale)."""
+    return dedup.tokens(content)
+
+
+class _Partial(Exception):
+    """The bulk supersede missed a row: roll it back and go row by row."""

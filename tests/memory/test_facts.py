@@ -266,3 +266,126 @@ def test_candidates_come_from_the_fts_index_never_a_table_scan():
         plan = fts.explain(sql, [])
         scans = [line for line in plan if re.match(r"SCAN memory_chunk\b(?!_fts)", line)]
         assert not scans, (sql, plan)
+
+
+def ingest_many(contents: list[str], **kw) -> list[facts.FactOutcome]:
+    return facts.facts_ingest([draft(c, **kw) for c in contents], actor="system", path="test")
+
+
+def test_bulk_decides_like_one_by_one_in_order():
+    # given: a stored fact, then a batch that repeats, revises and extends it and itself
+    ingest(text(18))
+    batch = [
+        text(17, ["alpha", "beta"]),  # duplicate of the stored fact (0.85)
+        text(16, ["alpha", "beta"]),  # revises it (0.80)
+        text(16, ["alpha", "beta"]),  # duplicate of the row just inserted by the batch
+        "an unrelated fact about the lunch menu",
+        "An unrelated fact about the lunch menu!",  # duplicate of the pending row
+        text(8, ["gamma"]),  # 8 / 19 against the live revision: new
+    ]
+    # when
+    outcomes = ingest_many(batch)
+    # then: the same actions as calling fact_ingest for each, in order
+    assert [o.action for o in outcomes] == [
+        "duplicate",
+        "superseded",
+        "duplicate",
+        "inserted",
+        "duplicate",
+        "inserted",
+    ]
+    assert outcomes[2].chunk.pk == outcomes[1].chunk.pk
+    assert outcomes[4].chunk.pk == outcomes[3].chunk.pk
+    assert outcomes[1].superseded_id == outcomes[0].chunk.pk
+    assert Chunk.objects.filter(invalidated_at__isnull=True).count() == 3
+    old = Chunk.objects.get(pk=outcomes[0].chunk.pk)
+    assert old.invalidation_reason == f"superseded_by:{outcomes[1].chunk.pk}"
+
+
+def test_bulk_supersedes_a_row_of_the_same_batch():
+    outcomes = ingest_many([text(8), text(6, ["alpha", "beta"])])  # 6 / 10 = 0.6
+    assert [o.action for o in outcomes] == ["inserted", "superseded"]
+    first = Chunk.objects.get(pk=outcomes[0].chunk.pk)
+    assert first.invalidation_reason == f"superseded_by:{outcomes[1].chunk.pk}"
+    assert outcomes[1].superseded_id == first.pk
+
+
+def test_bulk_matches_one_by_one_on_a_mixed_stream(django_db_blocker):
+    # given: a stream where later facts repeat and revise earlier ones, across namespaces
+    import random
+
+    rng = random.Random(5)
+    contents: list[tuple[str, str]] = []
+    for _ in range(120):
+        if contents and rng.random() < 0.4:
+            base, namespace = rng.choice(contents)
+            words = base.split()
+            for _ in range(rng.choice((0, 1, 2, 4))):
+                words[rng.randrange(len(words))] = rng.choice(WORDS)
+            contents.append((" ".join(words), namespace))
+        else:
+            contents.append((" ".join(rng.sample(WORDS, rng.randint(3, 9))), rng.choice(("", "ops"))))
+    # when: once one by one, once in bulk (fresh store each time)
+    sequential = [ingest(c, namespace=ns) for c, ns in contents]
+    seq_actions = [o.action for o in sequential]
+    assert {"inserted", "duplicate", "superseded"} <= set(seq_actions)  # the stream exercises all three
+    seq_live = sorted(Chunk.objects.filter(invalidated_at__isnull=True).values_list("content", "namespace"))
+    Chunk.objects.all().delete()
+    facts.reset_common_words()
+    bulk = facts.facts_ingest([draft(c, namespace=ns) for c, ns in contents], actor="system", path="test")
+    # then
+    assert [o.action for o in bulk] == seq_actions
+    live = sorted(Chunk.objects.filter(invalidated_at__isnull=True).values_list("content", "namespace"))
+    assert live == seq_live
+    assert fts.integrity_check()
+
+
+def test_bulk_invalidation_failure_is_logged_and_leaves_both_valid(caplog):
+    old = ingest(text(10)).chunk
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TRIGGER refuse_invalidate BEFORE UPDATE OF invalidated_at ON memory_chunk "
+            "BEGIN SELECT RAISE(ABORT, 'locked out'); END"
+        )
+    with caplog.at_level(logging.ERROR, logger="memory.facts"):
+        (outcome,) = ingest_many([text(8, ["alpha"])])
+    assert (outcome.action, outcome.supersede_failed, outcome.superseded_id) == ("inserted", True, None)
+    assert Chunk.objects.filter(invalidated_at__isnull=True).count() == 2
+    assert any(
+        f"fact #{outcome.chunk.pk} landed but #{old.pk} was not invalidated" in r.getMessage()
+        for r in caplog.records
+    )
+
+
+def test_bulk_failed_insert_writes_nothing():
+    old = ingest(text(10)).chunk
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TRIGGER refuse_insert BEFORE INSERT ON memory_chunk "
+            "WHEN NEW.content LIKE '%alpha%' BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+        )
+    with pytest.raises(DatabaseError, match="disk full"):
+        ingest_many(["a first new fact about tundra", text(8, ["alpha"])])
+    old.refresh_from_db()
+    assert old.invalidated_at is None
+    assert Chunk.objects.count() == 1
+
+
+def test_bulk_drops_reasoning_and_refuses_other_domains():
+    (dropped,) = ingest_many(["<think>just musing</think>"])
+    assert (dropped.action, dropped.chunk) == ("dropped", None)
+    with pytest.raises(ApplicationError):
+        facts.facts_ingest(
+            [draft(text(5)), ChunkDraft(content="x", domain="notes")], actor="system", path="t"
+        )
+    assert not Chunk.objects.exists()
+
+
+def test_bulk_costs_a_fixed_number_of_statements_per_batch():
+    ingest_many([f"{w} seed fact number {i}" for i, w in enumerate(WORDS)])
+    batch = [f"{WORDS[i % 24]} {WORDS[(i + 5) % 24]} fresh entry {i} zz{i}" for i in range(40)]
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = ingest_many(batch)
+    assert all(o.action == "inserted" for o in outcomes)
+    # rare-word lookup, candidate rows, one INSERT (+ savepoint bookkeeping), not one per fact
+    assert len(queries.captured_queries) <= 8, [q["sql"][:80] for q in queries.captured_queries]
