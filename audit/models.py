@@ -26,6 +26,11 @@ class InjectionSection(models.TextChoices):
     RAG = "rag"
 
 
+class InjectionScope(models.TextChoices):
+    PRIVATE = "private"
+    COMMONS = "commons"
+
+
 class InjectionLog(models.Model):
     """One model call that had memory injected: what entered the prompt. In the "injections" DB.
 
@@ -60,6 +65,8 @@ class InjectionLogItem(models.Model):
     log = models.ForeignKey(InjectionLog, on_delete=models.CASCADE, related_name="items")
     chunk_id = models.BigIntegerField()
     section = models.CharField(max_length=8, choices=InjectionSection.choices)
+    # Whether the delivered row was private or commons when it entered the prompt (memory.scope).
+    scope = models.CharField(max_length=8, choices=InjectionScope.choices, default=InjectionScope.PRIVATE)
 
     class Meta:
         constraints = [

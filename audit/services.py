@@ -1,17 +1,18 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 
-from audit.models import AuditEvent, InjectionLog, InjectionLogItem, InjectionSection
+from audit.models import AuditEvent, InjectionLog, InjectionLogItem, InjectionScope, InjectionSection
 from audit.signals import hot_written
 from protomem.routers import INJECTIONS_DB
 
 HOT_WRITTEN = "memory.hot_written"
 REVIEWED = "memory.reviewed"
 REVISED = "memory.revised"
+PROMOTED = "memory.promoted"
 
 
 def audit_event_record(
@@ -38,8 +39,13 @@ def injection_log_record(
     hot_ids: Sequence[int] = (),
     rag_ids: Sequence[int] = (),
     approx_tokens: int = 0,
+    scopes: Mapping[int, str] | None = None,
 ) -> InjectionLog:
-    """Append one injection-log row (and its per-chunk items) for ids that entered a prompt."""
+    """Append one injection-log row (and its per-chunk items) for ids that entered a prompt.
+
+    `scopes` maps a chunk id to "private" / "commons" (memory.scope); unlisted ids are private.
+    """
+    scope_of = {int(k): v for k, v in (scopes or {}).items()}
     hot = list(dict.fromkeys(int(i) for i in hot_ids))
     rag = list(dict.fromkeys(int(i) for i in rag_ids))
     with transaction.atomic(using=INJECTIONS_DB):
@@ -52,7 +58,12 @@ def injection_log_record(
             approx_tokens=max(int(approx_tokens), 0),
         )
         InjectionLogItem.objects.bulk_create(
-            [InjectionLogItem(log=log, chunk_id=i, section=InjectionSection.HOT) for i in hot]
-            + [InjectionLogItem(log=log, chunk_id=i, section=InjectionSection.RAG) for i in rag]
+            [
+                InjectionLogItem(
+                    log=log, chunk_id=i, section=section, scope=scope_of.get(i, InjectionScope.PRIVATE)
+                )
+                for section, ids in ((InjectionSection.HOT, hot), (InjectionSection.RAG, rag))
+                for i in ids
+            ]
         )
     return log

@@ -33,7 +33,14 @@ from memory.models import Chunk, DeliveryPolicy, HotChunk, PendingChunk, ReviewS
 from memory.projection import hot_rows, resolve_namespaces
 from memory.search import search_chunk_ids
 from memory.selectors import HOT_MAX_CHARS, HOT_MAX_ROWS, deliverable
-from memory.services import SUPERSEDED_PREFIX, ChunkDraft, add_chunk, chunk_review, chunk_revise
+from memory.services import (
+    SUPERSEDED_PREFIX,
+    ChunkDraft,
+    add_chunk,
+    chunk_promote,
+    chunk_review,
+    chunk_revise,
+)
 from memory.skills import skill_create, skill_search_ids, skill_update
 from memory.trust import AGENT_SOURCE_TYPES, OPERATOR_SOURCE_TYPES, trust_label
 from protomem.config import get_config
@@ -374,6 +381,7 @@ class ChunkAdminBase(admin.ModelAdmin):
         "reopen_selected",
         "delete_restorably",
         "restore_deleted",
+        "promote_to_commons",
     ]
     list_select_related = ("agent",)
     raw_id_fields = ("agent",)
@@ -585,6 +593,27 @@ class ChunkAdminBase(admin.ModelAdmin):
         if skipped:
             message += f", {skipped} skipped (not deleted)"
         self.message_user(request, message + ".", messages.SUCCESS if restored else messages.WARNING)
+
+    # -- promotion to the commons (memory.services.chunk_promote per row, audited there)
+
+    @admin.action(description="Promote to commons", permissions=["review"])
+    def promote_to_commons(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> None:
+        promoted = already = failed = 0
+        for chunk_id in queryset.values_list("pk", flat=True):
+            if Chunk.objects.filter(promoted_from=chunk_id).exists():
+                already += 1
+                continue
+            try:
+                chunk_promote(chunk_id=chunk_id, actor=actor_for(request), path=ADMIN_PATH)
+            except (ApplicationError, Chunk.DoesNotExist) as exc:
+                failed += 1
+                logger.info("admin promotion of #%s skipped: %s", chunk_id, exc)
+            else:
+                promoted += 1
+        message = f"{promoted} promoted to the commons"
+        if already or failed:
+            message += f", {already} already promoted, {failed} not promotable (commons or superseded)"
+        self.message_user(request, message + ".", messages.SUCCESS if promoted else messages.WARNING)
 
     # -- change page: readonly panels
 

@@ -61,6 +61,7 @@ from memory import dedup, fts
 from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
 from memory.models import Chunk, DeliveryPolicy
+from memory.scope import can_supersede, readable_ids
 from memory.search import search_backend_name
 from memory.services import (
     SUPERSEDED_PREFIX,
@@ -245,12 +246,16 @@ def candidates(new: frozenset[str], *, namespace: str, now: datetime | None = No
     return [(cast(int, row[0]), cast(str, row[1])) for row in rows]
 
 
-def closest(content: str, *, namespace: str, now: datetime | None = None) -> dedup.Match | None:
-    """The live fact `content` duplicates or revises (None: it is new)."""
+def closest(
+    content: str, *, namespace: str, now: datetime | None = None, agent_id: int | None = None
+) -> dedup.Match | None:
+    """The live fact `content` duplicates or revises (None: it is new), among rows `agent_id` reads."""
     new = dedup.tokens(content)
     if not new:
         return None
-    return dedup.best_match(new, candidates(new, namespace=namespace, now=now))
+    found = candidates(new, namespace=namespace, now=now)
+    readable = readable_ids([i for i, _ in found], agent=agent_id)  # knowledge.scope (memory.scope)
+    return dedup.best_match(new, [(i, text) for i, text in found if i in readable])
 
 
 def fact_ingest(
@@ -273,7 +278,7 @@ def fact_ingest(
     with transaction.atomic():
         # One write transaction (BEGIN IMMEDIATE on SQLite): the check and the insert cannot
         # interleave with another writer's, so two racing copies of a fact store one row.
-        match = closest(content, namespace=draft.namespace, now=now)
+        match = closest(content, namespace=draft.namespace, now=now, agent_id=draft.agent_id)
         if match is not None and match.decision == "duplicate":
             existing = Chunk.objects.get(pk=match.chunk_id)
             logger.debug("fact duplicates #%s (j=%.3f); skipped", match.chunk_id, match.score)
@@ -283,6 +288,8 @@ def fact_ingest(
         return FactOutcome(action="dropped", chunk=None)
     if match is None:
         return FactOutcome(action="inserted", chunk=new)
+    if not can_supersede(match.chunk_id, agent=draft.agent_id):  # a commons row on layered
+        return FactOutcome(action="inserted", chunk=new, score=match.score)
     return _supersede(new, match)
 
 
@@ -330,7 +337,10 @@ def facts_ingest(
         if agent_write:
             refuse_gated_always_write(d)
     with transaction.atomic():
-        if search_backend_name() != "fts5" or not connection.features.can_return_rows_from_bulk_insert:
+        # The batch path compares against every row; drafts written for an agent must only
+        # see what its knowledge.scope lets it read, which the per-fact path applies.
+        per_fact = any(d.agent_id is not None for d in drafts) or search_backend_name() != "fts5"
+        if per_fact or not connection.features.can_return_rows_from_bulk_insert:
             return [
                 fact_ingest(draft=d, actor=actor, path=path, agent_write=agent_write, now=now) for d in drafts
             ]

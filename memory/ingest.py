@@ -33,6 +33,7 @@ from django.utils import timezone
 from memory.facts import FACT_DOMAIN, FactOutcome, fact_ingest
 from memory.guardrail import is_only_reasoning, strip_reasoning
 from memory.models import Chunk
+from memory.scope import supersedable_by
 from memory.selectors import visible
 from memory.services import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
 from protomem.errors import ApplicationError, ForbiddenError
@@ -350,7 +351,7 @@ def knowledge_ingest(
     actor = actor_for_agent(agent)
     with transaction.atomic():
         old = list(
-            visible()
+            supersedable_by(visible(), agent=agent)  # knowledge.scope: never another agent's rows
             .filter(source=origin, source_type=KNOWLEDGE_INGEST, namespace=ns, domain=domain)
             .order_by("id")
         )

@@ -29,6 +29,11 @@ class DeliveryPolicy(models.TextChoices):
     ON_DEMAND = "on_demand"
 
 
+class ChunkScope(models.TextChoices):
+    PRIVATE = "private"
+    COMMONS = "commons"
+
+
 class Chunk(models.Model):
     """One thing the agent knows. Rows are never overwritten in place by a revision."""
 
@@ -50,6 +55,12 @@ class Chunk(models.Model):
     delivery_policy = models.CharField(max_length=16, choices=DeliveryPolicy.choices, null=True, blank=True)
     # Set once by the expiry sweep when it has recorded this row's lapse (memory.lifecycle).
     lapse_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # knowledge.scope (memory.scope): private (NULL on older rows) belongs to `agent`, commons to all.
+    # Nullable so adding it is an ALTER TABLE ADD COLUMN, which keeps the FTS / vector triggers.
+    scope = models.CharField(max_length=8, choices=ChunkScope.choices, null=True, blank=True)
+    # A commons copy made by promotion: the private row it was copied from (a plain id, so the
+    # provenance survives the original being reaped).
+    promoted_from = models.BigIntegerField(null=True, blank=True, editable=False)
     heading = models.CharField(max_length=512, blank=True, default="")
     content = models.TextField()
 
@@ -65,6 +76,7 @@ class Chunk(models.Model):
             models.Index(fields=["created_at"], name="chunk_created"),
             models.Index(fields=["domain", "namespace"], name="chunk_domain_namespace"),
             models.Index(fields=["source"], name="chunk_source"),
+            models.Index(fields=["scope", "agent"], name="chunk_scope_agent"),
             # The supersession chain read backwards ("what did #N supersede?"), invalidated rows only.
             models.Index(
                 fields=["invalidation_reason"],
@@ -76,6 +88,14 @@ class Chunk(models.Model):
                 fields=["expires_at"],
                 name="chunk_lapse_unrecorded",
                 condition=models.Q(expires_at__isnull=False, lapse_recorded_at__isnull=True),
+            ),
+        ]
+        constraints = [
+            # One commons copy per promoted row: promoting twice finds the first copy.
+            models.UniqueConstraint(
+                fields=["promoted_from"],
+                name="chunk_promoted_once",
+                condition=models.Q(promoted_from__isnull=False),
             ),
         ]
         permissions = [("review_chunk", "Can confirm, reject and reopen chunks")]

@@ -31,6 +31,7 @@ from django.utils import timezone
 from memory import budget
 from memory.budget import Envelope, Item, Part, Shed
 from memory.models import Chunk, DeliveryPolicy, Skill
+from memory.scope import readable_by, row_scope
 from memory.selectors import at_or_above_trust, chunk_search, hot_set, in_namespaces
 from memory.skills import SkillEntry, skill_index, skill_relevance
 from protomem.config import ProtomemConfig, get_config
@@ -188,6 +189,7 @@ class Source(NamedTuple):
     source_type: str = ""
     trust: str = ""
     stored: str = ""
+    scope: str = ""  # "private" / "commons" for a chunk (memory.scope), "" for a session
 
 
 @dataclass(frozen=True)
@@ -273,20 +275,30 @@ def skill_short_line(skill: Skill | SkillEntry) -> str:
 # Sources
 
 
-def rag_hits(query: str, *, top_k: int, namespaces: tuple[str, ...] | None, min_trust: int) -> list[Chunk]:
-    """The turn's RAG hits: deliverable retrieved-policy rows, stable-sorted by trust tier."""
+def rag_hits(
+    query: str,
+    *,
+    top_k: int,
+    namespaces: tuple[str, ...] | None,
+    min_trust: int,
+    agent: Agent | None = None,
+) -> list[Chunk]:
+    """The turn's RAG hits: deliverable retrieved-policy rows the agent's scope reads, by trust tier."""
     if top_k <= 0 or not query.strip() or namespaces == ():
         return []
     qs = Chunk.objects.exclude(delivery_policy__in=[DeliveryPolicy.ALWAYS, DeliveryPolicy.ON_DEMAND])
+    qs = readable_by(qs, agent=agent)
     qs = at_or_above_trust(in_namespaces(qs, namespaces), min_trust)
     hits = chunk_search(query, k=top_k, queryset=qs)
     return sorted(hits, key=lambda c: -c.trust_tier)  # stable: relevance kept within a tier
 
 
-def hot_rows(*, namespaces: tuple[str, ...] | None, now: datetime | None) -> list[Chunk]:
+def hot_rows(
+    *, namespaces: tuple[str, ...] | None, now: datetime | None, agent: Agent | None = None
+) -> list[Chunk]:
     if namespaces == ():
         return []
-    return hot_set(namespaces=namespaces, now=now)
+    return hot_set(namespaces=namespaces, now=now, agent=agent)
 
 
 def default_digest(
@@ -377,8 +389,10 @@ def compose_projected_context(
                 goal_driven=goal_driven,
                 now=now,
             )
-        hot = hot_rows(namespaces=namespaces, now=now)
-        hits = rag_hits(query, top_k=opts.top_k, namespaces=namespaces, min_trust=opts.inject_min_trust)
+        hot = hot_rows(namespaces=namespaces, now=now, agent=agent)
+        hits = rag_hits(
+            query, top_k=opts.top_k, namespaces=namespaces, min_trust=opts.inject_min_trust, agent=agent
+        )
     skills = skill_index()
 
     parts: list[Part] = []
@@ -509,6 +523,7 @@ def _result(
                     source_type=chunk.source_type,
                     trust=chunk.trust_label,
                     stored=stored_date(chunk, tz),
+                    scope=row_scope(chunk),
                 )
             )
     return ProjectedContext(
@@ -572,6 +587,7 @@ def deliver_projected_context(
         hot_ids=context.hot_ids,
         rag_ids=context.rag_ids,
         approx_tokens=context.approx_tokens,
+        scopes={s.chunk_id: s.scope for s in context.sources if s.chunk_id is not None},
     )
     logger.info(
         "memory injected",

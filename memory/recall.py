@@ -20,6 +20,7 @@ from memory.ingest import agent_namespace
 from memory.lifecycle import BULK_DELETE_MARKER
 from memory.models import Chunk
 from memory.projection import chunk_text, one_line, stored_date
+from memory.scope import readable_by
 from memory.selectors import chunk_search, visible
 from sessions_app.models import Agent
 
@@ -80,7 +81,7 @@ def memory_recall(
 ) -> list[RecallHit]:
     """The agent's best `top_k` deliverable rows for a query, best first (history if asked)."""
     ns = agent_namespace(agent, namespace)
-    base = Chunk.objects.exclude(invalidation_reason=BULK_DELETE_MARKER)
+    base = readable_by(Chunk.objects.exclude(invalidation_reason=BULK_DELETE_MARKER), agent=agent)
     if ns or agent.namespace:
         base = base.filter(namespace=ns)
     hits = chunk_search(query, k=top_k, queryset=base, include_superseded=include_superseded)
@@ -93,9 +94,10 @@ def memory_recall(
 
 def memory_list_rows(*, agent: Agent) -> QuerySet[Chunk]:
     """Rows memory_list shows this agent: live (not invalidated) rows, newest first; pinned
-    agents see their namespace only. Rejected and expired rows are listed (with their state
+    agents see their namespace only, and every agent only what its knowledge.scope lets it read
+    (memory.scope). Rejected and expired rows are listed (with their state
     and expires=) so the agent can see what is waiting on, or was turned down by, the operator."""
-    rows = visible()
+    rows = readable_by(visible(), agent=agent)
     if agent.namespace:
         rows = rows.filter(namespace=agent.namespace)
     return rows.order_by("-created_at", "-id")

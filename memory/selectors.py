@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from memory.models import Chunk, DeliveryPolicy, ReviewState
+from memory.scope import readable_by
 from memory.search import search_backend_name, search_chunks, search_deliverable
 from memory.trust import source_types_at_or_above
 from protomem.config import get_config
+
+if TYPE_CHECKING:
+    from sessions_app.models import Agent
 
 HOT_MAX_ROWS = 100
 HOT_MAX_CHARS = 6000
@@ -58,10 +63,15 @@ def at_or_above_trust(queryset: QuerySet[Chunk], min_tier: int) -> QuerySet[Chun
     return queryset if unknown_ok else queryset.filter(source_type__in=sorted(allowed))
 
 
-def hot_set(*, namespaces: Iterable[str] | None = None, now: datetime | None = None) -> list[Chunk]:
-    """The always-on set: newest 100 deliverable always-policy rows within 6,000 chars."""
+def hot_set(
+    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
+) -> list[Chunk]:
+    """The always-on set: newest 100 deliverable always-policy rows within 6,000 chars.
+
+    With `agent`, only rows its knowledge.scope lets it read (memory.scope); without, all.
+    """
     rows = (
-        in_namespaces(deliverable(now=now), namespaces)
+        in_namespaces(readable_by(deliverable(now=now), agent=agent), namespaces)
         .filter(delivery_policy=DeliveryPolicy.ALWAYS)
         .order_by("-created_at", "-id")[:HOT_MAX_ROWS]
     )

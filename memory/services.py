@@ -11,16 +11,17 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, cast
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 from django.utils import timezone
 
-from audit.services import REVIEWED, REVISED, audit_event_record, hot_written_record
+from audit.services import PROMOTED, REVIEWED, REVISED, audit_event_record, hot_written_record
 from memory import fts
 from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
-from memory.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
+from memory.models import Chunk, ChunkScope, DeliveryPolicy, MemoryKind, ReviewState
+from memory.scope import COMMONS, row_scope, write_scope
 from memory.stamps import creation_stamps
 from protomem.config import get_config
 from protomem.errors import ApplicationError, ConflictError, ForbiddenError
@@ -52,6 +53,8 @@ class ChunkDraft:
     expires_at: datetime | None = None
     delivery_policy: str | None = None
     created_at: datetime | None = field(default=None)
+    # "private" / "commons"; None = memory.scope.write_scope(agent_id, knowledge.scope).
+    scope: str | None = None
 
 
 def content_digest(text: str) -> str:
@@ -68,6 +71,7 @@ _CHOICE_FIELDS = (
     ("memory_kind", MemoryKind),
     ("review_state", ReviewState),
     ("delivery_policy", DeliveryPolicy),
+    ("scope", ChunkScope),
 )
 _CHOICE_VALUES = {name: frozenset(choices.values) for name, choices in _CHOICE_FIELDS}
 
@@ -100,6 +104,7 @@ def _prepared_values(draft: ChunkDraft) -> dict[str, Any] | None:
         delivery_policy=stamps.delivery_policy,
         review_state=stamps.review_state,
         created_at=draft.created_at or timezone.now(),
+        scope=draft.scope or write_scope(agent=draft.agent_id),
     )
     return values
 
@@ -282,6 +287,7 @@ def chunk_revise(
         else ReviewState.CONFIRMED,
         expires_at=old.expires_at,
         delivery_policy=old.delivery_policy,
+        scope=row_scope(old),
     )
     new = add_chunk(draft, actor=actor, path=path)
     if new is None:
@@ -307,3 +313,53 @@ def refuse_gated_always_write(draft: ChunkDraft) -> None:
         domain=draft.domain, source_type=draft.source_type, delivery_policy=draft.delivery_policy
     )
     _refuse_gated_always(Chunk(delivery_policy=stamps.delivery_policy))
+
+
+def chunk_promote(*, chunk_id: int, actor: str, path: str = "api") -> Chunk:
+    """Operator: copy a private row into the commons, confirmed by construction; idempotent.
+
+    The copy keeps content, heading, kind, subject, policy, expiry and namespace and records
+    promoted_from = the original, which stays as it is. Promoting twice returns the first copy;
+    a commons row (or a superseded one) cannot be promoted (ApplicationError).
+    """
+    original = Chunk.objects.get(pk=chunk_id)
+    if row_scope(original) == COMMONS:
+        raise ApplicationError("chunk is already in the commons", extra={"field": "scope"})
+    existing = Chunk.objects.filter(promoted_from=original.pk).order_by("id").first()
+    if existing is not None:
+        return existing
+    if original.invalidated_at is not None:
+        raise ApplicationError(
+            "chunk is superseded or deleted; promote its newest revision",
+            extra={"superseded_by": original.superseded_by_id},
+        )
+    copy = Chunk(
+        domain=original.domain,
+        finding_type=original.finding_type,
+        namespace=original.namespace,
+        source=original.source,
+        source_type=original.source_type,
+        agent_id=original.agent_id,
+        memory_kind=original.memory_kind,
+        subject=original.subject,
+        review_state=ReviewState.CONFIRMED,
+        expires_at=original.expires_at,
+        delivery_policy=original.delivery_policy,
+        heading=original.heading,
+        content=original.content,
+        scope=COMMONS,
+        promoted_from=original.pk,
+    )
+    try:
+        with transaction.atomic():
+            copy.save(force_insert=True)
+            if copy.delivery_policy == DeliveryPolicy.ALWAYS:
+                hot_written_record(chunk_id=copy.pk, actor=actor, path=path)
+            audit_event_record(
+                event=PROMOTED, actor=actor, path=path, chunk_id=copy.pk, data={"promoted_from": original.pk}
+            )
+            chunk_embed_enqueue(chunk_ids=[copy.pk])
+    except IntegrityError:  # a concurrent promotion landed first (chunk_promoted_once)
+        return Chunk.objects.get(promoted_from=original.pk)
+    logger.info("chunk %s promoted to the commons as #%s by %s", original.pk, copy.pk, actor)
+    return copy

@@ -91,6 +91,7 @@ class SourceOutput(serializers.Serializer):
     source_type = serializers.CharField()
     trust = serializers.CharField()
     stored = serializers.CharField()
+    scope = serializers.CharField(help_text='"private" / "commons" for a chunk, "" for a session')
 
 
 class InjectedIdsOutput(serializers.Serializer):

@@ -18,6 +18,7 @@ from memory.ingest import MAX_CHUNK_CHARS, MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
 from memory.lifecycle import MAX_BULK_IDS
 from memory.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from memory.recall import expires_date, list_line
+from memory.scope import row_scope
 
 MAX_CONTENT_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 900_000
@@ -89,6 +90,7 @@ class ChunkOutput(serializers.ModelSerializer):
     trust_tier = serializers.IntegerField(read_only=True)
     superseded_by = serializers.IntegerField(source="superseded_by_id", read_only=True, allow_null=True)
     expires = serializers.SerializerMethodField()
+    scope = serializers.SerializerMethodField(help_text='"private" or "commons" (knowledge.scope)')
 
     class Meta:
         model = Chunk
@@ -115,12 +117,17 @@ class ChunkOutput(serializers.ModelSerializer):
             "delivery_policy",
             "heading",
             "content",
+            "scope",
+            "promoted_from",
         ]
         read_only_fields = fields
 
     @extend_schema_field(OpenApiTypes.DATE)
     def get_expires(self, obj: Chunk) -> str | None:
         return expires_date(obj)
+
+    def get_scope(self, obj: Chunk) -> str:
+        return row_scope(obj)
 
 
 class MemoryListItemOutput(ChunkOutput):

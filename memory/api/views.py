@@ -5,7 +5,8 @@ Thin: parse, authorize, call memory services / selectors, serialize. Roles:
 - agents (Api-Key): memory_ingest / knowledge_ingest into one of their sessions (someone
   else's session, or an unknown one, is 404), memory_recall, memory_list;
 - operators (staff; session or operator key): browse the store, edit (PUT), bulk delete /
-  restore; review also needs the memory.review_chunk permission.
+  restore; review and promotion to the commons also need the memory.review_chunk permission
+  (a promoted copy is confirmed by construction, so promoting is a review verdict).
 
 Agents never review or edit; operators do not use the agent tools. No key or a wrong one is
 401, the wrong role 403.
@@ -45,12 +46,13 @@ from memory.api.serializers import (
     RevisionOutput,
 )
 from memory.models import Chunk
-from memory.services import chunk_review, chunk_revise
+from memory.services import chunk_promote, chunk_review, chunk_revise
 from sessions_app.models import Session
 from sessions_app.permissions import CanReview, IsAgent, IsOperator
 
 OPERATOR_EDIT_PATH = "operator_edit"
 REVIEW_PATH = "review_api"
+PROMOTE_PATH = "promote_api"
 
 
 def _agent_session(request: Request, session_id: str) -> Session:
@@ -202,6 +204,32 @@ class ChunkReviewApi(APIView):
             path=REVIEW_PATH,
         )
         return Response(ChunkOutput(chunk).data)
+
+
+class ChunkPromoteApi(APIView):
+    """Operators with memory.review_chunk: copy a private row into the commons (idempotent)."""
+
+    permission_classes = [CanReview]
+
+    @extend_schema(
+        parameters=[CHUNK_ID],
+        request=None,
+        responses={
+            201: ChunkOutput,
+            200: ChunkOutput,
+            400: OpenApiResponse(description="already a commons row, or superseded / deleted"),
+            401: OpenApiResponse(description="no or wrong API key"),
+            403: OpenApiResponse(description="not an operator with memory.review_chunk"),
+            404: OpenApiResponse(description="no such chunk"),
+        },
+        summary="Promote a private chunk into the commons (201 new copy, 200 already promoted)",
+    )
+    def post(self, request: Request, chunk_id: int) -> Response:
+        _chunk(chunk_id)
+        already = Chunk.objects.filter(promoted_from=int(chunk_id)).exists()
+        copy = chunk_promote(chunk_id=int(chunk_id), actor=_operator(request), path=PROMOTE_PATH)
+        code = status.HTTP_200_OK if already else status.HTTP_201_CREATED
+        return Response(ChunkOutput(copy).data, status=code)
 
 
 class StoreChunkListApi(ListAPIView):

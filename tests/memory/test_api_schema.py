@@ -21,6 +21,7 @@ MINE = {
     "/api/memory/chunks/{chunk_id}/review/": {"post"},
     "/api/knowledge/chunks/": {"get"},
     "/api/knowledge/chunks/{chunk_id}/": {"get", "put"},
+    "/api/knowledge/chunks/{chunk_id}/promote/": {"post"},
     "/api/knowledge/chunks/bulk-delete/": {"post"},
     "/api/knowledge/chunks/bulk-restore/": {"post"},
 }
