@@ -45,7 +45,7 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from memory import fts
+from memory import fts, pg_fts, text_index
 from memory.models import Chunk
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
@@ -57,6 +57,11 @@ def _fts_ready() -> bool:
     return fts.fts5_compiled() and fts.fts_table_exists()
 
 
+@functools.cache
+def _tsvector_ready() -> bool:
+    return pg_fts.column_exists()
+
+
 def choose_backend(fts_ready: Callable[[], bool]) -> str:
     """'fts5' or 'like' for an index; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
     if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
@@ -65,24 +70,33 @@ def choose_backend(fts_ready: Callable[[], bool]) -> str:
 
 
 def search_backend_name() -> str:
-    """The chunk store's search backend (see choose_backend)."""
+    """The chunk store's search backend: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'."""
+    if connection.vendor == "postgresql":
+        return "tsvector" if choose_backend(_tsvector_ready) == "fts5" else "like"
     return choose_backend(_fts_ready)
 
 
+def _ranked_backend() -> bool:
+    """Whether searches run through a ranked text index (FTS5 or tsvector), not LIKE."""
+    return search_backend_name() != "like"
+
+
 def reset_backend_cache() -> None:
-    """Forget the cached FTS5 probe (after creating or dropping the FTS table)."""
+    """Forget the cached index probes (after creating or dropping the FTS table)."""
     _fts_ready.cache_clear()
+    _tsvector_ready.cache_clear()
 
 
-def plan(terms: list[str]) -> list[str]:
-    """FTS5 expressions to try in order (see module docstring)."""
+def plan(terms: list[str]) -> list[Any]:
+    """Index expressions to try in order (see module docstring), for this database's index."""
     if not terms:
         return []
-    steps = [fts.all_terms(terms)]
+    index = text_index.sql()
+    steps = [index.all_terms(terms)]
     if len(terms) >= 3:
-        steps.append(fts.any_pair(terms))
+        steps.append(index.any_pair(terms))
     if len(terms) >= 2:
-        steps.append(fts.any_term(terms))
+        steps.append(index.any_term(terms))
     return steps
 
 
@@ -140,7 +154,7 @@ def _fts_ranked(
     for expression in plan(terms):
         for factor in WIDEN:
             considered = None if factor is None else k * factor
-            found, looked_at = fts.ranked_rows(
+            found, looked_at = text_index.sql().ranked_rows(
                 expression,
                 columns=columns,
                 where=where,
@@ -197,7 +211,7 @@ def _fts_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
     for expression in plan(terms):
         for factor in WIDEN:
             limit = None if factor is None else k * factor
-            ids = fts.match_ids(expression, limit=limit)
+            ids = text_index.sql().match_ids(expression, limit=limit)
             _keep_allowed(ids, queryset, k, out)
             if len(out) >= k or limit is None or len(ids) < limit:
                 break
@@ -233,7 +247,7 @@ def search_chunks(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[Chun
     terms = fts.terms_of(query)
     if not terms or k <= 0:
         return []
-    if search_backend_name() == "fts5":
+    if _ranked_backend():
         compiled = _compiled_filter(queryset)
         if compiled is not None:
             return _fts_rows(terms, k, queryset, compiled)
@@ -287,7 +301,7 @@ def search_deliverable(
     terms = fts.terms_of(query)
     if not terms or k <= 0:
         return []
-    if search_backend_name() != "fts5":
+    if not _ranked_backend():
         from memory.selectors import deliverable
 
         return search_chunks(query, k=k, queryset=deliverable(now=now, include_superseded=include_superseded))
@@ -300,7 +314,7 @@ def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[i
     terms = fts.terms_of(query)
     if not terms or k <= 0:
         return []
-    if search_backend_name() == "fts5":
+    if _ranked_backend():
         compiled = _compiled_filter(queryset)
         if compiled is not None:
             id_column = _row_reader()[0][:1]

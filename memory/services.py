@@ -17,7 +17,7 @@ from django.db.models import Field
 from django.utils import timezone
 
 from audit.services import PROMOTED, REVIEWED, REVISED, audit_event_record, hot_written_record
-from memory import fts
+from memory import text_index
 from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
 from memory.models import Chunk, ChunkScope, DeliveryPolicy, MemoryKind, ReviewState
@@ -205,7 +205,7 @@ def add_chunks(
             if fast:
                 conn = connections[DEFAULT_DB_ALIAS]
                 rows = [_db_row(plan, values, conn) for values in batch]
-                inserted = fts.insert_rows(columns, rows, returning=("id", "delivery_policy"))
+                inserted = text_index.sql().insert_rows(columns, rows, returning=("id", "delivery_policy"))
             else:  # SQLite < 3.35: no RETURNING, so one row at a time to learn every id
                 inserted = []
                 for chunk in (Chunk(**values) for values in batch):
@@ -218,7 +218,7 @@ def add_chunks(
         stored += len(batch)
         batch.clear()
 
-    with fts.page_cache(BULK_PAGE_CACHE_KIB) if fast else contextlib.nullcontext():
+    with text_index.sql().page_cache(BULK_PAGE_CACHE_KIB) if fast else contextlib.nullcontext():
         for draft in drafts:
             values = _prepared_values(draft)
             if values is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import dj_database_url
+
 from protomem.config import load_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -49,6 +51,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "protomem.middleware.ApiInputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,11 +92,40 @@ def sqlite_database(path: str) -> dict[str, object]:
     return {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "OPTIONS": dict(SQLITE_OPTIONS)}
 
 
-DATABASES = {
-    "default": sqlite_database(PROTOMEM.knowledge.db_path),
-    # The injection log is forensics: its own file, so pruning or copying it never touches the store.
-    "injections": sqlite_database(PROTOMEM.injection_log_path),
-}
+def url_database(url: str) -> dict[str, object]:
+    """A DATABASES entry from a URL (postgres://user@host:port/name, sqlite:///path)."""
+    entry = dj_database_url.parse(url, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", 60)))
+    if entry["ENGINE"] == "django.db.backends.sqlite3":
+        return sqlite_database(str(entry["NAME"]))
+    entry["CONN_HEALTH_CHECKS"] = True  # a pooled connection killed by a PostgreSQL restart is replaced
+    return entry
+
+
+def injections_url(store_url: str) -> str:
+    """The injection log's own database beside a server store: same server, name + '_injections'."""
+    base, _, name = store_url.rpartition("/")
+    name, sep, query = name.partition("?")
+    return f"{base}/{name}_injections{sep}{query}"
+
+
+# SQLite files by default; DATABASE_URL=postgres://... moves the store to PostgreSQL (several web and
+# worker nodes). The injection log is forensics: its own database either way, so pruning or copying it
+# never touches the store (INJECTION_LOG_DATABASE_URL, else a sibling database on the same server).
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES = {
+        "default": url_database(DATABASE_URL),
+        "injections": url_database(
+            os.environ.get("INJECTION_LOG_DATABASE_URL")
+            or (injections_url(DATABASE_URL) if not DATABASE_URL.startswith("sqlite") else "")
+            or f"sqlite:///{PROTOMEM.injection_log_path}"
+        ),
+    }
+else:
+    DATABASES = {
+        "default": sqlite_database(PROTOMEM.knowledge.db_path),
+        "injections": sqlite_database(PROTOMEM.injection_log_path),
+    }
 DATABASE_ROUTERS = ["protomem.routers.InjectionLogRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -112,6 +144,8 @@ STATIC_ROOT = INSTANCE_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing root
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("PROTOMEM_MAX_BODY_BYTES", 1_048_576))
+# Longer /api/ query strings are refused with 414 (protomem.middleware).
+PROTOMEM_MAX_QUERY_BYTES = int(os.environ.get("PROTOMEM_MAX_QUERY_BYTES", 65_536))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -120,7 +154,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["protomem.api.BoundedFilterBackend"],
+    # JSON only: strict UTF-8, bounded depth, no NUL (protomem.parsers); forms are 415.
+    "DEFAULT_PARSER_CLASSES": ["protomem.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "protomem.api.DefaultPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "protomem.api.exception_handler",
@@ -160,8 +196,22 @@ if not CELERY_BROKER_URL:
         "processed_folder": str(BROKER_DIR / "processed"),
     }
 else:
-    # Must exceed the longest task, or late acks make Redis redeliver a task still running.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Late acks: a task whose worker died is redelivered after the visibility timeout. It must
+    # exceed the longest task (or Redis redelivers one still running) and SESSIONS_HARVEST_STALE_S
+    # (so the redelivered harvest finds the dead worker's claim stale and takes it over).
+    _visibility_s = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 3600))
+    # Several deployments (or test runs) sharing one Redis db keep their unacked sets apart, so
+    # one's visibility timeout never redelivers the other's running tasks.
+    _unacked = os.environ.get("CELERY_UNACKED_KEY", "unacked")
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": _visibility_s,
+        "unacked_key": _unacked,
+        "unacked_index_key": f"{_unacked}_index",
+        "unacked_mutex_key": f"{_unacked}_mutex",
+        # Idle workers look for abandoned messages every tenth of the timeout (1-60 s).
+        "unacked_restore_interval": max(1, min(60, _visibility_s // 10)),
+        "unacked_restore_throttle": 1,
+    }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "protomem")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

@@ -11,8 +11,12 @@ from protomem.settings import *  # noqa: F403
 # One directory per test run, so parallel runs on one machine never share database files.
 TEST_RUN_DIR = Path(os.environ.get("PROTOMEM_TEST_DIR") or tempfile.mkdtemp(prefix="protomem-test-"))
 os.environ["PROTOMEM_TEST_DIR"] = str(TEST_RUN_DIR)
-DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "agent.db")}  # noqa: F405
-DATABASES["injections"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "injections.db")}  # noqa: F405
+for _alias, _file in (("default", "agent.db"), ("injections", "injections.db")):
+    _db = DATABASES[_alias]  # noqa: F405
+    if _db["ENGINE"] == "django.db.backends.sqlite3":
+        _db["TEST"] = {"NAME": str(TEST_RUN_DIR / _file)}
+    else:  # a server database: one test database per run and alias, dropped at the end
+        _db["TEST"] = {"NAME": f"test_{_db['NAME']}_{TEST_RUN_DIR.name.replace('-', '_')}"[:63]}
 
 SECRET_KEY = "test"  # noqa: S105
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

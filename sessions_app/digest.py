@@ -45,7 +45,7 @@ from django.utils import timezone
 from memory import fts as chunk_fts
 from protomem.config import get_config
 from sessions_app.models import Agent, SessionSummary
-from sessions_app.selectors import rank_summaries, search_backend_name
+from sessions_app.selectors import rank_summaries, ranked_backend
 
 NEWEST, RELEVANT, OFF = "newest", "relevant", "off"
 CACHE_TTL_S = 60
@@ -135,7 +135,7 @@ def _cached_newest(agent: Agent, n: int, now: datetime) -> list[_Row]:
 
 def _relevant_rows(agent: Agent, query: str, n: int, active: str | None) -> list[_Row]:
     terms = chunk_fts.terms_of(query)
-    if not terms or search_backend_name() != "fts5":
+    if not terms or not ranked_backend():
         return []
     ranked = rank_summaries(agent_id=agent.pk, terms=terms, k=n + 1)
     rows = [(r.session_id, r.updated_at, r.surface, r.topic, r.message_count) for r in ranked]

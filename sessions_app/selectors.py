@@ -12,11 +12,12 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from memory import fts as chunk_fts
 from memory.search import choose_backend
-from sessions_app import fts
+from sessions_app import fts, pg_fts
 from sessions_app.models import Agent, HarvestState, Session, SessionSummary
 from sessions_app.summaries import clean, clean_for_read
 
@@ -89,13 +90,31 @@ def _fts_ready() -> bool:
     return chunk_fts.fts5_compiled() and fts.table_exists()
 
 
+@functools.cache
+def _tsvector_ready() -> bool:
+    return pg_fts.column_exists()
+
+
 def search_backend_name() -> str:
-    """The session index's search backend (memory.search.choose_backend)."""
+    """The session index's backend: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'."""
+    if connection.vendor == "postgresql":
+        return "tsvector" if choose_backend(_tsvector_ready) == "fts5" else "like"
     return choose_backend(_fts_ready)
+
+
+def ranked_backend() -> bool:
+    """Whether session search runs through a text index (FTS5 or tsvector), not LIKE."""
+    return search_backend_name() != "like"
+
+
+def _index() -> Any:
+    """The raw-SQL module of this database's session index (same functions on both)."""
+    return pg_fts if connection.vendor == "postgresql" else fts
 
 
 def reset_backend_cache() -> None:
     _fts_ready.cache_clear()
+    _tsvector_ready.cache_clear()
 
 
 SUMMARY_COUNT_TTL_S = 60
@@ -171,7 +190,7 @@ def document_frequencies(terms: list[str], *, cap: int) -> dict[str, int]:
     for term in terms:
         count = _doc_frequencies.get(term)
         if count is None:
-            count = fts.term_count(term, limit=cap + 1)
+            count = _index().term_count(term, limit=cap + 1)
             _doc_frequencies.put(term, count)
         out[term] = count
     return out
@@ -190,7 +209,7 @@ class SummaryRow(NamedTuple):
 
 def summary_rows(ids: list[int], *, agent_id: int) -> dict[int, SummaryRow]:
     """SummaryRows of the agent by id (one query)."""
-    return {row[0]: SummaryRow(*row) for row in fts.summary_rows(ids, agent_id=agent_id)}
+    return {row[0]: SummaryRow(*row) for row in _index().summary_rows(ids, agent_id=agent_id)}
 
 
 def rank_summaries(*, agent_id: int, terms: list[str], k: int) -> list[SummaryRow]:
@@ -209,7 +228,7 @@ def rank_summaries(*, agent_id: int, terms: list[str], k: int) -> list[SummaryRo
             common.append(term)
         elif df:
             idf[term] = weight = math.log(1 + total / df)
-            for summary_id in fts.term_ids(term, agent_id=agent_id, limit=cap):
+            for summary_id in _index().term_ids(term, agent_id=agent_id, limit=cap):
                 scores[summary_id] = scores.get(summary_id, 0.0) + weight
     head = heapq.nsmallest(k * 2, scores, key=lambda i: (-scores[i], -i))
     rows = summary_rows(head, agent_id=agent_id) if head else {}
@@ -219,7 +238,8 @@ def rank_summaries(*, agent_id: int, terms: list[str], k: int) -> list[SummaryRo
     head.sort(key=lambda i: (-scores[i], -i))
     out = [rows[i] for i in head if i in rows][:k]
     if len(out) < k and common:
-        fill = [i for i in fts.recent_ids(common, agent_id=agent_id, limit=k + len(out)) if i not in scores]
+        recent = _index().recent_ids(common, agent_id=agent_id, limit=k + len(out))
+        fill = [i for i in recent if i not in scores]
         more = summary_rows(fill[: k - len(out)], agent_id=agent_id)
         out.extend(more[i] for i in fill if i in more)
     return out[:k]
@@ -275,9 +295,9 @@ def session_search(*, agent: Agent, query: str, k: int = 10) -> list[SessionHit]
     k = max(0, min(k, SEARCH_MAX_K))
     if not terms or k == 0:
         return []
-    if search_backend_name() == "fts5":
+    if ranked_backend():
         ranked = rank_summaries(agent_id=agent.pk, terms=terms, k=k)
-        snippets = [fts.snippet_for(terms, agent_id=agent.pk, summary_id=r.pk) for r in ranked]
+        snippets = [_index().snippet_for(terms, agent_id=agent.pk, summary_id=r.pk) for r in ranked]
     else:
         ids = like_summary_ids(agent_id=agent.pk, terms=terms, k=k)
         texts = dict(SessionSummary.objects.filter(pk__in=ids).values_list("pk", "text"))

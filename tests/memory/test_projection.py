@@ -364,7 +364,7 @@ def test_shedding_sequence_rag_then_digest_then_skill_descriptions():
     big_hits(3, size=2000)
     entries = [Entry(f"s{i}", f"s{i} · " + "d" * 1500) for i in range(3)]
     for name in ("alpha", "beta", "gamma"):
-        Skill.objects.create(name=name, description="desc " * 200)
+        Skill.objects.create(name=name, description="desc " * 100)
     full = compose_projected_context(query="dingo", digest=entries, working_state="ws")
     steps = []
     for ceiling in (len(full.text), 15_000, 11_000, 8_000, 5_000, 3_000, 1_500):

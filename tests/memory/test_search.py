@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from memory import fts, search
+from memory import fts, search, text_index
 from memory.models import Chunk, PendingChunk
 from memory.search import (
     plan,
@@ -49,6 +49,12 @@ def headings(hits) -> list[str]:
     return [c.heading for c in hits]
 
 
+def index_statements(ctx: CaptureQueriesContext) -> int:
+    """Statements that read the text index (FTS5 MATCH or a tsvector @@)."""
+    return sum("MATCH" in q["sql"] or "@@" in q["sql"] for q in ctx.captured_queries)
+
+
+@pytest.mark.sqlite_only
 def test_plan_steps():
     assert plan([]) == []
     assert plan(["a"]) == ['"a"']
@@ -60,8 +66,15 @@ def test_plan_steps():
     ]
 
 
+@pytest.mark.sqlite_only
 def test_backend_is_fts5_here():
     assert search_backend_name() == "fts5"
+
+
+@pytest.mark.postgres_only
+def test_backend_is_tsvector_on_postgresql():
+    assert search_backend_name() == "tsvector"
+    assert plan(["a", "b", "c"]) == [(("a", "b", "c"),), (("a", "b"), ("a", "c"), ("b", "c")), (("a",), ("b",), ("c",))]
 
 
 # -- the intended order (module docstring): coverage of the query first, bm25 within a step
@@ -86,7 +99,8 @@ def test_all_terms_outrank_two_terms_outrank_one_term(coverage_rows):
 
 def test_the_tiered_order_is_not_pure_bm25(coverage_rows):
     # pure bm25 over OR would put the short, repetitive rows first: the plan deliberately does not
-    naive = fts.match_ids(fts.any_term(["quokka", "marmot", "wombat"]), limit=None)
+    index = text_index.sql()
+    naive = index.match_ids(index.any_term(["quokka", "marmot", "wombat"]), limit=None)
     by_id = {c.pk: name for name, c in coverage_rows.items()}
     assert by_id[naive[0]] != "all3"
     assert headings(chunk_search("quokka marmot wombat", k=10))[0] == "all3"
@@ -179,14 +193,15 @@ def test_widening_finds_a_deliverable_row_behind_many_rejected_ones():
         ChunkFactory(heading="quokka", content="quokka quokka", review_state="rejected") for _ in range(45)
     ]
     weak = ChunkFactory(heading="weak", content="a long note that mentions a quokka once among many words")
-    ranked = fts.match_ids(fts.quote("quokka"), limit=None)
+    index = text_index.sql()
+    ranked = index.match_ids(index.all_terms(["quokka"]), limit=None)
     assert ranked[-1] == weak.pk  # it is the worst match
     assert len(ranked) == len(rejected) + 1
     # k=1: considers 4, then 40 (all rejected), then all of them
     assert [c.pk for c in chunk_search("quokka", k=1)] == [weak.pk]
     with CaptureQueriesContext(connection) as ctx:
         chunk_search("quokka", k=1)
-    assert sum("MATCH" in q["sql"] for q in ctx.captured_queries) == 3
+    assert index_statements(ctx) == 3
 
 
 def test_an_exhausted_step_is_not_widened():
@@ -197,7 +212,7 @@ def test_an_exhausted_step_is_not_widened():
         hits = chunk_search("quokka marmot", k=10)
     assert headings(hits) == ["a", "b"]
     # one statement per step: AND (1 match < 40 considered), OR (2 < 40): no widening
-    assert sum("MATCH" in q["sql"] for q in ctx.captured_queries) == 2
+    assert index_statements(ctx) == 2
 
 
 def test_the_fallback_path_widens_the_same_way():
@@ -348,6 +363,7 @@ def test_like_fallback_ids(like_rows, like):
     ]
 
 
+@pytest.mark.sqlite_only
 def test_fallback_when_the_fts_table_is_missing(like_rows, fresh_backend):
     # given a store whose FTS table is gone (rolled back with the test transaction)
     with connection.cursor() as cursor:
@@ -360,6 +376,7 @@ def test_fallback_when_the_fts_table_is_missing(like_rows, fresh_backend):
     assert headings(chunk_search("deploy freeze", k=10)) == ["x", "Deploy", "y"]
 
 
+@pytest.mark.sqlite_only
 def test_fallback_when_sqlite_lacks_fts5(like_rows, fresh_backend, monkeypatch):
     monkeypatch.setattr(fts, "fts5_compiled", lambda: False)
     reset_backend_cache()

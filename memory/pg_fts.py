@@ -1,0 +1,189 @@
+"""The only module with raw SQL for the chunk store on PostgreSQL: the tsvector twin of memory.fts.
+
+Same functions and contracts as memory.fts (memory.text_index picks one per connection), over
+the generated `memory_chunk.search_vector` column and its GIN index (migration 0011):
+
+- An expression is a disjunction of conjunctions of terms, e.g. (("a", "b"), ("a", "c")) for
+  "rows with a and b, or a and c". Each term reaches SQL as its own bound parameter through
+  `websearch_to_tsquery('english', %s)`, which never raises on odd input and applies the same
+  english stemming as the column; the groups are joined with tsquery's && and ||.
+- Rank: ts_rank with heading (weight A) worth twice content (weight B), like the FTS5 bm25
+  column weights, normalised by document length (flag 1) as bm25 is.
+- The MATCH runs in its own ranked, limited subquery, then the chunk filters, as memory.fts does.
+  PostgreSQL's planner would not fall into SQLite's trap, but one shape keeps the two backends'
+  results the same (considered / looked_at semantics included).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+
+from django.db import connection
+
+CHUNK_TABLE = "memory_chunk"
+Expression = tuple[tuple[str, ...], ...]
+# ts_rank weights, in PostgreSQL's order {D, C, B, A}: heading (A) 1.0, content (B) 0.5.
+RANK_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
+RANK_NORMALIZATION = 1  # divide by 1 + log(document length)
+MAX_PARAMS = 65535  # PostgreSQL's limit of bind parameters per statement
+MAX_ROWS_PER_INSERT = 2000
+_TERM = "websearch_to_tsquery('english', %s)"
+
+
+def all_terms(terms: Sequence[str]) -> Expression:
+    return (tuple(terms),)
+
+
+def any_term(terms: Sequence[str]) -> Expression:
+    return tuple((t,) for t in terms)
+
+
+def any_pair(terms: Sequence[str]) -> Expression:
+    """Rows with at least two of the terms."""
+    return tuple((a, b) for i, a in enumerate(terms) for b in terms[i + 1 :])
+
+
+def tsquery(expression: Expression) -> tuple[str, list[object]]:
+    """SQL for the expression as one tsquery value, and its parameters (one per term)."""
+    groups = ["(" + " && ".join([_TERM] * len(group)) + ")" for group in expression if group]
+    if not groups:
+        return "''::tsquery", []
+    return "(" + " || ".join(groups) + ")", [term for group in expression for term in group]
+
+
+def _ranked(expression: Expression, limit: int | None) -> tuple[str, list[object]]:
+    query, params = tsquery(expression)
+    sql = (
+        f"SELECT c.id, ts_rank(%s, c.search_vector, {query}, %s) AS score "  # noqa: S608 - see docstring
+        f"FROM memory_chunk AS c WHERE c.search_vector @@ {query} ORDER BY score DESC, c.id"
+    )
+    args: list[object] = [RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params]
+    if limit is not None:
+        sql += " LIMIT %s"
+        args.append(limit)
+    return sql, args
+
+
+def match_ids(expression: Expression, *, limit: int | None) -> list[int]:
+    """Chunk ids matching an expression, best rank first (no filters)."""
+    sql, params = _ranked(expression, limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def ranked_rows(
+    expression: Expression,
+    *,
+    columns: Sequence[str],
+    where: str,
+    where_params: Sequence[object],
+    considered: int | None,
+    take: int,
+) -> tuple[list[tuple[object, ...]], int]:
+    """memory.fts.ranked_rows on PostgreSQL: rows passing `where`, and how many matches were looked at."""
+    ranked, params = _ranked(expression, considered)
+    sql = (
+        f"SELECT {', '.join(columns)}, count(*) OVER () FROM ({ranked}) AS m "  # noqa: S608 - see docstring
+        f"LEFT JOIN memory_chunk ON memory_chunk.id = m.id AND ({where or 'TRUE'}) "
+        "ORDER BY memory_chunk.id IS NULL, m.score DESC, m.id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *where_params, take])
+        rows = cursor.fetchall()
+    if not rows:
+        return [], 0
+    return [row[:-1] for row in rows if row[0] is not None], rows[0][-1]
+
+
+def term_rowids(terms: Sequence[str], *, cap: int) -> dict[str, list[int]]:
+    """memory.fts.term_rowids on PostgreSQL: per term, up to `cap` ids of chunks holding it, ascending."""
+    if not terms:
+        return {}
+    sql = (
+        "SELECT t.i, c.id FROM unnest(%s::text[]) WITH ORDINALITY AS t(term, i) "
+        "CROSS JOIN LATERAL (SELECT id FROM memory_chunk "
+        "WHERE search_vector @@ websearch_to_tsquery('english', t.term) LIMIT %s) AS c"
+    )
+    lists: list[list[int]] = [[] for _ in terms]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(terms), cap])
+        for index, chunk_id in cursor.fetchall():
+            lists[index - 1].append(chunk_id)
+    return {term: sorted(ids) for term, ids in zip(terms, lists, strict=True)}
+
+
+def chunk_rows(
+    ids: Sequence[int], *, columns: Sequence[str], where: str, where_params: Sequence[object]
+) -> list[tuple[object, ...]]:
+    """`columns` of the chunks among `ids` that pass `where` (SQL over memory_chunk), any order."""
+    if not ids:
+        return []
+    sql = (
+        f"SELECT {', '.join(columns)} FROM memory_chunk "  # noqa: S608 - see docstring
+        f"WHERE memory_chunk.id = ANY(%s) AND ({where or 'TRUE'})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(ids), *where_params])
+        return cursor.fetchall()
+
+
+def insert_rows(
+    columns: Sequence[str], rows: Sequence[Sequence[object]], *, returning: Sequence[str]
+) -> list[tuple[object, ...]]:
+    """Bulk INSERT into memory_chunk, many rows per statement; the `returning` columns of each row."""
+    if not rows:
+        return []
+    per_statement = max(1, min(MAX_ROWS_PER_INSERT, MAX_PARAMS // len(columns)))
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    head = f"INSERT INTO memory_chunk ({', '.join(columns)}) VALUES "  # noqa: S608 - model metadata
+    tail = f" RETURNING {', '.join(returning)}"
+    out: list[tuple[object, ...]] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per_statement):
+            part = rows[start : start + per_statement]
+            cursor.execute(head + ", ".join([one] * len(part)) + tail, [v for row in part for v in row])
+            out.extend(cursor.fetchall())
+    return out
+
+
+@contextlib.contextmanager
+def page_cache(kib: int) -> Iterator[None]:
+    """No-op: PostgreSQL's shared buffers are the server's business."""
+    yield
+
+
+def rebuild() -> None:
+    """No-op: a generated column cannot drift from its row."""
+
+
+def integrity_check() -> bool:
+    """A generated column is consistent by construction."""
+    return True
+
+
+def column_exists() -> bool:
+    """Whether migration 0011 added memory_chunk.search_vector on this database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM information_schema.columns WHERE table_name = %s AND column_name = %s",
+            [CHUNK_TABLE, "search_vector"],
+        )
+        return cursor.fetchone() is not None
+
+
+def skill_ids(expression: Expression, *, limit: int | None) -> list[int]:
+    """Skill ids matching an expression over memory_skill.search_vector, best rank first."""
+    query, params = tsquery(expression)
+    sql = (
+        f"SELECT id FROM memory_skill WHERE search_vector @@ {query} "  # noqa: S608 - see docstring
+        f"ORDER BY ts_rank(%s, search_vector, {query}, %s) DESC, id"
+    )
+    args: list[object] = [*params, "{0.1, 0.2, 0.5, 1.0}", *params, RANK_NORMALIZATION]
+    if limit is not None:
+        sql += " LIMIT %s"
+        args.append(limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        return [row[0] for row in cursor.fetchall()]

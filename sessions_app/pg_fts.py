@@ -1,0 +1,76 @@
+"""The only module with session-search SQL for PostgreSQL: the twin of sessions_app.fts.
+
+Reads the generated `sessions_app_sessionsummary.search_vector` column (migration 0005, english
+stemming, GIN indexed). Same functions and contracts as sessions_app.fts; the agent scope is the
+ordinary agent_id column. Each term reaches SQL as a bound `websearch_to_tsquery` parameter.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from sessions_app.fts import SNIPPET_TOKENS, summary_rows
+
+__all__ = ["column_exists", "recent_ids", "snippet_for", "summary_rows", "term_count", "term_ids"]
+
+_TERM = "websearch_to_tsquery('english', %s)"
+
+
+def _any(terms: list[str]) -> str:
+    return "(" + " || ".join([_TERM] * len(terms)) + ")"
+
+
+def column_exists() -> bool:
+    """Whether migration 0005 added the search column on this database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM information_schema.columns WHERE table_name = %s AND column_name = %s",
+            ["sessions_app_sessionsummary", "search_vector"],
+        )
+        return cursor.fetchone() is not None
+
+
+def term_ids(term: str, *, agent_id: int, limit: int) -> list[int]:
+    """Summary ids of one agent containing `term` (stemmed), at most `limit`, ascending."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM sessions_app_sessionsummary "  # noqa: S608 - constants only
+            f"WHERE agent_id = %s AND search_vector @@ {_TERM} ORDER BY id LIMIT %s",
+            [int(agent_id), term, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def term_count(term: str, *, limit: int) -> int:
+    """How many summaries (any agent's) contain `term`, counting no further than `limit`."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM sessions_app_sessionsummary "  # noqa: S608 - constants only
+            f"WHERE search_vector @@ {_TERM} LIMIT %s) AS t",
+            [term, limit],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def recent_ids(terms: list[str], *, agent_id: int, limit: int) -> list[int]:
+    """Summary ids of one agent containing any of `terms`, most recently created first."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM sessions_app_sessionsummary "  # noqa: S608 - placeholders only
+            f"WHERE agent_id = %s AND search_vector @@ {_any(terms)} ORDER BY id DESC LIMIT %s",
+            [int(agent_id), *terms, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def snippet_for(terms: list[str], *, agent_id: int, summary_id: int) -> str:
+    """A short excerpt of one summary's text with the query terms in [brackets] ('' if none)."""
+    options = f"StartSel=[, StopSel=], MaxWords={SNIPPET_TOKENS}, MinWords=4, FragmentDelimiter=…"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT ts_headline('english', text, {_any(terms)}, %s) "  # noqa: S608 - placeholders only
+            "FROM sessions_app_sessionsummary WHERE agent_id = %s AND id = %s",
+            [*terms, options, int(agent_id), int(summary_id)],
+        )
+        row = cursor.fetchone()
+    return (row[0] or "") if row else ""

@@ -1,0 +1,80 @@
+"""memory.pg_fts: the PostgreSQL text index (generated tsvector + GIN) behind the same search plan."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from memory import pg_fts
+from memory.models import Chunk
+from memory.selectors import chunk_search, deliverable
+from sessions_app import pg_fts as session_pg_fts
+from tests.factories import ChunkFactory
+
+pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db]
+
+
+def explain(sql: str, params: list[object]) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table would be scanned anyway
+        cursor.execute("EXPLAIN " + sql, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def test_the_generated_column_follows_inserts_updates_and_deletes():
+    chunk = ChunkFactory(content="a quokka sighting", heading="wildlife")
+    assert pg_fts.match_ids(pg_fts.all_terms(["quokka"]), limit=None) == [chunk.pk]
+    Chunk.objects.filter(pk=chunk.pk).update(content="a marmot sighting")
+    assert pg_fts.match_ids(pg_fts.all_terms(["quokka"]), limit=None) == []
+    assert pg_fts.match_ids(pg_fts.all_terms(["marmot"]), limit=None) == [chunk.pk]
+    chunk.delete()
+    assert pg_fts.match_ids(pg_fts.all_terms(["marmot"]), limit=None) == []
+
+
+def test_expressions_are_bound_terms_never_sql():
+    sql, params = pg_fts.tsquery(pg_fts.any_pair(["a'b", "c;--", "d"]))
+    assert params == ["a'b", "c;--", "a'b", "d", "c;--", "d"]
+    assert "a'b" not in sql and "--" not in sql
+    assert sql.count("websearch_to_tsquery('english', %s)") == 6
+
+
+def test_hostile_terms_never_raise():
+    ChunkFactory(content="deploy pipeline notes")
+    for query in ["'; DROP TABLE memory_chunk; --", "a & b | !c", "-deploy", '"', "or", "\\", "<->"]:
+        assert isinstance(chunk_search(query, k=5), list)
+
+
+def test_the_ranked_step_reads_the_gin_index():
+    ChunkFactory.create_batch(20, content="quokka marmot wombat lake")
+    ranked, params = pg_fts._ranked(pg_fts.all_terms(["quokka", "marmot"]), 40)
+    assert "memory_chunk_search_vector" in explain(ranked, params)
+
+
+def test_stemming_and_heading_weight():
+    ChunkFactory.create_batch(5, content="unrelated filler text", heading="filler")
+    in_content = ChunkFactory(content="we were deploying the quokka", heading="sighting")
+    in_heading = ChunkFactory(content="the animal was seen near the lake", heading="quokka")
+    assert pg_fts.match_ids(pg_fts.all_terms(["quokka"]), limit=None) == [in_heading.pk, in_content.pk]
+    assert [c.pk for c in chunk_search("deploy", k=5)] == [in_content.pk]
+
+
+def test_term_rowids_caps_each_list_and_sorts_ids():
+    rows = ChunkFactory.create_batch(6, content="quokka lake")
+    rare = ChunkFactory(content="marmot lake")
+    found = pg_fts.term_rowids(["quokka", "marmot", "absent"], cap=4)
+    assert len(found["quokka"]) == 4 and set(found["quokka"]) <= {c.pk for c in rows}
+    assert found["quokka"] == sorted(found["quokka"])
+    assert found["marmot"] == [rare.pk]
+    assert found["absent"] == []
+
+
+def test_filtered_search_keeps_rank_order_and_filters():
+    keep = ChunkFactory(content="quokka quokka lake", heading="quokka")
+    weaker = ChunkFactory(content="a quokka by the lake among many other words here")
+    ChunkFactory(content="quokka quokka quokka", review_state="rejected")
+    assert [c.pk for c in chunk_search("quokka", k=5)] == [keep.pk, weaker.pk]
+    assert set(deliverable().values_list("pk", flat=True)) >= {keep.pk, weaker.pk}
+
+
+def test_session_summary_column_exists():
+    assert session_pg_fts.column_exists()
