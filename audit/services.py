@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, transaction
+from django.db.models.sql import InsertQuery
 
 from audit.models import AuditEvent, InjectionLog, InjectionLogItem, InjectionScope, InjectionSection
 from audit.signals import hot_written
@@ -31,6 +33,23 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
     return event
 
 
+_ITEM_FIELDS = ("log", "chunk_id", "section", "scope")
+
+
+@functools.cache
+def _item_insert_sql(alias: str) -> str:
+    """The one-row INSERT of an InjectionLogItem as Django compiles it for `alias` (compiled once).
+
+    Run with executemany: building ~100 model instances for bulk_create cost more than the
+    write itself on every delivered turn.
+    """
+    fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
+    query = InsertQuery(InjectionLogItem)
+    query.insert_values(fields, [InjectionLogItem(log_id=0, chunk_id=0, section="", scope="")])
+    ((sql, _params),) = query.get_compiler(using=alias).as_sql()
+    return sql
+
+
 def injection_log_record(
     *,
     agent_id: int | None,
@@ -45,7 +64,9 @@ def injection_log_record(
 
     `scopes` maps a chunk id to "private" / "commons" (memory.scope); unlisted ids are private.
     """
-    scope_of = {int(k): v for k, v in (scopes or {}).items()}
+    scope_of = {int(k): str(v) for k, v in (scopes or {}).items()}
+    private = str(InjectionScope.PRIVATE)
+    hot_section, rag_section = str(InjectionSection.HOT), str(InjectionSection.RAG)
     hot = list(dict.fromkeys(int(i) for i in hot_ids))
     rag = list(dict.fromkeys(int(i) for i in rag_ids))
     with transaction.atomic(using=INJECTIONS_DB):
@@ -57,13 +78,12 @@ def injection_log_record(
             rag_ids=rag,
             approx_tokens=max(int(approx_tokens), 0),
         )
-        InjectionLogItem.objects.bulk_create(
-            [
-                InjectionLogItem(
-                    log=log, chunk_id=i, section=section, scope=scope_of.get(i, InjectionScope.PRIVATE)
-                )
-                for section, ids in ((InjectionSection.HOT, hot), (InjectionSection.RAG, rag))
-                for i in ids
-            ]
-        )
+        rows = [
+            (log.pk, i, section, scope_of.get(i, private))
+            for section, ids in ((hot_section, hot), (rag_section, rag))
+            for i in ids
+        ]
+        if rows:
+            with connections[INJECTIONS_DB].cursor() as cursor:
+                cursor.executemany(_item_insert_sql(INJECTIONS_DB), rows)
     return log

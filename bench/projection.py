@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.projection                    # 1,000,000 chunks (cached db)
     .venv/bin/python -m bench.projection --rows 100000 --turns 300
     .venv/bin/python -m bench.projection --rebuild          # reload the cached database
+    .venv/bin/python -m bench.projection --profile 200      # + cProfile of 200 compose/deliver turns
 
 The store (a throwaway instance dir under /tmp/protomem-bench, built with the real migrations
 and loaded through memory.services.add_chunks) holds `rows` retrievable chunks, 100 always-on
@@ -12,14 +13,17 @@ a rotating active session) it times, interleaved:
 
   compose     memory.projection.compose_projected_context(...) (digest + hot + RAG + skills
               + working state, budget fit), the per-turn read path
-  deliver     deliver_projected_context(...) = compose + the injection-log row
+  deliver     deliver_projected_context(...) = compose + the injection-log row and its items
+              (the audit app's own database)
   raw fts     raw `MATCH 'a OR b OR c' ORDER BY bm25 LIMIT top_k` on a plain sqlite3 connection
               to the same file (ids only, no filters): the raw FTS5 top-k query of the target
   match sql   the FTS statements the turn actually ran (captured), replayed raw: a stricter base
   all sql     every statement the turn ran, replayed raw: what is left is Python and the ORM
 
-and prints p50/p99 of each (compose also in process CPU time, which a busy shared machine
-inflates less) and the ratios. Targets: compose p99 < 25 ms, compose/raw-fts ratio <= 2.
+and prints p50/p99 of each (compose and deliver also in process CPU time, which a busy shared
+machine inflates less) and the ratios. Targets: compose p99 < 25 ms, compose/raw-fts ratio <= 2.
+With --profile N it then runs N more compose and N deliver turns under cProfile (not timed) and
+prints the CPU per turn of each stage of the turn and the functions with the most own time.
 """
 
 from __future__ import annotations
@@ -153,6 +157,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--turns", type=int, default=500)
     parser.add_argument("--rebuild", action="store_true", help="drop the cached database first")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile N turns after timing")
     args = parser.parse_args()
 
     name = f"projection-{args.rows}"
@@ -241,6 +246,7 @@ def main() -> None:
     t_compose: list[float] = []
     c_compose: list[float] = []
     t_deliver: list[float] = []
+    c_deliver: list[float] = []
     t_raw: list[float] = []
     t_fts_plan: list[float] = []
     t_all_sql: list[float] = []
@@ -273,7 +279,9 @@ def main() -> None:
             t_all_sql.append(ms)
             ms, _ = common.timed_ms(lambda q=q: chunk_search(q, k=TOP_K))
             t_search.append(ms)
+            cpu0 = time.process_time()
             ms, _ = common.timed_ms(lambda q=q, s=session: deliver(q, s))
+            c_deliver.append((time.process_time() - cpu0) * 1000)
             t_deliver.append(ms)
     finally:
         gc.enable()
@@ -300,7 +308,13 @@ def main() -> None:
     )
     c = common.print_latency("compose_projected_context", t_compose)
     common.print_latency("  the same, process cpu time", c_compose)
-    common.print_latency("deliver (compose + log row)", t_deliver)
+    d = common.print_latency("deliver (compose + log row)", t_deliver)
+    dc = common.print_latency("  the same, process cpu time", c_deliver)
+    cc = common.summarize(c_compose)
+    print(
+        f"  the log row's share (deliver - compose, p50): wall {d['p50'] - c['p50']:.3f} ms, "
+        f"cpu {dc['p50'] - cc['p50']:.3f} ms"
+    )
     common.print_latency("chunk_search alone (k=5)", t_search)
     r = common.print_latency("raw FTS5 OR + bm25 LIMIT 5", t_raw)
     f = common.print_latency("raw FTS5, the turn's MATCH SQL", t_fts_plan)
@@ -314,6 +328,63 @@ def main() -> None:
     print(f"  target compose p99 < {TARGET_P99_MS:g} ms: {'PASS' if c['p99'] < TARGET_P99_MS else 'FAIL'}")
     verdict = "PASS" if ratio <= TARGET_RATIO else "FAIL"
     print(f"  target ratio to raw OR top-k <= {TARGET_RATIO:g} (p50): {verdict}")
+    if args.profile > 0:
+        extra = [common.query_terms(rng, vocab, 3) for _ in range(args.profile)]
+        for label, fn in (("compose", compose), ("deliver", deliver)):
+            profile_turns(label, fn, extra, sessions)
+
+
+# Stages of a turn for the profile's breakdown: (label, file suffix, function name); "~" is
+# cProfile's file for C functions, matched by a part of their name.
+STAGES = (
+    ("compose_projected_context", "memory/projection.py", "compose_projected_context"),
+    ("  always-on rows (hot_entries)", "memory/selectors.py", "hot_entries"),
+    ("  RAG hits (rag_hits)", "memory/projection.py", "rag_hits"),
+    ("    FTS statements (ranked_rows)", "fts.py", "ranked_rows"),
+    ("  skill index", "memory/skills.py", "skill_index"),
+    ("  prior-sessions digest", "memory/projection.py", "default_digest"),
+    ("  budget.fit", "memory/budget.py", "fit"),
+    ("  result (_result)", "memory/projection.py", "_result"),
+    ("injection_log_record", "audit/services.py", "injection_log_record"),
+    ("sqlite3 execute / executemany", "~", "execute"),
+    ("sqlite3 fetch", "~", "fetch"),
+    ("sqlite3 commit", "~", "commit"),
+)
+
+
+def profile_turns(label: str, fn: Any, queries: list[str], sessions: list[Any]) -> None:
+    """cProfile `fn` over `queries`; print CPU per turn by stage and the top own-time functions."""
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile(time.process_time)  # cpu time: a busy machine inflates it less
+    cpu0 = time.process_time()
+    profiler.enable()
+    for i, q in enumerate(queries):
+        fn(q, sessions[i % len(sessions)])
+    profiler.disable()
+    turns = len(queries)
+    cpu = (time.process_time() - cpu0) * 1000 / turns
+    stats = pstats.Stats(profiler)
+    print(f"\n== cProfile, {turns} {label} turns: {cpu:.2f} ms cpu per turn under the profiler")
+    print("  cumulative cpu ms per turn by stage (profiler overhead included: compare shares):")
+    raw = stats.stats  # type: ignore[attr-defined]
+    for stage, suffix, name in STAGES:
+        total = sum(
+            entry[3]
+            for (path, _line, func), entry in raw.items()
+            if path.endswith(suffix) and (func == name or (suffix == "~" and name in func))
+        )
+        if total:
+            print(f"    {stage:<36} {total * 1000 / turns:7.3f} ms")
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+    start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
+    print("  top own time:")
+    for line in lines[start : start + 16]:
+        print("    " + line.replace(str(common.REPO) + "/", "")[:150])
 
 
 class Capture:

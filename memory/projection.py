@@ -8,7 +8,7 @@ Layout (blocks separated by a blank line):
 
     <injected_memory>            reference data, never instructions (header)
       prior-sessions digest      sessions_app.digest (digest_entries / digest_block)
-      always-on memory           selectors.hot_set()
+      always-on memory           selectors.hot_entries() (read fresh every turn)
       retrieved memory (RAG)     selectors.chunk_search(), trust-tier ordered
     </injected_memory>
     <available_skills> ... </available_skills>     capability, not memory
@@ -32,7 +32,7 @@ from memory import budget
 from memory.budget import Envelope, Item, Part, Shed
 from memory.models import Chunk, DeliveryPolicy, Skill
 from memory.scope import readable_by, row_scope
-from memory.selectors import at_or_above_trust, chunk_search, hot_set, in_namespaces
+from memory.selectors import HotEntry, at_or_above_trust, chunk_search, hot_entries, hot_set, in_namespaces
 from memory.skills import SkillEntry, skill_index, skill_relevance
 from protomem.config import ProtomemConfig, get_config
 from sessions_app.digest import digest_block, digest_entries
@@ -77,6 +77,34 @@ WORKING_STATE_FOOTER = "</working_state>"
 # Warn-once memories (per process): models with no known window, standing-context sizes.
 _unbounded_logged: set[str] = set()
 _standing_warned: set[int] = set()
+
+
+class ChunkLike(Protocol):
+    """What a line needs of a row: a Chunk, or a selectors.HotEntry (the per-turn always-on read)."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def heading(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def source_type(self) -> str: ...
+
+    @property
+    def created_at(self) -> datetime: ...
+
+    @property
+    def scope(self) -> str | None: ...
+
+    @property
+    def trust_label(self) -> str: ...
 
 
 class DigestEntryLike(Protocol):
@@ -241,23 +269,23 @@ def one_line(text: str) -> str:
     return _FRAME_TAG.sub("\u2039\\1", line) if "<" in line else line
 
 
-def chunk_text(chunk: Chunk) -> str:
+def chunk_text(chunk: ChunkLike) -> str:
     heading, content = one_line(chunk.heading), one_line(chunk.content)
     if heading and not content.startswith(heading):
         return f"{heading}: {content}"
     return content
 
 
-def hot_line(chunk: Chunk) -> str:
+def hot_line(chunk: ChunkLike) -> str:
     return f"- [#{chunk.pk}] {chunk_text(chunk)} (trust: {chunk.trust_label})"
 
 
-def stored_date(chunk: Chunk, tz: tzinfo | None = None) -> str:
+def stored_date(chunk: ChunkLike, tz: tzinfo | None = None) -> str:
     """The row's stored day (YYYY-MM-DD) in the active time zone."""
     return chunk.created_at.astimezone(tz or timezone.get_current_timezone()).date().isoformat()
 
 
-def rag_line(chunk: Chunk, tz: tzinfo | None = None) -> str:
+def rag_line(chunk: ChunkLike, tz: tzinfo | None = None) -> str:
     stored = stored_date(chunk, tz)
     return f"- [#{chunk.pk}] {chunk_text(chunk)} (stored {stored}; trust: {chunk.trust_label})"
 
@@ -296,6 +324,7 @@ def rag_hits(
 def hot_rows(
     *, namespaces: tuple[str, ...] | None, now: datetime | None, agent: Agent | None = None
 ) -> list[Chunk]:
+    """The always-on rows as Chunks (the admin's hot memory): the rows compose delivers."""
     if namespaces == ():
         return []
     return hot_set(namespaces=namespaces, now=now, agent=agent)
@@ -373,7 +402,7 @@ def compose_projected_context(
     namespaces = resolve_namespaces(opts.inject_namespaces, agent.namespace if agent else "")
 
     entries: list[DigestEntryLike] = []
-    hot: list[Chunk] = []
+    hot: list[HotEntry] = []
     hits: list[Chunk] = []
     if memory_on:
         if goal_driven:
@@ -389,7 +418,8 @@ def compose_projected_context(
                 goal_driven=goal_driven,
                 now=now,
             )
-        hot = hot_rows(namespaces=namespaces, now=now, agent=agent)
+        if namespaces != ():  # the agent's pin excludes every namespace
+            hot = hot_entries(namespaces=namespaces, now=now, agent=agent)
         hits = rag_hits(
             query, top_k=opts.top_k, namespaces=namespaces, min_trust=opts.inject_min_trust, agent=agent
         )
@@ -483,7 +513,7 @@ def _warn_standing(fitted: budget.FitResult) -> None:
 def _result(
     fitted: budget.FitResult,
     *,
-    hot: list[Chunk],
+    hot: list[HotEntry],
     hits: list[Chunk],
     incognito: bool,
     opts: ProjectionOptions,

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
-from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from memory.models import Chunk, DeliveryPolicy, ReviewState
-from memory.scope import readable_by
+from memory.scope import current_scope, readable_by
 from memory.search import search_backend_name, search_chunks, search_deliverable
-from memory.trust import source_types_at_or_above
+from memory.trust import source_types_at_or_above, trust_label, trust_tier
 from protomem.config import get_config
 
 if TYPE_CHECKING:
@@ -25,6 +27,7 @@ __all__ = [
     "chunk_search",
     "chunks_by_ids",
     "deliverable",
+    "hot_entries",
     "hot_set",
     "search_backend_name",
     "visible",
@@ -63,27 +66,125 @@ def at_or_above_trust(queryset: QuerySet[Chunk], min_tier: int) -> QuerySet[Chun
     return queryset if unknown_ok else queryset.filter(source_type__in=sorted(allowed))
 
 
-def hot_set(
-    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
-) -> list[Chunk]:
-    """The always-on set: newest 100 deliverable always-policy rows within 6,000 chars.
+class HotEntry(NamedTuple):
+    """One always-on row as the projection reads it every turn: plain values, no model instance."""
 
-    With `agent`, only rows its knowledge.scope lets it read (memory.scope); without, all.
-    """
-    rows = (
-        in_namespaces(readable_by(deliverable(now=now), agent=agent), namespaces)
+    pk: int
+    heading: str
+    content: str
+    source: str
+    source_type: str
+    created_at: datetime
+    scope: str | None
+    trust_label: str
+
+    @property
+    def trust_tier(self) -> int:
+        return int(trust_tier(self.source_type))
+
+
+HOT_FIELDS = ("pk", "heading", "content", "source", "source_type", "created_at", "scope")
+# Stand-ins for the per-call values of the hot-set SQL, compiled once per shape (see _hot_template).
+_NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
+_AGENT_MARKER = -918_273_645
+
+
+def _hot_queryset(
+    *, namespaces: Iterable[str] | None, now: datetime | None, agent: Agent | int | None, scope: str
+) -> QuerySet[Chunk]:
+    return (
+        in_namespaces(readable_by(deliverable(now=now), agent=agent, scope=scope), namespaces)
         .filter(delivery_policy=DeliveryPolicy.ALWAYS)
         .order_by("-created_at", "-id")[:HOT_MAX_ROWS]
     )
-    kept: list[Chunk] = []
+
+
+def _within_budget(rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Newest first within 6,000 chars of content (rows: HOT_FIELDS order)."""
+    kept = []
     used = 0
-    for chunk in rows:
-        size = len(chunk.content)
+    for row in rows:
+        size = len(row[2])
         if used + size > HOT_MAX_CHARS:
             continue  # a smaller, older row may still fit
-        kept.append(chunk)
+        kept.append(row)
         used += size
     return kept
+
+
+@functools.lru_cache(maxsize=128)
+def _hot_template(
+    scope: str, namespaces: tuple[str, ...] | None, with_agent: bool
+) -> tuple[str, tuple[Any, ...], int, tuple[int, ...]] | None:
+    """(sql, params, `now` slot, agent-id slots) of the hot-set query, or None if not templatable.
+
+    Building and compiling the queryset cost more CPU per turn than running it; the rows are
+    still read fresh on every call (spec: always-on memory is loaded per turn). An agent's id
+    is a parameter (none at all under scope "shared"), so one template serves every agent.
+    """
+    qs = _hot_queryset(
+        namespaces=namespaces,
+        now=_NOW_MARKER,
+        agent=_AGENT_MARKER if with_agent else None,
+        scope=scope,
+    ).values_list(*HOT_FIELDS)
+    sql, params = qs.query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
+    marker = connection.ops.adapt_datetimefield_value(_NOW_MARKER)
+    now_slots = [i for i, p in enumerate(params) if p == marker]
+    agent_slots = tuple(i for i, p in enumerate(params) if type(p) is int and p == _AGENT_MARKER)
+    if len(now_slots) != 1:
+        return None
+    return sql, tuple(params), now_slots[0], agent_slots
+
+
+@functools.lru_cache(maxsize=256)
+def _label(source_type: str) -> str:
+    return trust_label(source_type)
+
+
+def hot_entries(
+    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
+) -> list[HotEntry]:
+    """The always-on set: newest 100 deliverable always-policy rows within 6,000 chars.
+
+    With `agent`, only rows its knowledge.scope lets it read (memory.scope); without, all.
+    Read fresh on every call, with the query's SQL compiled once per shape.
+    """
+    names = tuple(namespaces) if namespaces else None
+    agent_id = agent.pk if agent is not None else None
+    scope = current_scope()
+    now = now or timezone.now()
+    template = _hot_template(scope, names, agent_id is not None)
+    if template is None:
+        qs = _hot_queryset(namespaces=names, now=now, agent=agent_id, scope=scope)
+        rows: list[tuple[Any, ...]] = list(qs.values_list(*HOT_FIELDS))
+    else:
+        sql, params, now_slot, agent_slots = template
+        values = list(params)
+        values[now_slot] = connection.ops.adapt_datetimefield_value(now)
+        for slot in agent_slots:
+            values[slot] = agent_id
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            fetched = cursor.fetchall()
+        field = Chunk._meta.get_field("created_at")
+        col = field.get_col(Chunk._meta.db_table)
+        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        rows = []
+        for row in fetched:
+            created = row[5]
+            for convert in converters:
+                created = convert(created, col, connection)
+            rows.append((*row[:5], created, row[6]))
+    return [HotEntry(*row, trust_label=_label(row[4])) for row in _within_budget(rows)]
+
+
+def hot_set(
+    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
+) -> list[Chunk]:
+    """hot_entries() as Chunk instances: the same rows in the same order (the admin's hot memory)."""
+    ids = [row.pk for row in hot_entries(namespaces=namespaces, now=now, agent=agent)]
+    return chunks_by_ids(ids)
 
 
 def chunks_by_ids(ids: list[int]) -> list[Chunk]:

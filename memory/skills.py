@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import Q, QuerySet
 
-from memory import fts, skills_fts
+from memory import fts, pg_fts, skills_fts
 from memory.models import Skill
-from memory.search import plan
+from memory.search import plan, search_backend_name
 from protomem.errors import ApplicationError, ConflictError
 
 SKILL_SEARCH_LIMIT = 200
@@ -38,11 +38,15 @@ def skill_search_ids(query: str, *, queryset: QuerySet[Skill], limit: int = SKIL
     terms = fts.terms_of(query)
     if not terms or limit <= 0:
         return []
-    if not skills_fts.skill_fts_ready():
+    if connection.vendor == "postgresql" and search_backend_name() == "tsvector":
+        match_ids = pg_fts.skill_ids
+    elif skills_fts.skill_fts_ready():
+        match_ids = skills_fts.match_skill_ids
+    else:
         return _like_ids(terms, queryset, limit)
     out: dict[int, None] = {}
     for expression in plan(terms):
-        ids = [i for i in skills_fts.match_skill_ids(expression, limit=None) if i not in out]
+        ids = [i for i in match_ids(expression, limit=None) if i not in out]
         if ids:
             allowed = set(queryset.filter(pk__in=ids).values_list("pk", flat=True))
             for skill_id in ids:
@@ -76,10 +80,25 @@ class SkillEntry(NamedTuple):
     description: str
 
 
+@functools.cache
+def _skill_index_sql(alias: str) -> tuple[str, tuple[object, ...]]:
+    """skill_index()'s query as Django compiles it for `alias`; it has no per-call values."""
+    qs = skills_queryset().using(alias).values_list(*SkillEntry._fields)
+    sql, params = qs.query.get_compiler(using=alias).as_sql()
+    return sql, tuple(params)
+
+
 def skill_index() -> list[SkillEntry]:
-    """What `<available_skills>` lists every turn: each enabled skill (name, description) by name."""
-    rows = skills_queryset().values_list("pk", "name", "description")
-    return [SkillEntry(*row) for row in rows]
+    """What `<available_skills>` lists every turn: each enabled skill (name, description) by name.
+
+    Read fresh every call; only the SQL is compiled once (building the queryset cost more than
+    running it).
+    """
+    alias = Skill.objects.db
+    sql, params = _skill_index_sql(alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        return [SkillEntry(*row) for row in cursor.fetchall()]
 
 
 def skill_relevance(query: str) -> list[int]:
