@@ -7,6 +7,16 @@
 - session_harvest: the one-shot session-end pass (claim by CAS, one aux-model call, summary
   chunk + facts in one transaction). sessions_harvest_sweep re-enqueues what got stuck.
 Every function here survives running twice.
+
+Fleet safety (many workers, any of them killed at any point):
+- The claim is a lease: `harvest_claimed_at` is both the owner's token and its start. A claim
+  older than SESSIONS_HARVEST_STALE_S is presumed dead and the next delivery takes it over with
+  a CAS on that exact token, so of N racing workers exactly one wins.
+- Every write after the model call starts with a CAS on the owner's token inside the store
+  transaction: an owner whose lease was taken over rolls back and writes nothing. At most one
+  transaction ever moves a session from running to done, so the summary and facts land once.
+- The lease must be longer than one harvest (task time limit, gateway timeout) and shorter than
+  the broker's visibility timeout, so a task redelivered after its worker died finds it stale.
 """
 
 from __future__ import annotations
@@ -325,10 +335,45 @@ class _ClaimLost(Exception):
 
 @dataclass(frozen=True)
 class HarvestOutcome:
-    state: str  # done / skipped / failed / not_claimed / lost_claim
+    state: str  # done / skipped / failed / not_claimed / busy / lost_claim
     summary_chunk_id: int | None = None
     facts: int = 0
     mode: str = ""
+    retry_in: float | None = None  # busy: seconds until the holder's lease runs out
+
+
+def harvest_lease() -> timedelta:
+    """How long a harvest claim is honoured before another worker may take it over."""
+    return timedelta(seconds=float(getattr(settings, "SESSIONS_HARVEST_STALE_S", 900)))
+
+
+def _claim(session_pk: int, now: datetime) -> HarvestOutcome | None:
+    """None once claimed (CAS pending -> running, or over a lease that ran out), else why not."""
+    row = Session.objects.filter(pk=session_pk).values("harvest_state", "harvest_claimed_at").first()
+    if row is None:
+        return HarvestOutcome(state="not_claimed")
+    state, held_since = row["harvest_state"], row["harvest_claimed_at"]
+    lease = harvest_lease()
+    if state == HarvestState.PENDING:
+        claimable = Q(harvest_state=HarvestState.PENDING)
+    elif state == HarvestState.RUNNING and held_since is not None and held_since > now - lease:
+        retry_in = (held_since + lease - now).total_seconds()
+        return HarvestOutcome(state="busy", retry_in=max(0.0, retry_in))
+    elif state == HarvestState.RUNNING:  # its worker died (or overran): the exact token it held
+        claimable = Q(harvest_state=HarvestState.RUNNING, harvest_claimed_at=held_since)
+    else:
+        return HarvestOutcome(state="not_claimed")
+    claimed = Session.objects.filter(claimable, pk=session_pk).update(
+        harvest_state=HarvestState.RUNNING,
+        harvest_claimed_at=now,
+        harvest_updated_at=now,
+        harvest_attempts=F("harvest_attempts") + 1,
+    )
+    if claimed != 1:  # another worker won the same CAS
+        return HarvestOutcome(state="not_claimed")
+    if state == HarvestState.RUNNING:
+        logger.warning("harvest of session %s took over a stale claim from %s", session_pk, held_since)
+    return None
 
 
 def _finish(session_pk: int, claim: datetime, state: str, *, error: str = "", result: dict[str, Any]) -> bool:
@@ -351,6 +396,11 @@ def _store_harvest(
     """Summary chunk + facts + done, in one transaction; nothing is written twice."""
     agent = session.agent
     with transaction.atomic():
+        # Harvest stores of one agent queue here on PostgreSQL, so concurrent workers consolidate
+        # its facts one after another (fact dedup reads, then inserts). SQLite's BEGIN IMMEDIATE
+        # already serializes writers and Django skips the lock there. NO KEY: plain chunk
+        # inserts referencing the agent are not blocked.
+        list(Agent.objects.select_for_update(no_key=True).filter(pk=agent.pk).values_list("pk"))
         # Take the row first: a lost claim rolls back before anything is written.
         if not _finish(session.pk, claim, HarvestState.DONE, result={}):
             raise _ClaimLost
@@ -435,21 +485,18 @@ def _transient_failure(
 
 
 def session_harvest(*, session_pk: int, policy: HarvestPolicy | None = None) -> HarvestOutcome:
-    """The session-end pass for one retired session; safe to run twice (CAS claim + source check).
+    """The session-end pass for one retired session; safe to run twice, on any number of workers.
 
-    Raises HarvestRetryable after a transient failure (the session is pending again); records
-    `failed` once attempts run out or on a permanent error. Never stores raw turns.
+    Claims by CAS (or takes over a stale lease, see the module doc); `busy` when another
+    worker's lease is still fresh, `not_claimed` when there is nothing to do. Raises
+    HarvestRetryable after a transient failure (the session is pending again); records `failed`
+    once attempts run out or on a permanent error. Never stores raw turns.
     """
     policy = policy or harvest_policy()
     claim = timezone.now()
-    claimed = Session.objects.filter(pk=session_pk, harvest_state=HarvestState.PENDING).update(
-        harvest_state=HarvestState.RUNNING,
-        harvest_claimed_at=claim,
-        harvest_updated_at=claim,
-        harvest_attempts=F("harvest_attempts") + 1,
-    )
-    if claimed != 1:
-        return HarvestOutcome(state="not_claimed")
+    refused = _claim(session_pk, claim)
+    if refused is not None:
+        return refused
     session = Session.objects.select_related("agent").get(pk=session_pk)
     if session.harvest_attempts > policy.max_attempts:  # e.g. re-queued by the sweep after crashes
         _finish(session_pk, claim, HarvestState.FAILED, error="attempts exhausted", result={})
@@ -524,11 +571,12 @@ def sessions_harvest_sweep(*, now: datetime | None = None) -> int:
 
     Pending rows untouched for SESSIONS_HARVEST_GRACE_S (default 10 min: longer than a normal
     backoff wait) and running claims older than SESSIONS_HARVEST_STALE_S (default 15 min: longer
-    than the task time limit). Duplicates are harmless: the harvest claims by CAS.
+    than the task time limit), e.g. a worker killed mid-harvest whose message was acked or lost.
+    Duplicates are harmless: the harvest claims by CAS.
     """
     now = now or timezone.now()
     grace = timedelta(seconds=float(getattr(settings, "SESSIONS_HARVEST_GRACE_S", 600)))
-    stale = timedelta(seconds=float(getattr(settings, "SESSIONS_HARVEST_STALE_S", 900)))
+    stale = harvest_lease()
     queued = 0
     running = Session.objects.filter(
         harvest_state=HarvestState.RUNNING, harvest_claimed_at__lt=now - stale

@@ -13,7 +13,7 @@ from sessions_app import services
 def session_harvest_task(
     self: Any, session_pk: int, max_attempts: int | None = None, backoff_s: float | None = None
 ) -> str:
-    """Harvest one retired session; safe to deliver twice (the service claims by CAS).
+    """Harvest one retired session; safe to deliver twice, to any worker (the service claims by CAS).
 
     Transient failures retry with exponential backoff; the attempt budget lives on the session
     row (harvest_attempts), so redeliveries and sweeps can never loop past it. The retry policy
@@ -32,7 +32,15 @@ def session_harvest_task(
         if self.request.is_eager:  # no broker to come back through: the next attempt runs inline
             return str(self.run(session_pk, policy.max_attempts, policy.backoff_s))
         raise self.retry(exc=exc, countdown=policy.countdown(exc.attempt), max_retries=None) from exc
+    if outcome.state == "busy" and _redelivered(self):
+        # Our earlier delivery's worker died holding the claim (a lost prefork child is requeued
+        # at once): come back when its lease runs out. A plain duplicate just stops here.
+        raise self.retry(countdown=(outcome.retry_in or 0.0) + 1.0, max_retries=None)
     return outcome.state
+
+
+def _redelivered(task: Any) -> bool:
+    return bool((task.request.delivery_info or {}).get("redelivered"))
 
 
 @shared_task(name="sessions.retire_aged")
