@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run web worker test lint fmt check migrate
+.PHONY: install run web worker test test-sqlite test-postgres lint fmt check migrate
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,10 +22,20 @@ migrate: $(STAMP)
 run: migrate
 	bash scripts/run.sh
 
+# The whole suite twice: on SQLite (embedded default) and on PostgreSQL (TEST_DATABASE_URL).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/protomem
+
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest $(PYTEST_ARGS)
+	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS)
+
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+
+test-postgres: $(STAMP)
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db.models import CharField, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Case, CharField, IntegerField, OuterRef, QuerySet, Subquery, When
 from django.db.models.functions import Cast, Substr
 from django.http import HttpRequest
 from django.urls import reverse
@@ -266,12 +266,17 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEvent]:
         # "user:<id>" actors: show the operator's username (one subquery, no per-row lookups).
-        users = get_user_model().objects.filter(
-            pk=Cast(Substr(OuterRef("actor"), 6), output_field=IntegerField())
+        # Only "user:" actors are cast: PostgreSQL refuses to cast the ":3" of "agent:3".
+        user_id = Case(
+            When(actor__startswith="user:", then=Cast(Substr("actor", 6), output_field=IntegerField())),
+            default=None,
+            output_field=IntegerField(),
         )
+        users = get_user_model().objects.filter(pk=OuterRef("actor_user_id"))
         return (
             super()
             .get_queryset(request)
+            .annotate(actor_user_id=user_id)
             .annotate(actor_username=Subquery(users.values("username")[:1], output_field=CharField()))
         )
 

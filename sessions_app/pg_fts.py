@@ -63,14 +63,37 @@ def recent_ids(terms: list[str], *, agent_id: int, limit: int) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
+# ts_headline marks hits with these (never in stored text); they become [ ] once the excerpt is whole.
+_START, _STOP = "\x02", "\x03"
+
+
 def snippet_for(terms: list[str], *, agent_id: int, summary_id: int) -> str:
     """A short excerpt of one summary's text with the query terms in [brackets] ('' if none)."""
-    options = f"StartSel=[, StopSel=], MaxWords={SNIPPET_TOKENS}, MinWords=4, FragmentDelimiter=…"
+    options = f"StartSel={_START}, StopSel={_STOP}, MaxWords={SNIPPET_TOKENS}, MinWords=4"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT ts_headline('english', text, {_any(terms)}, %s) "  # noqa: S608 - placeholders only
+            f"SELECT ts_headline('english', text, {_any(terms)}, %s), text "  # noqa: S608 - placeholders only
             "FROM sessions_app_sessionsummary WHERE agent_id = %s AND id = %s",
             [*terms, options, int(agent_id), int(summary_id)],
         )
         row = cursor.fetchone()
-    return (row[0] or "") if row else ""
+    if not row or not row[0]:
+        return ""
+    return _whole_words(row[0], row[1] or "").replace(_START, "[").replace(_STOP, "]")
+
+
+def _whole_words(excerpt: str, text: str) -> str:
+    """The excerpt widened to whitespace in `text`: ts_headline stops at word characters, so
+    "[REDACTED]" would lose its closing bracket."""
+    plain = excerpt.replace(_START, "").replace(_STOP, "")
+    start = text.find(plain)
+    if start < 0:
+        return excerpt
+    end = start + len(plain)
+    head = start
+    while head > 0 and not text[head - 1].isspace():
+        head -= 1
+    tail = end
+    while tail < len(text) and not text[tail].isspace():
+        tail += 1
+    return text[head:start] + excerpt + text[end:tail]

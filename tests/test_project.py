@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 
 from memory import checks, fts
+from tests.backends import ranked_backend
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -34,6 +35,7 @@ def test_our_checks_are_registered_and_quiet():
     assert checks.secret_key_check() == []
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.django_db
 def test_missing_trigger_is_an_error():
     with connection.cursor() as cursor:
@@ -44,6 +46,7 @@ def test_missing_trigger_is_an_error():
     assert "memory_chunk_fts_ad" in message.msg
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.django_db
 def test_missing_table_is_an_error():
     with connection.cursor() as cursor:
@@ -55,6 +58,7 @@ def test_missing_table_is_an_error():
     assert "memory_chunk_fts," in message.msg
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.django_db
 def test_no_fts5_is_only_a_warning(monkeypatch):
     monkeypatch.setattr(fts, "fts5_compiled", lambda: False)
@@ -62,6 +66,7 @@ def test_no_fts5_is_only_a_warning(monkeypatch):
     assert (message.id, message.level) == ("memory.W001", django_checks.WARNING)
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.django_db
 def test_unmigrated_database_is_not_checked(monkeypatch):
     with connection.cursor() as cursor:
@@ -81,7 +86,9 @@ def test_dev_secret_key_with_debug_off_warns(settings):
 
 
 def manage(args, instance, **env):
-    full_env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SECRET_KEY", "PROTOMEM_CONFIG")}
+    # a fresh instance means the embedded defaults: SQLite files in the instance dir
+    dropped = ("DJANGO_SECRET_KEY", "PROTOMEM_CONFIG", "DATABASE_URL", "INJECTION_LOG_DATABASE_URL")
+    full_env = {k: v for k, v in os.environ.items() if k not in dropped}
     full_env.update(
         PROTOMEM_INSTANCE_DIR=str(instance),
         DJANGO_SETTINGS_MODULE="protomem.settings",
@@ -142,7 +149,7 @@ def test_readyz():
     assert body["ok"] is True
     assert body["checks"]["db:default"] == "ok"
     assert body["checks"]["db:injections"] == "ok"
-    assert body["checks"]["search"] == "fts5"
+    assert body["checks"]["search"] == ranked_backend()
 
 
 @pytest.mark.django_db  # importing the task modules runs Celery's Django fixup, i.e. the checks

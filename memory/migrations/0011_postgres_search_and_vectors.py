@@ -58,6 +58,14 @@ FORWARD = [
     END $$ LANGUAGE plpgsql""",
     """CREATE OR REPLACE TRIGGER memory_chunk_vector_chunk_ad AFTER DELETE ON memory_chunk
         FOR EACH ROW EXECUTE FUNCTION memory_chunk_vector_drop()""",
+    # TRUNCATE fires no row triggers (Django's test flush truncates): empty the vectors with it.
+    """CREATE OR REPLACE FUNCTION memory_chunk_vector_drop_all() RETURNS trigger AS $$
+    BEGIN
+        DELETE FROM memory_chunk_vector;
+        RETURN NULL;
+    END $$ LANGUAGE plpgsql""",
+    """CREATE OR REPLACE TRIGGER memory_chunk_vector_chunk_truncate AFTER TRUNCATE ON memory_chunk
+        FOR EACH STATEMENT EXECUTE FUNCTION memory_chunk_vector_drop_all()""",
     """CREATE OR REPLACE TRIGGER memory_chunk_vector_chunk_au AFTER UPDATE OF heading, content ON memory_chunk
         FOR EACH ROW WHEN (old.heading IS DISTINCT FROM new.heading OR old.content IS DISTINCT FROM new.content)
         EXECUTE FUNCTION memory_chunk_vector_drop()""",
@@ -65,6 +73,8 @@ FORWARD = [
 REVERSE = [
     "DROP TRIGGER IF EXISTS memory_chunk_vector_chunk_au ON memory_chunk",
     "DROP TRIGGER IF EXISTS memory_chunk_vector_chunk_ad ON memory_chunk",
+    "DROP TRIGGER IF EXISTS memory_chunk_vector_chunk_truncate ON memory_chunk",
+    "DROP FUNCTION IF EXISTS memory_chunk_vector_drop_all()",
     "DROP FUNCTION IF EXISTS memory_chunk_vector_drop()",
     "DROP TABLE IF EXISTS memory_chunk_vector_state",
     "DROP TABLE IF EXISTS memory_chunk_vector",

@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db(databases=["default", "injections"])
 
 def tables(alias):
     with connections[alias].cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        return {row[0] for row in cursor.fetchall()}
+        return set(connections[alias].introspection.table_names(cursor))
 
 
 def test_log_tables_live_only_in_the_injections_database():
@@ -62,6 +61,7 @@ def test_injections_for_chunk_is_newest_first_over_hot_and_rag():
     assert list(injections_for_chunk(999)) == []
 
 
+@pytest.mark.sqlite_only
 def test_injections_for_chunk_uses_the_chunk_index():
     with connections["injections"].cursor() as cursor:
         cursor.execute(

@@ -13,7 +13,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from audit.services import HOT_WRITTEN
 from audit.signals import hot_written
-from memory import fts
+from memory import text_index
 from memory.models import Chunk
 from memory.services import ChunkDraft, add_chunk, add_chunks
 from memory.stamps import creation_stamps
@@ -246,7 +246,7 @@ def test_bulk_audits_each_hot_row(django_capture_on_commit_callbacks):
 
 def test_bulk_batches_and_statements_keep_order_and_index(monkeypatch):
     # given tiny statements (3 rows each) and batches (7 rows per transaction)
-    monkeypatch.setattr(fts, "MAX_ROWS_PER_INSERT", 3)
+    monkeypatch.setattr(text_index.sql(), "MAX_ROWS_PER_INSERT", 3)
     drafts = [
         ChunkDraft(content=f"row {i} zebrafish", heading=f"h{i}", domain="hot" if i == 4 else "fact")
         for i in range(20)
@@ -256,9 +256,10 @@ def test_bulk_batches_and_statements_keep_order_and_index(monkeypatch):
     # then every row is stored in order, indexed by FTS, and the one hot row audited
     rows = list(Chunk.objects.order_by("id"))
     assert [c.content for c in rows] == [f"row {i} zebrafish" for i in range(20)]
-    assert sorted(fts.match_ids('"zebrafish"', limit=None)) == [c.pk for c in rows]
+    index = text_index.sql()
+    assert sorted(index.match_ids(index.all_terms(["zebrafish"]), limit=None)) == [c.pk for c in rows]
     assert list(AuditEvent.objects.values_list("chunk_id", flat=True)) == [rows[4].pk]
-    assert fts.integrity_check()
+    assert text_index.sql().integrity_check()
 
 
 def test_bulk_without_returning_still_knows_every_id(monkeypatch):
@@ -334,9 +335,10 @@ def test_bulk_uses_few_large_insert_statements():
     inserts = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith('INSERT INTO memory_chunk ("')]
     assert len(inserts) == 3  # 2000 + 2000 + 500 rows, one transaction
     assert Chunk.objects.count() == 4500
-    assert fts.integrity_check()
+    assert text_index.sql().integrity_check()
 
 
+@pytest.mark.sqlite_only
 def test_bulk_restores_the_page_cache_size():
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA cache_size")

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from memory.services import chunk_supersede
+from tests.backends import ranked_backend
 from tests.factories import ChunkFactory
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +55,7 @@ def test_prints_one_line_per_hit_best_first(rows):
             f"#{rows['external'].pk}\t2025-12-31\texternal\tVendor page",
         ]
     )
-    assert "3 hit(s) via fts5" in err
+    assert f"3 hit(s) via {ranked_backend()}" in err
 
 
 def test_top_k(rows):

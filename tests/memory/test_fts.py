@@ -15,7 +15,6 @@ from memory.selectors import chunk_search, deliverable
 from memory.services import ChunkDraft, add_chunk
 from tests.factories import ChunkFactory
 
-
 HOSTILE = [
     '"',
     '""',

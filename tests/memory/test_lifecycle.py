@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from memory import fts, lifecycle
+from memory import lifecycle, text_index
 from memory.models import Chunk
 from memory.selectors import chunk_search, deliverable
 from protomem.errors import ApplicationError
@@ -146,4 +146,4 @@ def test_reaped_rows_leave_the_fts_index():
     lifecycle.chunks_bulk_delete(ids=[row.pk], actor="user:1")
     lifecycle.chunks_reap_deleted(now=timezone.now() + timedelta(days=30))
     assert chunk_search("quokka", include_superseded=True) == []
-    assert fts.integrity_check()
+    assert text_index.sql().integrity_check()

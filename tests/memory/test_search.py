@@ -74,7 +74,11 @@ def test_backend_is_fts5_here():
 @pytest.mark.postgres_only
 def test_backend_is_tsvector_on_postgresql():
     assert search_backend_name() == "tsvector"
-    assert plan(["a", "b", "c"]) == [(("a", "b", "c"),), (("a", "b"), ("a", "c"), ("b", "c")), (("a",), ("b",), ("c",))]
+    assert plan(["a", "b", "c"]) == [
+        (("a", "b", "c"),),
+        (("a", "b"), ("a", "c"), ("b", "c")),
+        (("a",), ("b",), ("c",)),
+    ]
 
 
 # -- the intended order (module docstring): coverage of the query first, bm25 within a step

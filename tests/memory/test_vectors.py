@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -187,8 +188,32 @@ def test_nearest_ignores_other_models_and_other_dimensions(db: Any) -> None:
 # -- the in-process cache must notice other processes' writes
 
 
-def other_process() -> sqlite3.Connection:
-    """A second connection to the same file, as another worker would have."""
+class _QmarkConnection:
+    """A psycopg connection that takes the sqlite3-style `?` placeholders these tests write."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> None:
+        self.conn.execute(sql.replace("?", "%s"), params)
+
+    def __enter__(self) -> _QmarkConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+
+def other_process() -> Any:
+    """A second connection to the same database, as another worker would have (autocommit)."""
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        db = connection.settings_dict
+        conn = psycopg.connect(
+            dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"] or 5432, autocommit=True
+        )
+        return _QmarkConnection(conn)
     return sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
 
 
@@ -243,10 +268,10 @@ def test_rolled_back_vectors_never_stick_in_the_cache() -> None:
         assert nearest_ids(unit(77), k=1, model=M) == [ghost.pk]  # visible inside its transaction
         transaction.set_rollback(True)
 
-    real = ChunkFactory()  # SQLite hands out the rolled-back ids again
+    real = ChunkFactory()  # SQLite hands out the rolled-back ids again (PostgreSQL sequences do not)
     vectors_store([(real.pk, unit(88))], model=M)
 
-    assert real.pk == ghost.pk
+    assert real.pk == ghost.pk or connection.vendor == "postgresql"
     committed = {c.pk: unit(i) for i, c in enumerate(chunks)} | {real.pk: unit(88)}
     for probe in (77, 88, 0):
         query = unit(probe)

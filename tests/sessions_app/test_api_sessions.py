@@ -7,6 +7,7 @@ import pytest
 from memory.models import Chunk
 from sessions_app.models import HarvestState, Message, Session, SessionSummary, Turn
 from sessions_app.redaction import REDACTED
+from tests.backends import ranked_backend
 from tests.factories import SessionFactory
 from tests.sessions_app.conftest import configure, converse
 
@@ -299,7 +300,7 @@ def test_search_route_is_not_shadowed_by_the_session_id_route(agent_client):
     response = agent_client.get("/api/sessions/search/", {"query": "audit log"})
     assert response.status_code == 200
     body = response.json()
-    assert body["backend"] == "fts5"
+    assert body["backend"] == ranked_backend()
     assert [r["session_id"] for r in body["results"]] == ["t-1"]
     assert "[audit]" in body["results"][0]["snippet"]
 
