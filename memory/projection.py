@@ -419,7 +419,7 @@ def compose_projected_context(
                 now=now,
             )
         if namespaces != ():  # the agent's pin excludes every namespace
-            hot = hot_entries(namespaces=namespaces, now=now, agent=agent)
+            hot = hot_entries(namespaces=namespaces, now=now, agent=agent, min_trust=opts.inject_min_trust)
         hits = rag_hits(
             query, top_k=opts.top_k, namespaces=namespaces, min_trust=opts.inject_min_trust, agent=agent
         )

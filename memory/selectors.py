@@ -8,13 +8,20 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connection
-from django.db.models import Q, QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from memory.models import Chunk, DeliveryPolicy, ReviewState
 from memory.scope import current_scope, readable_by
 from memory.search import search_backend_name, search_chunks, search_deliverable
-from memory.trust import source_types_at_or_above, trust_label, trust_tier
+from memory.trust import (
+    AGENT_SOURCE_TYPES,
+    OPERATOR_SOURCE_TYPES,
+    TrustTier,
+    source_types_at_or_above,
+    trust_label,
+    trust_tier,
+)
 from protomem.config import get_config
 
 if TYPE_CHECKING:
@@ -89,18 +96,36 @@ _NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
 _AGENT_MARKER = -918_273_645
 
 
+def _tier_of_row() -> Case:
+    """memory.trust.trust_tier as SQL over source_type (stored lowercase)."""
+    return Case(
+        When(source_type__in=sorted(OPERATOR_SOURCE_TYPES), then=Value(int(TrustTier.OPERATOR))),
+        When(source_type__in=sorted(AGENT_SOURCE_TYPES), then=Value(int(TrustTier.AGENT))),
+        default=Value(int(TrustTier.EXTERNAL)),
+        output_field=IntegerField(),
+    )
+
+
 def _hot_queryset(
-    *, namespaces: Iterable[str] | None, now: datetime | None, agent: Agent | int | None, scope: str
+    *,
+    namespaces: Iterable[str] | None,
+    now: datetime | None,
+    agent: Agent | int | None,
+    scope: str,
+    min_trust: int,
 ) -> QuerySet[Chunk]:
+    # Highest trust tier first, newest first within a tier: a flood of agent or third-party
+    # always-on rows can never push an operator's standing instructions out of the set.
+    readable = in_namespaces(readable_by(deliverable(now=now), agent=agent, scope=scope), namespaces)
     return (
-        in_namespaces(readable_by(deliverable(now=now), agent=agent, scope=scope), namespaces)
+        at_or_above_trust(readable, min_trust)
         .filter(delivery_policy=DeliveryPolicy.ALWAYS)
-        .order_by("-created_at", "-id")[:HOT_MAX_ROWS]
+        .order_by(_tier_of_row().desc(), "-created_at", "-id")[:HOT_MAX_ROWS]
     )
 
 
 def _within_budget(rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """Newest first within 6,000 chars of content (rows: HOT_FIELDS order)."""
+    """In the given order (tier, then newest) within 6,000 chars of content (rows: HOT_FIELDS order)."""
     kept = []
     used = 0
     for row in rows:
@@ -114,7 +139,7 @@ def _within_budget(rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 @functools.lru_cache(maxsize=128)
 def _hot_template(
-    scope: str, namespaces: tuple[str, ...] | None, with_agent: bool
+    scope: str, namespaces: tuple[str, ...] | None, with_agent: bool, min_trust: int
 ) -> tuple[str, tuple[Any, ...], int, tuple[int, ...]] | None:
     """(sql, params, `now` slot, agent-id slots) of the hot-set query, or None if not templatable.
 
@@ -127,6 +152,7 @@ def _hot_template(
         now=_NOW_MARKER,
         agent=_AGENT_MARKER if with_agent else None,
         scope=scope,
+        min_trust=min_trust,
     ).values_list(*HOT_FIELDS)
     sql, params = qs.query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
     marker = connection.ops.adapt_datetimefield_value(_NOW_MARKER)
@@ -143,9 +169,15 @@ def _label(source_type: str) -> str:
 
 
 def hot_entries(
-    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
+    *,
+    namespaces: Iterable[str] | None = None,
+    now: datetime | None = None,
+    agent: Agent | None = None,
+    min_trust: int | None = None,
 ) -> list[HotEntry]:
-    """The always-on set: newest 100 deliverable always-policy rows within 6,000 chars.
+    """The always-on set: 100 deliverable always-policy rows within 6,000 chars, highest trust
+    tier first and newest first within a tier, at or above the trust floor
+    (`min_trust`, default knowledge.inject_min_trust).
 
     With `agent`, only rows its knowledge.scope lets it read (memory.scope); without, all.
     Read fresh on every call, with the query's SQL compiled once per shape.
@@ -154,9 +186,10 @@ def hot_entries(
     agent_id = agent.pk if agent is not None else None
     scope = current_scope()
     now = now or timezone.now()
-    template = _hot_template(scope, names, agent_id is not None)
+    floor = get_config().knowledge.inject_min_trust if min_trust is None else int(min_trust)
+    template = _hot_template(scope, names, agent_id is not None, floor)
     if template is None:
-        qs = _hot_queryset(namespaces=names, now=now, agent=agent_id, scope=scope)
+        qs = _hot_queryset(namespaces=names, now=now, agent=agent_id, scope=scope, min_trust=floor)
         rows: list[tuple[Any, ...]] = list(qs.values_list(*HOT_FIELDS))
     else:
         sql, params, now_slot, agent_slots = template
@@ -180,10 +213,14 @@ def hot_entries(
 
 
 def hot_set(
-    *, namespaces: Iterable[str] | None = None, now: datetime | None = None, agent: Agent | None = None
+    *,
+    namespaces: Iterable[str] | None = None,
+    now: datetime | None = None,
+    agent: Agent | None = None,
+    min_trust: int | None = None,
 ) -> list[Chunk]:
     """hot_entries() as Chunk instances: the same rows in the same order (the admin's hot memory)."""
-    ids = [row.pk for row in hot_entries(namespaces=namespaces, now=now, agent=agent)]
+    ids = [row.pk for row in hot_entries(namespaces=namespaces, now=now, agent=agent, min_trust=min_trust)]
     return chunks_by_ids(ids)
 
 

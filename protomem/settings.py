@@ -154,7 +154,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["protomem.api.BoundedFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["protomem.api.HardenedFilterBackend"],
     # JSON only: strict UTF-8, bounded depth, no NUL (protomem.parsers); forms are 415.
     "DEFAULT_PARSER_CLASSES": ["protomem.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "protomem.api.DefaultPagination",

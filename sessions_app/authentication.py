@@ -48,7 +48,7 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         if not header:
             return None
         parts = header.split()
-        if parts[0] != KEYWORD:
+        if not parts or parts[0] != KEYWORD:
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")

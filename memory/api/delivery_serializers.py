@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from protomem.api import MAX_DB_INT
+
 MAX_QUERY_CHARS = 20_000
+MAX_SKILL_QUERY_CHARS = 2_000
 MAX_WORKING_STATE_CHARS = 200_000
 
 
@@ -52,6 +55,7 @@ class PreviewQueryInput(ContextInput):
         allow_null=True,
         default=None,
         min_value=1,
+        max_value=MAX_DB_INT,
         help_text="preview as this agent id (its namespace pin and digest)",
     )
 
@@ -116,6 +120,19 @@ class ProjectedContextOutput(serializers.Serializer):
 class ContextOutput(ProjectedContextOutput):
     injection_id = serializers.IntegerField(
         allow_null=True, help_text="the injection-log row this call appended (null: none)"
+    )
+
+
+class SkillListQueryInput(serializers.Serializer):
+    query = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=MAX_SKILL_QUERY_CHARS,
+        help_text="free-text search over name, description, content",
+    )
+    include_disabled = serializers.BooleanField(
+        required=False, default=False, help_text="operators: list disabled skills too"
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
@@ -22,6 +22,7 @@ from memory.api.delivery_serializers import (
     PreviewQueryInput,
     ProjectedContextOutput,
     SkillCreateInput,
+    SkillListQueryInput,
     SkillOutput,
     SkillUpdateInput,
 )
@@ -110,12 +111,6 @@ class AgentOrOperator(IsAgent):
         return super().has_permission(request, view) or IsOperator().has_permission(request, view)
 
 
-QUERY_PARAM = OpenApiParameter("query", str, description="free-text search over name, description, content")
-INCLUDE_DISABLED_PARAM = OpenApiParameter(
-    "include_disabled", bool, description="operators: list disabled skills too"
-)
-
-
 class SkillListApi(ListAPIView):
     """Skills by name, or those matching ?query= (best first). Operators may also add one."""
 
@@ -125,15 +120,15 @@ class SkillListApi(ListAPIView):
     def get_permissions(self) -> list[Any]:
         return [IsOperator()] if self.request.method == "POST" else [AgentOrOperator()]
 
-    def _include_disabled(self) -> bool:
-        flag = self.request.query_params.get("include_disabled", "").lower() in ("1", "true", "yes")
-        return flag and _is_operator(self.request)
-
     def get_queryset(self) -> Any:
-        query = self.request.query_params.get("query", "")
-        return skill_list(query=query, include_disabled=self._include_disabled())
+        if getattr(self, "swagger_fake_view", False):
+            return Skill.objects.none()
+        params = SkillListQueryInput(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        include_disabled = params.validated_data["include_disabled"] and _is_operator(self.request)
+        return skill_list(query=params.validated_data["query"], include_disabled=include_disabled)
 
-    @extend_schema(parameters=[QUERY_PARAM, INCLUDE_DISABLED_PARAM])
+    @extend_schema(parameters=[SkillListQueryInput])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 

@@ -1,8 +1,9 @@
 """Serializers for the chunk store and the agent's memory tools (shape only; services own rules).
 
 Provenance is the server's: an agent's write body may not carry source, source_type,
-review_state or agent (nor agent_id). Any of them present is refused with 400 naming the
-field, rather than silently ignored, so a client that believes it set provenance learns it
+review_state or agent (nor agent_id), nor the trust and scope derived from them (trust,
+trust_tier, scope). Any of them present is refused with 400 naming the field, rather than
+silently ignored, so a client that believes it set provenance (or its own trust) learns it
 did not.
 """
 
@@ -19,12 +20,13 @@ from memory.lifecycle import MAX_BULK_IDS
 from memory.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from memory.recall import expires_date, list_line
 from memory.scope import row_scope
+from protomem.api import MAX_DB_INT
 
 MAX_CONTENT_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 900_000
 MAX_QUERY_CHARS = 2_000
 MAX_TOP_K = 50
-FORGED_FIELDS = ("source", "source_type", "review_state", "agent", "agent_id")
+FORGED_FIELDS = ("source", "source_type", "review_state", "agent", "agent_id", "trust", "trust_tier", "scope")
 
 
 class _AgentWriteInput(serializers.Serializer):
@@ -196,7 +198,7 @@ class RevisionOutput(serializers.Serializer):
 
 class BulkDeleteInput(serializers.Serializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_DB_INT),
         required=False,
         max_length=MAX_BULK_IDS,
         allow_empty=False,
@@ -204,7 +206,8 @@ class BulkDeleteInput(serializers.Serializer):
     filter = serializers.DictField(
         required=False,
         allow_empty=False,
-        help_text='the store list\'s filters (e.g. {"source": "thread-9", "domain": "fact"})',
+        help_text='the store list\'s filters (e.g. {"source": "thread-9", "domain": "fact"}); '
+        "values are strings, numbers or booleans (ids: a list or comma-separated string)",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -215,7 +218,9 @@ class BulkDeleteInput(serializers.Serializer):
 
 class BulkRestoreInput(serializers.Serializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), max_length=MAX_BULK_IDS, allow_empty=False
+        child=serializers.IntegerField(min_value=1, max_value=MAX_DB_INT),
+        max_length=MAX_BULK_IDS,
+        allow_empty=False,
     )
 
 

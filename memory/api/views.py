@@ -47,6 +47,7 @@ from memory.api.serializers import (
 )
 from memory.models import Chunk
 from memory.services import chunk_promote, chunk_review, chunk_revise
+from protomem.api import MAX_DB_INT, harden_filters
 from sessions_app.models import Session
 from sessions_app.permissions import CanReview, IsAgent, IsOperator
 
@@ -67,11 +68,37 @@ def _operator(request: Request) -> str:
     return f"user:{request.user.pk}"
 
 
-def _chunk(chunk_id: int) -> Chunk:
+def _chunk(chunk_id: int | str) -> Chunk:
+    # The route takes any digits; past the DB's integer range no row can match (and the
+    # lookup itself would overflow).
+    if int(chunk_id) > MAX_DB_INT:
+        raise Http404
     try:
         return Chunk.objects.get(pk=chunk_id)
     except Chunk.DoesNotExist:
         raise Http404 from None
+
+
+def _filter_data(filters: dict[str, Any]) -> dict[str, str]:
+    """A bulk-delete filter as the query-string values the store filterset parses.
+
+    JSON scalars become their query-string spelling and `ids` may also be a list; nested
+    values are refused (400) instead of being stringified into a filter that matches nothing.
+    """
+    data: dict[str, str] = {}
+    errors: dict[str, list[str]] = {}
+    for name, value in filters.items():
+        if name == "ids" and isinstance(value, list) and all(type(v) is int for v in value):
+            data[name] = ",".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            data[name] = "true" if value else "false"
+        elif isinstance(value, int | float | str):
+            data[name] = str(value)
+        elif value is not None:
+            errors[name] = ["must be a string, number or boolean (ids: a list of integers)"]
+    if errors:
+        raise ValidationError({"filter": errors})
+    return data
 
 
 CHUNK_ID = OpenApiParameter("chunk_id", int, OpenApiParameter.PATH, description="chunk id")
@@ -301,7 +328,9 @@ class StoreBulkDeleteApi(APIView):
                 raise ValidationError({"filter": [f"unknown filter(s): {', '.join(unknown)}"]})
             if all(v in (None, "", []) for v in filters.values()):
                 raise ValidationError({"filter": ["give at least one filter value"]})
-            filterset = StoreFilter(data=dict(filters), queryset=Chunk.objects.all(), request=request)
+            filterset = harden_filters(
+                StoreFilter(data=_filter_data(filters), queryset=Chunk.objects.all(), request=request)
+            )
             if not filterset.is_valid():
                 raise ValidationError({"filter": filterset.errors})
             queryset = filterset.qs

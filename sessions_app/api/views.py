@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from protomem.api import MAX_DB_INT
 from sessions_app import selectors, services
 from sessions_app.api.filters import SessionFilter
 from sessions_app.api.serializers import (
@@ -48,6 +49,8 @@ def _session_for(request: Request, session_id: str) -> Session:
             agent_id = int(request.query_params.get("agent", ""))
         except ValueError:
             raise Http404 from None
+        if not 0 < agent_id <= MAX_DB_INT:  # no agent has it (and the lookup would overflow)
+            raise Http404
         session = (
             Session.objects.filter(agent_id=agent_id, session_id=session_id).select_related("summary").first()
         )
