@@ -8,4 +8,5 @@ class SessionsAppConfig(AppConfig):
     verbose_name = "Sessions"
 
     def ready(self) -> None:
+        from sessions_app import checks  # noqa: F401 - registers the system checks
         from sessions_app.api import schema  # noqa: F401 - registers the OpenAPI auth scheme

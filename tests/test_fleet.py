@@ -254,3 +254,13 @@ def test_a_killed_prefork_child_is_requeued_and_waits_out_the_lease(worker_fleet
     )
     assert model_calls(stub_gateway) == {"victim": 2, **dict.fromkeys((s.session_id for s in later), 1)}
     assert_harvested_once(agent, rows)
+
+
+def test_a_visibility_timeout_below_the_lease_is_warned(settings):
+    from sessions_app.checks import harvest_lease_check
+
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 60}
+    settings.SESSIONS_HARVEST_STALE_S = 900
+    assert [m.id for m in harvest_lease_check()] == ["sessions_app.W101"]
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    assert harvest_lease_check() == []
