@@ -268,7 +268,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
         # "user:<id>" actors: show the operator's username (one subquery, no per-row lookups).
         # Only "user:" actors are cast: PostgreSQL refuses to cast the ":3" of "agent:3".
         user_id = Case(
-            When(actor__startswith="user:", then=Cast(Substr("actor", 6), output_field=IntegerField())),
+            When(actor__regex=r"^user:[0-9]+$", then=Cast(Substr("actor", 6), output_field=IntegerField())),
             default=None,
             output_field=IntegerField(),
         )

@@ -26,6 +26,7 @@ from memory import fts
 DEV_SECRET_KEY = "insecure-dev-key-change-me"  # noqa: S105 - the value we warn about
 FTS_MIGRATION = ("memory", "0002_chunk_fts")
 REPAIR_HINT = (
+    "`manage.py protomem check --rebuild` recreates them and reindexes. "
     "The FTS5 table and triggers are created by migration memory.0002_chunk_fts, which skips "
     "them on a SQLite without FTS5. Re-run it on this SQLite: `manage.py migrate memory 0001 "
     "--fake --skip-checks`, `manage.py migrate memory 0002_chunk_fts --skip-checks`, then "

@@ -30,9 +30,11 @@ only common words with it (bench/facts.py reports how often that happens).
 facts_ingest (bulk writers) reaches the same decisions for a batch at once: one rare-word
 lookup for every draft of the batch, one read of the shortlisted rows per namespace, one
 multi-row INSERT (memory.fts.insert_rows, as memory.services.add_chunks) and one UPDATE for the
-supersedes. Each draft is also compared with the batch's earlier drafts (held in memory,
-looked up exactly through the d + 1 of its tokens fewest of them hold), and a row superseded
-earlier in the batch absorbs nothing more, as if the drafts had been ingested one by one.
+supersedes, then a bounded FTS5 merge (memory.fts.merge_segments) so the index stays at a few
+segments however many batches come. Each draft is also compared with the batch's earlier drafts
+(held in memory, looked up exactly through the d + 1 of its tokens fewest of them hold), and a
+row superseded earlier in the batch absorbs nothing more, as if the drafts had been ingested
+one by one.
 
 Order of writes: a failed insert raises before anything is invalidated, so the old fact is
 never lost; if the insert landed and the invalidation fails, that is logged and both rows
@@ -43,8 +45,8 @@ surrounding transaction, e.g. the harvest's, survives it).
 from __future__ import annotations
 
 import functools
-import itertools
 import logging
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -57,13 +59,14 @@ from django.db.models import Case, CharField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from audit.services import hot_written_record
-from memory import dedup, fts
+from memory import dedup, fts, text_index
 from memory.embedding_services import chunk_embed_enqueue
 from memory.guardrail import is_only_reasoning, strip_reasoning
 from memory.models import Chunk, DeliveryPolicy
 from memory.scope import can_supersede, readable_ids
 from memory.search import search_backend_name
 from memory.services import (
+    BULK_PAGE_CACHE_KIB,
     SUPERSEDED_PREFIX,
     ChunkDraft,
     _bulk_columns,
@@ -88,6 +91,9 @@ PROBE_WORDS = 32
 SHORTLIST = 64
 # Rows compared from the all-common-words fallback.
 TAKE = 16
+# Stored rows whose token sets are memoized (facts._stored_tokens; ~0.5 KB each with the key:
+# measured 23 MiB + the content strings for 65,536).
+STORED_TOKENS_CACHE = 1 << 16
 # Matches looked at by the all-common-words fallback.
 CONSIDER = 256
 
@@ -140,8 +146,14 @@ def live_where(namespace: str, now: datetime) -> tuple[str, list[object]]:
     """live_facts(namespace, now=now) as SQL + params, without rebuilding the ORM query per fact."""
     sql, template, now_sentinel = _live_where_template()
     now_value = connection.ops.adapt_datetimefield_value(now)
-    values = {_NS_SENTINEL: namespace, now_sentinel: now_value}
-    return sql, [values.get(v, v) if isinstance(v, str) else v for v in template]
+    params: list[object] = []
+    for v in template:
+        if v == _NS_SENTINEL:
+            v = namespace
+        elif type(v) is type(now_sentinel) and v == now_sentinel:  # a str on SQLite, a datetime on PG
+            v = now_value
+        params.append(v)
+    return sql, params
 
 
 def _columns() -> tuple[str, str]:
@@ -200,7 +212,7 @@ def rare_postings(words: frozenset[str], *, enough: int | None = None) -> dict[s
     start = 0
     while start < len(wanted):
         step = len(wanted) - start if enough is None else max(enough - len(rare), 1)
-        for word, rows in fts.term_rowids(wanted[start : start + step], cap=COMMON_AT).items():
+        for word, rows in text_index.sql().term_rowids(wanted[start : start + step], cap=COMMON_AT).items():
             if len(rows) >= COMMON_AT:
                 _common.add((db, word))
             else:
@@ -214,7 +226,7 @@ def rare_postings(words: frozenset[str], *, enough: int | None = None) -> dict[s
 def candidates(new: frozenset[str], *, namespace: str, now: datetime | None = None) -> list[tuple[int, str]]:
     """(id, content) of the live facts most likely to overlap `new`, best first (bounded)."""
     now = now or timezone.now()
-    if search_backend_name() != "fts5":
+    if search_backend_name() == "like":
         # No FTS5 in this SQLite: a LIKE pass over the longest words (bounded, newest first).
         words = sorted((w for w in new if w not in fts.STOPWORDS), key=lambda w: (-len(w), w))[:3]
         match = Q()
@@ -226,7 +238,7 @@ def candidates(new: frozenset[str], *, namespace: str, now: datetime | None = No
     # Every rare word is looked up: each one more raises the floor (r - d) that prunes the rows.
     ranked = dedup.shortlist(len(new), rare_postings(new), limit=SHORTLIST)
     if ranked.ids:
-        rows = fts.chunk_rows(ranked.ids, columns=_columns(), where=where, where_params=params)
+        rows = text_index.sql().chunk_rows(ranked.ids, columns=_columns(), where=where, where_params=params)
         by_id = {cast(int, row[0]): cast(str, row[1]) for row in rows}
         found = [(i, by_id[i]) for i in ranked.ids if i in by_id]
         if found or ranked.exact:
@@ -235,15 +247,33 @@ def candidates(new: frozenset[str], *, namespace: str, now: datetime | None = No
         return []  # every row in reach holds a rare word, and none does: nothing to compare
     # Too few rare words to be sure: also look for rows holding every word (duplicates made of
     # common words).
-    rows, _ = fts.ranked_rows(
-        fts.all_terms(sorted(w for w in new if w.strip("_"))[: fts.MAX_TERMS]),
-        columns=_columns(),
-        where=where,
-        where_params=params,
-        considered=CONSIDER,
-        take=TAKE,
+    return every_word_rows(new, where=where, where_params=params)
+
+
+def every_word_rows(new: frozenset[str], *, where: str, where_params: list[object]) -> list[tuple[int, str]]:
+    """(id, content) of live rows holding every word of `new`: the TAKE best by bm25 among the
+    CONSIDER best matches (the fallback for a fact with too few rare words).
+
+    Ranking makes FTS5 count every row holding each term, for a stopword most of the store, so
+    the matches are first listed unranked: when there are at most CONSIDER of them and at most
+    TAKE are live, they are exactly the rows the ranked query returns (in another order, which
+    no caller depends on: the best match is chosen by score, then id) and nothing is ranked.
+    """
+    index = text_index.sql()
+    words = sorted(w for w in new if w.strip("_"))[: fts.MAX_TERMS]
+    if not index.indexable(words):  # PostgreSQL: stopwords only ("it is what it is")
+        rows = index.like_rows(words, columns=_columns(), where=where, where_params=where_params, limit=TAKE)
+        return cast(list[tuple[int, str]], rows)
+    expression = index.all_terms(words)
+    ids = text_index.sql().match_rowids(expression, limit=CONSIDER + 1)
+    if len(ids) <= CONSIDER:
+        rows = text_index.sql().chunk_rows(ids, columns=_columns(), where=where, where_params=where_params)
+        if len(rows) <= TAKE:
+            return sorted(cast(list[tuple[int, str]], rows), reverse=True)
+    ranked, _ = text_index.sql().ranked_rows(
+        expression, columns=_columns(), where=where, where_params=where_params, considered=CONSIDER, take=TAKE
     )
-    return [(cast(int, row[0]), cast(str, row[1])) for row in rows]
+    return cast(list[tuple[int, str]], ranked)
 
 
 def closest(
@@ -311,8 +341,12 @@ def _supersede(new: Chunk, match: dedup.Match) -> FactOutcome:
 
 # Drafts consolidated together by facts_ingest: one index lookup, one row read, one INSERT each.
 FACTS_BATCH = 500
-# Terms per term_rowids statement (SQLite allows 500 SELECTs in one compound statement).
-TERMS_PER_STATEMENT = 200
+# Terms per term_rowids statement (one JSON parameter; a batch's probe words fit in one).
+TERMS_PER_STATEMENT = 5000
+# FTS5 merge work after each batch, at most this many leaf pages (~4 KB each) or one per
+# inserted row if more: a 100-row batch adds a segment of a few pages, and merging two at a time
+# rewrites each page about log2(segments) times, so this keeps up and bounds the call's writes.
+MERGE_PAGES = 64
 
 
 def facts_ingest(
@@ -339,16 +373,20 @@ def facts_ingest(
     with transaction.atomic():
         # The batch path compares against every row; drafts written for an agent must only
         # see what its knowledge.scope lets it read, which the per-fact path applies.
-        per_fact = any(d.agent_id is not None for d in drafts) or search_backend_name() != "fts5"
+        per_fact = any(d.agent_id is not None for d in drafts) or search_backend_name() == "like"
         if per_fact or not connection.features.can_return_rows_from_bulk_insert:
             return [
                 fact_ingest(draft=d, actor=actor, path=path, agent_write=agent_write, now=now) for d in drafts
             ]
+        # Each call is a transaction or a few; the rows and index pages read by one are read
+        # again by the next, so the larger cache stays on the connection (fts.ensure_page_cache).
+        text_index.sql().ensure_page_cache(BULK_PAGE_CACHE_KIB)
         out: list[FactOutcome] = []
         for start in range(0, len(drafts), FACTS_BATCH):
-            out.extend(
-                _Batch(drafts[start : start + FACTS_BATCH], now=now or timezone.now()).run(actor, path)
-            )
+            batch = _Batch(drafts[start : start + FACTS_BATCH], now=now or timezone.now())
+            out.extend(batch.run(actor, path))
+            # Each batch's INSERT added an index segment; each lookup pays a seek per segment.
+            text_index.sql().merge_segments(max(MERGE_PAGES, batch.written))
         return out
 
 
@@ -387,6 +425,7 @@ class _Batch:
         self.pending: dict[tuple[str, str], list[int]] = {}
         self.invalid_db: set[int] = set()
         self.invalid_pending: set[int] = set()
+        self.written = 0  # rows inserted by _write
 
     def _postings(self) -> dict[str, list[int]]:
         """Stored rows of every probe word of the batch not known common (capped at COMMON_AT)."""
@@ -395,7 +434,8 @@ class _Batch:
         )
         rows: dict[str, list[int]] = {}
         for start in range(0, len(words), TERMS_PER_STATEMENT):
-            rows.update(fts.term_rowids(words[start : start + TERMS_PER_STATEMENT], cap=COMMON_AT))
+            part = words[start : start + TERMS_PER_STATEMENT]
+            rows.update(text_index.sql().term_rowids(part, cap=COMMON_AT))
         for word, ids in rows.items():
             if len(ids) >= COMMON_AT:
                 _common.add((self.db, word))
@@ -403,6 +443,8 @@ class _Batch:
 
     def run(self, actor: str, path: str) -> list[FactOutcome]:
         postings = self._postings()
+        # the batch's words known common now (_postings added the new ones): one check per word
+        common = {w for it in self.items for w in it.probe if (self.db, w) in _common}
         # 1. per draft: its rare words (stored + earlier drafts of the batch < COMMON_AT) and shortlist
         seen: Counter[str] = Counter()
         shortlists: list[dedup.Shortlist | None] = []
@@ -411,18 +453,19 @@ class _Batch:
             if it.values is None or not it.tokens:
                 shortlists.append(None)
                 continue
-            probe = [w for w in it.probe if (self.db, w) not in _common][:PROBE_WORDS]
+            probe = [w for w in it.probe if w not in common][:PROBE_WORDS]
             rare = {w: postings[w] for w in probe if w in postings and len(postings[w]) + seen[w] < COMMON_AT}
             ranked = dedup.shortlist(len(it.tokens), rare, limit=SHORTLIST)
             shortlists.append(ranked)
             wanted_ids.setdefault(cast(str, it.values["namespace"]), set()).update(ranked.ids)
             seen.update(it.tokens)
         # 2. the shortlisted rows that are live facts, one read per namespace
-        live: dict[str, dict[int, frozenset[str]]] = {}
+        live: dict[str, dict[int, _Tokens]] = {}
         for namespace, ids in wanted_ids.items():
             where, params = live_where(namespace, self.now)
-            rows = fts.chunk_rows(sorted(ids), columns=_columns(), where=where, where_params=params)
-            live[namespace] = {cast(int, r[0]): _stored_tokens(cast(str, r[1])) for r in rows}
+            index = text_index.sql()
+            rows = index.chunk_rows(sorted(ids), columns=_columns(), where=where, where_params=params)
+            live[namespace] = {i: _stored_tokens(c) for i, c in cast(list[tuple[int, str]], rows)}
         # 3. decide in order
         for index, (it, ranked) in enumerate(zip(self.items, shortlists, strict=True)):
             if it.values is None:
@@ -433,24 +476,16 @@ class _Batch:
         return self._write(actor, path)
 
     def _stored_candidates(
-        self, it: _Draft, ranked: dedup.Shortlist, live: dict[int, frozenset[str]]
-    ) -> list[tuple[int, frozenset[str]]]:
-        found = [(i, live[i]) for i in ranked.ids if i in live and i not in self.invalid_db]
+        self, it: _Draft, ranked: dedup.Shortlist, live: dict[int, _Tokens]
+    ) -> list[tuple[int, _Tokens]]:
+        invalid = self.invalid_db
+        found = [(i, live[i]) for i in ranked.ids if i in live and i not in invalid]
         if found or ranked.exact:
             return found
         namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
         where, params = live_where(namespace, self.now)
-        rows, _ = fts.ranked_rows(
-            fts.all_terms(sorted(w for w in it.tokens if w.strip("_"))[: fts.MAX_TERMS]),
-            columns=_columns(),
-            where=where,
-            where_params=params,
-            considered=CONSIDER,
-            take=TAKE,
-        )
-        return [
-            (cast(int, r[0]), _stored_tokens(cast(str, r[1]))) for r in rows if r[0] not in self.invalid_db
-        ]
+        rows = every_word_rows(it.tokens, where=where, where_params=params)
+        return [(i, _stored_tokens(c)) for i, c in rows if i not in self.invalid_db]
 
     def _pending_candidates(self, namespace: str, new: frozenset[str]) -> set[int]:
         """Earlier drafts of the batch able to reach the revision band: exact, no cut-off.
@@ -464,28 +499,30 @@ class _Batch:
             out.update(rows)
         return out - self.invalid_pending
 
-    def _decide(
-        self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, frozenset[str]]
-    ) -> None:
+    def _decide(self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, _Tokens]) -> None:
         namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
         new = it.tokens
         n = len(new)
+        common = new.intersection
         # best so far: shared, union, order (newest wins ties), pending?, id; compared as exact
-        # fractions by cross-multiplying (dedup.best_match's rule without building Fractions)
+        # fractions by cross-multiplying (dedup.best_match's rule without building Fractions).
+        # The best is the maximum of (fraction, order) and every order is distinct, so the
+        # candidates may come in any order. n >= 1, so no union is 0.
         b_shared, b_union, b_order, b_pending, b_id = 0, 0, -1, False, 0
-        pending = [(other, self.items[other].tokens) for other in self._pending_candidates(namespace, new)]
-        stored = self._stored_candidates(it, ranked, live)
-        for chunk_id, toks, is_pending in itertools.chain(
-            ((i, t, False) for i, t in stored), ((i, t, True) for i, t in pending)
-        ):
-            shared = len(new & toks)
+        for chunk_id, toks in self._stored_candidates(it, ranked, live):
+            shared = len(common(toks))
             union = n + len(toks) - shared
-            if not union:
-                continue
-            order = _PENDING_ORDER + chunk_id if is_pending else chunk_id
+            left, right = shared * b_union, b_shared * union
+            if b_union == 0 or left > right or (left == right and chunk_id > b_order):
+                b_shared, b_union, b_order, b_id = shared, union, chunk_id, chunk_id
+        for other in self._pending_candidates(namespace, new):
+            toks = self.items[other].tokens
+            shared = len(common(toks))
+            union = n + len(toks) - shared
+            order = _PENDING_ORDER + other
             left, right = shared * b_union, b_shared * union
             if b_union == 0 or left > right or (left == right and order > b_order):
-                b_shared, b_union, b_order, b_pending, b_id = shared, union, order, is_pending, chunk_id
+                b_shared, b_union, b_order, b_pending, b_id = shared, union, order, True, other
         decision = dedup.decide_overlap(b_shared, b_union) if b_union else "new"
         if decision != "new":
             it.shared, it.union = b_shared, b_union
@@ -506,7 +543,8 @@ class _Batch:
         columns, plan = _bulk_columns()
         conn = connections[DEFAULT_DB_ALIAS]
         new = [it for it in self.items if it.values is not None and it.action != "duplicate"]
-        returned = fts.insert_rows(
+        self.written = len(new)
+        returned = text_index.sql().insert_rows(
             columns, [_db_row(plan, cast(dict[str, Any], it.values), conn) for it in new], returning=("id",)
         )
         # rowids are handed out in VALUES order, statement after statement
@@ -613,12 +651,19 @@ class _Batch:
 
 _PENDING_ORDER = 1 << 62
 
+# A stored row's token set as _decide reads it (a tuple of distinct tokens, or a frozenset).
+_Tokens = tuple[str, ...] | frozenset[str]
 
-@functools.lru_cache(maxsize=16_384)
-def _stored_tokens(content: str) -> frozenset[str]:
+
+@functools.lru_cache(maxsize=STORED_TOKENS_CACHE)
+def _stored_tokens(content: str) -> tuple[str, ...]:
     """dedup.tokens of a stored row's content, memoized by the text itself (the same rows keep
-    coming back as candidates; a pure function of the string, so it can never go stale)."""
-    return dedup.tokens(content)
+    coming back as candidates; a pure function of the string, so it can never go stale).
+
+    Kept as a tuple of interned strings: ~0.36 KB an entry instead of ~1.3 KB for a frozenset of
+    fresh strings, so the cache can hold a 100k-fact store's candidates.
+    """
+    return tuple(map(sys.intern, dedup.tokens(content)))
 
 
 class _Partial(Exception):

@@ -29,6 +29,7 @@ RANK_NORMALIZATION = 1  # divide by 1 + log(document length)
 MAX_PARAMS = 65535  # PostgreSQL's limit of bind parameters per statement
 MAX_ROWS_PER_INSERT = 2000
 _TERM = "websearch_to_tsquery('english', %s)"
+UNINDEXABLE = -1  # the id term_rowids lists for a word PostgreSQL does not index (see there)
 
 
 def all_terms(terms: Sequence[str]) -> Expression:
@@ -98,19 +99,28 @@ def ranked_rows(
 
 
 def term_rowids(terms: Sequence[str], *, cap: int) -> dict[str, list[int]]:
-    """memory.fts.term_rowids on PostgreSQL: per term, up to `cap` ids of chunks holding it, ascending."""
+    """memory.fts.term_rowids on PostgreSQL: per term, up to `cap` ids of chunks holding it, ascending.
+
+    One statement: a capped GIN probe per term. A word the english dictionary drops (a stopword
+    such as "was" or "only") has no lexeme to look up and would read as held by no row; it is
+    held by most rows, so it is reported as common (`cap` UNINDEXABLE ids, never a real row).
+    """
     if not terms:
         return {}
     sql = (
-        "SELECT t.i, c.id FROM unnest(%s::text[]) WITH ORDINALITY AS t(term, i) "
-        "CROSS JOIN LATERAL (SELECT id FROM memory_chunk "
-        "WHERE search_vector @@ websearch_to_tsquery('english', t.term) LIMIT %s) AS c"
+        "SELECT t.i, c.id, numnode(websearch_to_tsquery('english', t.term)) = 0 "
+        "FROM unnest(%s::text[]) WITH ORDINALITY AS t(term, i) "
+        "LEFT JOIN LATERAL (SELECT id FROM memory_chunk "
+        "WHERE search_vector @@ websearch_to_tsquery('english', t.term) LIMIT %s) AS c ON TRUE"
     )
     lists: list[list[int]] = [[] for _ in terms]
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(terms), cap])
-        for index, chunk_id in cursor.fetchall():
-            lists[index - 1].append(chunk_id)
+        for index, chunk_id, unindexable in cursor.fetchall():
+            if unindexable:
+                lists[index - 1] = [UNINDEXABLE] * cap
+            elif chunk_id is not None:
+                lists[index - 1].append(chunk_id)
     return {term: sorted(ids) for term, ids in zip(terms, lists, strict=True)}
 
 
@@ -152,6 +162,55 @@ def insert_rows(
 def page_cache(kib: int) -> Iterator[None]:
     """No-op: PostgreSQL's shared buffers are the server's business."""
     yield
+
+
+def match_rowids(expression: Expression, *, limit: int) -> list[int]:
+    """Ids of chunks matching an expression, unranked, ascending, at most `limit`."""
+    query, params = tsquery(expression)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id FROM memory_chunk WHERE search_vector @@ {query} ORDER BY id LIMIT %s",  # noqa: S608
+            [*params, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def indexable(terms: Sequence[str]) -> bool:
+    """Whether any of the terms has a lexeme (the english dictionary drops stopwords)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT numnode(websearch_to_tsquery('english', %s)) > 0", [" ".join(terms)])
+        return bool(cursor.fetchone()[0])
+
+
+def like_rows(
+    terms: Sequence[str], *, columns: Sequence[str], where: str, where_params: Sequence[object], limit: int
+) -> list[tuple[object, ...]]:
+    """Rows passing `where` whose content holds every term (any case), newest first.
+
+    Only for a text made of stopwords alone, which the tsvector cannot find (see indexable).
+    """
+    likes = " AND ".join(["memory_chunk.content ILIKE %s"] * len(terms)) or "TRUE"
+    sql = (
+        f"SELECT {', '.join(columns)} FROM memory_chunk "  # noqa: S608 - see docstring
+        f"WHERE ({where or 'TRUE'}) AND {likes} ORDER BY memory_chunk.id DESC LIMIT %s"
+    )
+    escaped = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in terms]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*where_params, *escaped, limit])
+        return cursor.fetchall()
+
+
+def ensure_page_cache(kib: int) -> None:
+    """No-op: see page_cache."""
+
+
+def merge_segments(pages: int) -> None:
+    """No-op: GIN's pending list is merged by PostgreSQL (fastupdate, autovacuum)."""
+
+
+def segment_count() -> int:
+    """FTS5 segments have no PostgreSQL counterpart."""
+    return 0
 
 
 def rebuild() -> None:

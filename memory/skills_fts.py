@@ -43,3 +43,23 @@ def rebuild_skill_index() -> None:
     """Rebuild the skills index from memory_skill (external content)."""
     with connection.cursor() as cursor:
         cursor.execute("INSERT INTO memory_skill_fts(memory_skill_fts) VALUES('rebuild')")
+
+
+# -- integrity (memory.integrity)
+
+SKILL_TABLE = "memory_skill"
+SKILL_TRIGGERS = ("memory_skill_fts_ai", "memory_skill_fts_ad", "memory_skill_fts_au")
+
+
+def skill_index_missing_schema() -> list[str]:
+    """Names of the skills FTS table and sync triggers that are absent."""
+    present = fts.schema_objects("table", [SKILL_FTS_TABLE]) | fts.schema_objects("trigger", SKILL_TRIGGERS)
+    return [name for name in (SKILL_FTS_TABLE, *SKILL_TRIGGERS) if name not in present]
+
+
+def skill_index_integrity_error() -> str | None:
+    return fts.index_integrity_error(SKILL_FTS_TABLE)
+
+
+def skill_index_row_counts() -> dict[str, int]:
+    return fts.index_row_counts(SKILL_FTS_TABLE, SKILL_TABLE)

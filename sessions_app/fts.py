@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 
 from django.db import connection
 
+from memory import fts as chunk_fts
 from memory.fts import any_term, quote
 
 FTS_TABLE = "sessions_app_summary_fts"
@@ -131,3 +132,24 @@ def integrity_check() -> bool:
     except django.db.DatabaseError:
         return False
     return True
+
+
+# -- integrity (memory.integrity)
+
+SUMMARY_TABLE = "sessions_app_sessionsummary"
+TRIGGERS = ("sessions_app_summary_fts_ai", "sessions_app_summary_fts_ad", "sessions_app_summary_fts_au")
+
+
+def missing_schema() -> list[str]:
+    """Names of the summary FTS table and sync triggers that are absent."""
+    present = chunk_fts.schema_objects("table", [FTS_TABLE]) | chunk_fts.schema_objects("trigger", TRIGGERS)
+    return [name for name in (FTS_TABLE, *TRIGGERS) if name not in present]
+
+
+def integrity_error() -> str | None:
+    """FTS5 'integrity-check' against the summaries table: the error, or None if sound."""
+    return chunk_fts.index_integrity_error(FTS_TABLE)
+
+
+def index_row_counts() -> dict[str, int]:
+    return chunk_fts.index_row_counts(FTS_TABLE, SUMMARY_TABLE)

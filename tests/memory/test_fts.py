@@ -293,3 +293,26 @@ def test_missing_schema_names_what_is_gone():
     with connection.cursor() as cursor:
         cursor.execute("DROP TRIGGER memory_chunk_fts_au")  # rolled back with the test transaction
     assert fts.missing_schema() == ["memory_chunk_fts_au"]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.django_db
+def test_term_rowids_caps_each_list_in_id_order_and_merge_keeps_the_index():
+    rows = [ChunkFactory(content="quokka lake") for _ in range(6)]
+    rare = ChunkFactory(content="marmot lake")
+    found = fts.term_rowids(["quokka", "marmot", "absent"], cap=4)
+    assert found["quokka"] == sorted(c.pk for c in rows)[:4]
+    assert found["marmot"] == [rare.pk]
+    assert found["absent"] == []
+    before = fts.segment_count()
+    fts.merge_segments(1000)
+    assert fts.segment_count() <= before
+    assert fts.integrity_check()
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.django_db
+def test_the_usermerge_setting_is_migrated():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT v FROM memory_chunk_fts_config WHERE k = 'usermerge'")
+        assert cursor.fetchone() == (2,)

@@ -17,13 +17,22 @@ SUBCOMMANDS = {
     "create-agent-key": "sessions_app.cli.create_agent_key",
     "seed-demo": "memory.cli.seed_demo",
     "eval-recall": "memory.cli.eval_recall",
+    "check": "memory.cli_check",
 }
+
+
+# `check` repairs what Django's system checks complain about (memory.E001), so it must not be
+# stopped by them; every other subcommand runs them as usual.
+UNCHECKED = {"check"}
 
 
 class Command(BaseCommand):
     help = "protomem operations: " + ", ".join(SUBCOMMANDS)
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: ArgumentParser) -> None:
+        # Django adds this flag only to commands that require system checks; ours runs them itself.
+        parser.add_argument("--skip-checks", action="store_true", help="skip Django's system checks")
         sub = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
         sub.required = True
         for name, module_path in SUBCOMMANDS.items():
@@ -36,4 +45,6 @@ class Command(BaseCommand):
         name = options["subcommand"]
         if name not in SUBCOMMANDS:
             raise CommandError(f"unknown subcommand {name!r}")
+        if name not in UNCHECKED and not options.get("skip_checks"):
+            self.check()
         importlib.import_module(SUBCOMMANDS[name]).handle(self, options)
