@@ -14,7 +14,7 @@ FORWARD = [
             || setweight(to_tsvector('english', coalesce(text, '')), 'B')
         ) STORED""",
     """CREATE INDEX IF NOT EXISTS sessions_app_summary_search_vector
-        ON sessions_app_sessionsummary USING GIN (search_vector)""",
+        ON sessions_app_sessionsummary USING GIN (search_vector) WITH (fastupdate = off)""",
 ]
 REVERSE = [
     "DROP INDEX IF EXISTS sessions_app_summary_search_vector",
