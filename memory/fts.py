@@ -198,18 +198,28 @@ def insert_rows(
     """
     if not rows:
         return []
+    limit = connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    per_statement = max(1, min(MAX_ROWS_PER_INSERT, limit // len(columns)))
+    return multi_row_insert(columns, rows, returning=returning, per_statement=per_statement)
+
+
+def multi_row_insert(
+    columns: Sequence[str], rows: Sequence[Sequence[object]], *, returning: Sequence[str], per_statement: int
+) -> list[tuple[object, ...]]:
+    """INSERT INTO memory_chunk, `per_statement` rows per statement; the `returning` columns.
+
+    Plain SQL on either database (memory.pg_fts uses it with PostgreSQL's parameter limit).
+    """
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    head = f"INSERT INTO memory_chunk ({', '.join(columns)}) VALUES "  # noqa: S608 - model metadata
+    tail = f" RETURNING {', '.join(returning)}"
+    out: list[tuple[object, ...]] = []
     with connection.cursor() as cursor:
-        limit = connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-        per_statement = max(1, min(MAX_ROWS_PER_INSERT, limit // len(columns)))
-        one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-        head = f"INSERT INTO memory_chunk ({', '.join(columns)}) VALUES "  # noqa: S608 - model metadata
-        tail = f" RETURNING {', '.join(returning)}"
-        out: list[tuple[object, ...]] = []
         for start in range(0, len(rows), per_statement):
             part = rows[start : start + per_statement]
             cursor.execute(head + ", ".join([one] * len(part)) + tail, [v for row in part for v in row])
             out.extend(cursor.fetchall())
-        return out
+    return out
 
 
 @contextlib.contextmanager

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 
 from django.db import connection
 
+from memory import fts
+
 CHUNK_TABLE = "memory_chunk"
 Expression = tuple[tuple[str, ...], ...]
 # ts_rank weights, in PostgreSQL's order {D, C, B, A}: heading (A) 1.0, content (B) 0.5.
@@ -146,16 +148,7 @@ def insert_rows(
     if not rows:
         return []
     per_statement = max(1, min(MAX_ROWS_PER_INSERT, MAX_PARAMS // len(columns)))
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    head = f"INSERT INTO memory_chunk ({', '.join(columns)}) VALUES "  # noqa: S608 - model metadata
-    tail = f" RETURNING {', '.join(returning)}"
-    out: list[tuple[object, ...]] = []
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), per_statement):
-            part = rows[start : start + per_statement]
-            cursor.execute(head + ", ".join([one] * len(part)) + tail, [v for row in part for v in row])
-            out.extend(cursor.fetchall())
-    return out
+    return fts.multi_row_insert(columns, rows, returning=returning, per_statement=per_statement)
 
 
 @contextlib.contextmanager
