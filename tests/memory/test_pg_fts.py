@@ -82,12 +82,19 @@ def test_session_summary_column_exists():
     assert session_pg_fts.column_exists()
 
 
+GIN_INDEXES = [
+    "memory_chunk_search_vector",
+    "memory_skill_search_vector",
+    "sessions_app_summary_search_vector",
+]
+
+
 def test_gin_indexes_skip_the_pending_list():
     # fastupdate would make every lookup read the unmerged pending list (migration 0011 says why)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT c.relname, c.reloptions FROM pg_class AS c WHERE c.relname = ANY(%s)",
-            [["memory_chunk_search_vector", "memory_skill_search_vector", "sessions_app_summary_search_vector"]],
+            [GIN_INDEXES],
         )
         options = dict(cursor.fetchall())
     assert len(options) == 3
