@@ -265,12 +265,12 @@ def every_word_rows(new: frozenset[str], *, where: str, where_params: list[objec
         rows = index.like_rows(words, columns=_columns(), where=where, where_params=where_params, limit=TAKE)
         return cast(list[tuple[int, str]], rows)
     expression = index.all_terms(words)
-    ids = text_index.sql().match_rowids(expression, limit=CONSIDER + 1)
+    ids = index.match_rowids(expression, limit=CONSIDER + 1)
     if len(ids) <= CONSIDER:
-        rows = text_index.sql().chunk_rows(ids, columns=_columns(), where=where, where_params=where_params)
+        rows = index.chunk_rows(ids, columns=_columns(), where=where, where_params=where_params)
         if len(rows) <= TAKE:
             return sorted(cast(list[tuple[int, str]], rows), reverse=True)
-    ranked, _ = text_index.sql().ranked_rows(
+    ranked, _ = index.ranked_rows(
         expression, columns=_columns(), where=where, where_params=where_params, considered=CONSIDER, take=TAKE
     )
     return cast(list[tuple[int, str]], ranked)

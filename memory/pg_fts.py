@@ -55,11 +55,14 @@ def tsquery(expression: Expression) -> tuple[str, list[object]]:
     return "(" + " || ".join(groups) + ")", [term for group in expression for term in group]
 
 
-def _ranked(expression: Expression, limit: int | None) -> tuple[str, list[object]]:
+def _ranked(
+    expression: Expression, limit: int | None, *, table: str = CHUNK_TABLE
+) -> tuple[str, list[object]]:
+    """(id, score) of `table`'s rows matching the expression, best first; `table` is a constant."""
     query, params = tsquery(expression)
     sql = (
         f"SELECT c.id, ts_rank(%s, c.search_vector, {query}, %s) AS score "  # noqa: S608 - see docstring
-        f"FROM memory_chunk AS c WHERE c.search_vector @@ {query} ORDER BY score DESC, c.id"
+        f"FROM {table} AS c WHERE c.search_vector @@ {query} ORDER BY score DESC, c.id"
     )
     args: list[object] = [RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params]
     if limit is not None:
@@ -187,7 +190,7 @@ def like_rows(
         f"SELECT {', '.join(columns)} FROM memory_chunk "  # noqa: S608 - see docstring
         f"WHERE ({where or 'TRUE'}) AND {likes} ORDER BY memory_chunk.id DESC LIMIT %s"
     )
-    escaped = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in terms]
+    escaped = ["%" + connection.ops.prep_for_like_query(t) + "%" for t in terms]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*where_params, *escaped, limit])
         return cursor.fetchall()
@@ -215,27 +218,19 @@ def integrity_check() -> bool:
     return True
 
 
-def column_exists() -> bool:
-    """Whether migration 0011 added memory_chunk.search_vector on this database."""
+def column_exists(table: str) -> bool:
+    """Whether `table` has its search_vector column here (memory 0011, sessions_app 0005)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT 1 FROM information_schema.columns WHERE table_name = %s AND column_name = %s",
-            [CHUNK_TABLE, "search_vector"],
+            [table, "search_vector"],
         )
         return cursor.fetchone() is not None
 
 
 def skill_ids(expression: Expression, *, limit: int | None) -> list[int]:
     """Skill ids matching an expression over memory_skill.search_vector, best rank first."""
-    query, params = tsquery(expression)
-    sql = (
-        f"SELECT id FROM memory_skill WHERE search_vector @@ {query} "  # noqa: S608 - see docstring
-        f"ORDER BY ts_rank(%s, search_vector, {query}, %s) DESC, id"
-    )
-    args: list[object] = [*params, "{0.1, 0.2, 0.5, 1.0}", *params, RANK_NORMALIZATION]
-    if limit is not None:
-        sql += " LIMIT %s"
-        args.append(limit)
+    sql, params = _ranked(expression, limit, table="memory_skill")
     with connection.cursor() as cursor:
-        cursor.execute(sql, args)
+        cursor.execute(sql, params)
         return [row[0] for row in cursor.fetchall()]

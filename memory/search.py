@@ -59,21 +59,22 @@ def _fts_ready() -> bool:
 
 @functools.cache
 def _tsvector_ready() -> bool:
-    return pg_fts.column_exists()
+    return pg_fts.column_exists(fts.CHUNK_TABLE)
 
 
-def choose_backend(fts_ready: Callable[[], bool]) -> str:
-    """'fts5' or 'like' for an index; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
+def choose_backend(*, fts_ready: Callable[[], bool], tsvector_ready: Callable[[], bool]) -> str:
+    """An index's backend on this database: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'
+    when the index is missing; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
     if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
         return "like"
+    if connection.vendor == "postgresql":
+        return "tsvector" if tsvector_ready() else "like"
     return "fts5" if fts_ready() else "like"
 
 
 def search_backend_name() -> str:
-    """The chunk store's search backend: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'."""
-    if connection.vendor == "postgresql":
-        return "tsvector" if choose_backend(_tsvector_ready) == "fts5" else "like"
-    return choose_backend(_fts_ready)
+    """The chunk store's search backend (see choose_backend)."""
+    return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
 
 
 def _ranked_backend() -> bool:

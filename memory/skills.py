@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connections, transaction
 from django.db.models import Q, QuerySet
 
 from memory import fts, pg_fts, skills_fts
@@ -38,7 +38,7 @@ def skill_search_ids(query: str, *, queryset: QuerySet[Skill], limit: int = SKIL
     terms = fts.terms_of(query)
     if not terms or limit <= 0:
         return []
-    if connection.vendor == "postgresql" and search_backend_name() == "tsvector":
+    if search_backend_name() == "tsvector":  # the chunk store's index decides for skills too
         match_ids = pg_fts.skill_ids
     elif skills_fts.skill_fts_ready():
         match_ids = skills_fts.match_skill_ids

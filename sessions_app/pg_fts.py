@@ -9,56 +9,51 @@ from __future__ import annotations
 
 from django.db import connection
 
+from memory.pg_fts import any_term, tsquery
 from sessions_app.fts import SNIPPET_TOKENS, summary_rows
 
-__all__ = ["column_exists", "recent_ids", "snippet_for", "summary_rows", "term_count", "term_ids"]
+__all__ = ["SUMMARY_TABLE", "recent_ids", "snippet_for", "summary_rows", "term_count", "term_ids"]
 
-_TERM = "websearch_to_tsquery('english', %s)"
-
-
-def _any(terms: list[str]) -> str:
-    return "(" + " || ".join([_TERM] * len(terms)) + ")"
+SUMMARY_TABLE = "sessions_app_sessionsummary"
 
 
-def column_exists() -> bool:
-    """Whether migration 0005 added the search column on this database."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT 1 FROM information_schema.columns WHERE table_name = %s AND column_name = %s",
-            ["sessions_app_sessionsummary", "search_vector"],
-        )
-        return cursor.fetchone() is not None
+def _any(terms: list[str]) -> tuple[str, list[object]]:
+    """A tsquery matching any of the terms (memory.pg_fts builds it, one bound term each)."""
+    return tsquery(any_term(terms))
 
 
 def term_ids(term: str, *, agent_id: int, limit: int) -> list[int]:
     """Summary ids of one agent containing `term` (stemmed), at most `limit`, ascending."""
+    query, params = _any([term])
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT id FROM sessions_app_sessionsummary "  # noqa: S608 - constants only
-            f"WHERE agent_id = %s AND search_vector @@ {_TERM} ORDER BY id LIMIT %s",
-            [int(agent_id), term, limit],
+            f"WHERE agent_id = %s AND search_vector @@ {query} ORDER BY id LIMIT %s",
+            [int(agent_id), *params, limit],
         )
         return [row[0] for row in cursor.fetchall()]
 
 
 def term_count(term: str, *, limit: int) -> int:
     """How many summaries (any agent's) contain `term`, counting no further than `limit`."""
+    query, params = _any([term])
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM (SELECT 1 FROM sessions_app_sessionsummary "  # noqa: S608 - constants only
-            f"WHERE search_vector @@ {_TERM} LIMIT %s) AS t",
-            [term, limit],
+            f"WHERE search_vector @@ {query} LIMIT %s) AS t",
+            [*params, limit],
         )
         return int(cursor.fetchone()[0])
 
 
 def recent_ids(terms: list[str], *, agent_id: int, limit: int) -> list[int]:
     """Summary ids of one agent containing any of `terms`, most recently created first."""
+    query, params = _any(terms)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT id FROM sessions_app_sessionsummary "  # noqa: S608 - placeholders only
-            f"WHERE agent_id = %s AND search_vector @@ {_any(terms)} ORDER BY id DESC LIMIT %s",
-            [int(agent_id), *terms, limit],
+            f"WHERE agent_id = %s AND search_vector @@ {query} ORDER BY id DESC LIMIT %s",
+            [int(agent_id), *params, limit],
         )
         return [row[0] for row in cursor.fetchall()]
 
@@ -70,11 +65,12 @@ _START, _STOP = "\x02", "\x03"
 def snippet_for(terms: list[str], *, agent_id: int, summary_id: int) -> str:
     """A short excerpt of one summary's text with the query terms in [brackets] ('' if none)."""
     options = f"StartSel={_START}, StopSel={_STOP}, MaxWords={SNIPPET_TOKENS}, MinWords=4"
+    query, params = _any(terms)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT ts_headline('english', text, {_any(terms)}, %s), text "  # noqa: S608 - placeholders only
+            f"SELECT ts_headline('english', text, {query}, %s), text "  # noqa: S608 - placeholders only
             "FROM sessions_app_sessionsummary WHERE agent_id = %s AND id = %s",
-            [*terms, options, int(agent_id), int(summary_id)],
+            [*params, options, int(agent_id), int(summary_id)],
         )
         row = cursor.fetchone()
     if not row or not row[0]:

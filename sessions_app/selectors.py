@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from memory import fts as chunk_fts
+from memory import pg_fts as chunk_pg_fts
 from memory.search import choose_backend
 from sessions_app import fts, pg_fts
 from sessions_app.models import Agent, HarvestState, Session, SessionSummary
@@ -92,14 +93,12 @@ def _fts_ready() -> bool:
 
 @functools.cache
 def _tsvector_ready() -> bool:
-    return pg_fts.column_exists()
+    return chunk_pg_fts.column_exists(pg_fts.SUMMARY_TABLE)
 
 
 def search_backend_name() -> str:
-    """The session index's backend: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'."""
-    if connection.vendor == "postgresql":
-        return "tsvector" if choose_backend(_tsvector_ready) == "fts5" else "like"
-    return choose_backend(_fts_ready)
+    """The session index's backend (memory.search.choose_backend)."""
+    return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
 
 
 def ranked_backend() -> bool:

@@ -18,10 +18,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     The suite runs twice in CI, once per backend (.ci/run); the other backend's twin of a
     deselected test runs there.
     """
-    from django.conf import settings
+    from tests.backends import on_postgres
 
-    vendor = "postgres" if "postgresql" in settings.DATABASES["default"]["ENGINE"] else "sqlite"
-    other = {"sqlite": "postgres_only", "postgres": "sqlite_only"}[vendor]
+    other = "sqlite_only" if on_postgres() else "postgres_only"
     keep = [item for item in items if other not in item.keywords]
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if other in item.keywords])

@@ -79,7 +79,7 @@ def test_filtered_search_keeps_rank_order_and_filters():
 
 
 def test_session_summary_column_exists():
-    assert session_pg_fts.column_exists()
+    assert pg_fts.column_exists(session_pg_fts.SUMMARY_TABLE)
 
 
 GIN_INDEXES = [
