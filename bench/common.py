@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,21 @@ def words(rng: random.Random, vocab: Sequence[str], count: int) -> str:
 def query_terms(rng: random.Random, vocab: Sequence[str], count: int = 3) -> str:
     """A query of `count` distinct random words."""
     return " ".join(rng.sample(vocab, count))
+
+
+def add_standing_rules(count: int, rng: random.Random, vocab: Sequence[str], now: datetime) -> None:
+    """`count` operator always-on rows ("Standing rule i: ..."), one minute apart, newest first."""
+    from memory.services import ChunkDraft, add_chunks
+
+    add_chunks(
+        ChunkDraft(
+            content=f"Standing rule {i}: " + words(rng, vocab, 5),
+            domain="hot",
+            source_type="console",
+            created_at=now - timedelta(minutes=i),
+        )
+        for i in range(count)
+    )
 
 
 def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:

@@ -255,15 +255,7 @@ def seed(chunks: int) -> None:
         )
         for _ in range(chunks)
     )
-    add_chunks(
-        ChunkDraft(
-            content=f"Standing rule {i}: " + common.words(rng, vocab, 5),
-            domain="hot",
-            source_type="console",
-            created_at=now - timedelta(minutes=i),
-        )
-        for i in range(HOT_ROWS)
-    )
+    common.add_standing_rules(HOT_ROWS, rng, vocab, now)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 

@@ -104,22 +104,13 @@ def build(rows: int) -> None:
     from django.utils import timezone
 
     from memory.models import Skill
-    from memory.services import ChunkDraft, add_chunks
     from sessions_app.models import Agent, Session, SessionSummary
 
     rng = random.Random(SEED)
     vocab = common.vocabulary(VOCAB_SIZE)
     now = timezone.now()
     _load_chunks(rows, rng, vocab, now)
-    add_chunks(
-        ChunkDraft(
-            content=f"Standing rule {i}: " + common.words(rng, vocab, 5),
-            domain="hot",
-            source_type="console",
-            created_at=now - timedelta(minutes=i),
-        )
-        for i in range(HOT_ROWS)
-    )
+    common.add_standing_rules(HOT_ROWS, rng, vocab, now)
     Skill.objects.bulk_create(
         Skill(
             name=f"skill-{i}", description=common.words(rng, vocab, 12), content=common.words(rng, vocab, 80)

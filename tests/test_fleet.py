@@ -107,6 +107,15 @@ def assert_harvested_once(agent: Agent, rows: dict[str, Session]) -> None:
     assert Counter(facts) == {**{unique_fact(s): 1 for s in rows}, SHARED_FACT: 1}
 
 
+def assert_survivor_took_over(victim_row: Session, first: Session, *, lease_s: float) -> None:
+    """The killed worker's harvest finished once, by a survivor, never before the lease ran out."""
+    assert (victim_row.harvest_state, victim_row.harvest_attempts) == (HarvestState.DONE, 2)
+    assert victim_row.harvest_claimed_at - first.harvest_claimed_at >= timedelta(seconds=lease_s)
+    assert Chunk.objects.get(source="victim", source_type="harvest").content == (
+        "Harvest of victim by a survivor."
+    )
+
+
 # -- claim semantics, in-process (what every worker relies on) --------------------------------
 
 
@@ -210,12 +219,7 @@ def test_a_worker_killed_inside_the_model_call_is_taken_over_by_a_survivor(worke
     wait_until(fleet.drained, timeout=60, what="the fleet's queue to drain")
     # then: a survivor took the stale claim over (never before the lease ran out) and
     # harvested once; nothing else was lost or doubled
-    victim_row = rows["victim"]
-    assert (victim_row.harvest_state, victim_row.harvest_attempts) == (HarvestState.DONE, 2)
-    assert victim_row.harvest_claimed_at - first.harvest_claimed_at >= timedelta(seconds=lease_s)
-    assert Chunk.objects.get(source="victim", source_type="harvest").content == (
-        "Harvest of victim by a survivor."
-    )
+    assert_survivor_took_over(rows["victim"], first, lease_s=lease_s)
     assert {(rows[s.session_id].harvest_state, rows[s.session_id].harvest_attempts) for s in later} == {
         (HarvestState.DONE, 1)
     }
@@ -246,12 +250,7 @@ def test_a_killed_prefork_child_is_requeued_and_waits_out_the_lease(worker_fleet
     wait_until(fleet.drained, timeout=60, what="the fleet's queue to drain")
     # then: the requeued delivery found the claim fresh, came back when the lease ran out,
     # took it over and harvested once
-    victim_row = rows["victim"]
-    assert (victim_row.harvest_state, victim_row.harvest_attempts) == (HarvestState.DONE, 2)
-    assert victim_row.harvest_claimed_at - first.harvest_claimed_at >= timedelta(seconds=lease_s)
-    assert Chunk.objects.get(source="victim", source_type="harvest").content == (
-        "Harvest of victim by a survivor."
-    )
+    assert_survivor_took_over(rows["victim"], first, lease_s=lease_s)
     assert model_calls(stub_gateway) == {"victim": 2, **dict.fromkeys((s.session_id for s in later), 1)}
     assert_harvested_once(agent, rows)
 
