@@ -27,6 +27,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/protomem
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS)

@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
 from audit.models import AuditEvent, InjectionLog, InjectionLogItem
-from memory.selectors import chunks_by_ids
+from memory.lifecycle.selectors import chunks_by_ids
 
 RECENT_SESSIONS = 30  # session choices offered in the injection log's filter sidebar
 

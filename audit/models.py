@@ -65,7 +65,7 @@ class InjectionLogItem(models.Model):
     log = models.ForeignKey(InjectionLog, on_delete=models.CASCADE, related_name="items")
     chunk_id = models.BigIntegerField()
     section = models.CharField(max_length=8, choices=InjectionSection.choices)
-    # Whether the delivered row was private or commons when it entered the prompt (memory.scope).
+    # Whether the delivered row was private or commons when it entered the prompt (memory.lifecycle.scope).
     scope = models.CharField(max_length=8, choices=InjectionScope.choices, default=InjectionScope.PRIVATE)
 
     class Meta:

@@ -62,7 +62,7 @@ def injection_log_record(
 ) -> InjectionLog:
     """Append one injection-log row (and its per-chunk items) for ids that entered a prompt.
 
-    `scopes` maps a chunk id to "private" / "commons" (memory.scope); unlisted ids are private.
+    `scopes` maps a chunk id to "private" / "commons" (memory.lifecycle.scope); unlisted ids are private.
     """
     scope_of = {int(k): str(v) for k, v in (scopes or {}).items()}
     private = str(InjectionScope.PRIVATE)

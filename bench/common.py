@@ -137,7 +137,7 @@ def query_terms(rng: random.Random, vocab: Sequence[str], count: int = 3) -> str
 
 def add_standing_rules(count: int, rng: random.Random, vocab: Sequence[str], now: datetime) -> None:
     """`count` operator always-on rows ("Standing rule i: ..."), one minute apart, newest first."""
-    from memory.services import ChunkDraft, add_chunks
+    from memory.lifecycle.writes import ChunkDraft, add_chunks
 
     add_chunks(
         ChunkDraft(

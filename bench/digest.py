@@ -133,7 +133,7 @@ def run(sessions: int, turns: int, rebuild: bool) -> bool:
     from django.core.cache import cache
     from django.db import connection
 
-    from memory.fts import quote
+    from memory.store.text_index.fts5 import quote
     from protomem.config import get_config
     from sessions_app import fts
     from sessions_app.digest import digest_block, digest_entries

@@ -1,9 +1,9 @@
-"""Facts consolidation at scale: ingest N synthetic facts through memory.facts.fact_ingest.
+"""Facts consolidation at scale: ingest N synthetic facts through memory.lifecycle.facts.fact_ingest.
 
     .venv/bin/python -m bench.facts [--facts 100000] [--block 10000] [--seed 11]
 
 By default each fact is its own write transaction (as the memory_ingest API writes them);
---per-transaction N hands N facts at a time to memory.facts.facts_ingest, one transaction each
+--per-transaction N hands N facts at a time to memory.lifecycle.facts_bulk.facts_ingest, one transaction each
 (as an import does; --one-by-one: fact_ingest per fact inside that transaction, as the harvest).
 Consolidation is on throughout: every fact is checked against the live facts of its namespace
 through the FTS index and is inserted, skipped as a duplicate or inserted as a revision that
@@ -99,10 +99,12 @@ def run(
 
     from django.db import connection, transaction
 
-    from memory import dedup, fts
-    from memory.facts import fact_ingest, facts_ingest
-    from memory.models import Chunk
-    from memory.services import ChunkDraft
+    from memory.lifecycle import dedup
+    from memory.lifecycle.facts import fact_ingest
+    from memory.lifecycle.facts_bulk import facts_ingest
+    from memory.lifecycle.writes import ChunkDraft
+    from memory.store.models import Chunk
+    from memory.store.text_index import fts5
 
     stream = Stream(seed)
     outcomes: Counter[str] = Counter()
@@ -154,7 +156,7 @@ def run(
             live = len(stream.live_text)
             wall = time.perf_counter() - block_start
             cpu_us = (time.process_time() - block_cpu) / block * 1e6
-            segments = fts.segment_count() if connection.vendor == "sqlite" else 0
+            segments = fts5.segment_count() if connection.vendor == "sqlite" else 0
             blocks.append(
                 {
                     "n": n,

@@ -6,14 +6,14 @@
     .venv/bin/python -m bench.hybrid --rebuild
 
 Builds (once, cached under /tmp/protomem-bench/hybrid-<rows>) the same synthetic store as
-bench/search.py (memory.services.add_chunks, 3% rejected, 2% expired, 2% superseded) plus one
+bench/search.py (memory.lifecycle.writes.add_chunks, 3% rejected, 2% expired, 2% superseded) plus one
 random unit 384-dim vector per chunk in memory_chunk_vector. Then, per random 3-term query,
 interleaved:
 
-  keyword   memory.selectors.chunk_search(q, k) with knowledge.embeddings off (FTS5 only)
+  keyword   memory.lifecycle.selectors.chunk_search(q, k) with knowledge.embeddings off (FTS5 only)
   hybrid    the same call with knowledge.embeddings on: embed the query, FTS5 ids + vector ids
-            (memory.vectors, numpy over the cached matrix) fused by RRF, rows loaded
-  vector    memory.vectors.nearest_ids alone (the in-process KNN + deliverable filter)
+            (memory.store.vectors, numpy over the cached matrix) fused by RRF, rows loaded
+  vector    memory.store.vectors.nearest_ids alone (the in-process KNN + deliverable filter)
 
 With --embedder fake (default) the query "embedding" is a seeded random vector made in
 microseconds, so `hybrid` measures the store's work; --embedder http serves those vectors from
@@ -55,8 +55,8 @@ def build_vectors(model: str, rows: int) -> float:
     """One random unit vector per chunk; seconds taken."""
     import numpy as np
 
-    from memory import vectors
-    from memory.models import Chunk
+    from memory.store import vectors
+    from memory.store.models import Chunk
 
     rng = np.random.default_rng(SEED)
     ids = list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
@@ -90,7 +90,7 @@ def configure(embedder: str) -> tuple[str, Any]:
     """(model name, server or None) and settings.PROTOMEM pointed at that embedder."""
     from django.conf import settings
 
-    from memory import embeddings
+    from memory.store import embeddings
 
     cfg = settings.PROTOMEM
     if embedder == "local":
@@ -137,8 +137,9 @@ def run(rows: int, queries: int, k: int, embedder: str, rebuild: bool) -> dict[s
     if built is None:
         raise SystemExit(f"bench database in {instance} did not record its build")
 
-    from memory import embeddings, vectors  # before numpy: memory.vectors sets its BLAS threads
-    from memory.selectors import chunk_search, deliverable
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store import embeddings, vectors  # before numpy: memory.store.vectors sets its BLAS threads
+    from memory.store.deliverable import deliverable
 
     model, server = configure(embedder)
     if embedder == "local":
@@ -185,7 +186,7 @@ def run(rows: int, queries: int, k: int, embedder: str, rebuild: bool) -> dict[s
     print(f"  hybrid/keyword: p50 x{ratio_p50:.2f}, p99 x{ratio_p99:.2f}")
 
     # One-off: new rows appear (another process wrote them); the next query extends the index.
-    from memory.models import Chunk
+    from memory.store.models import Chunk
 
     new_ids = list(Chunk.objects.order_by("-pk").values_list("pk", flat=True)[:100])
     vectors.vectors_delete(new_ids)

@@ -6,7 +6,7 @@
 
 Every run builds a fresh instance dir under /tmp/protomem-bench (load-sqlite / load-pg): the
 real migrations on both databases (default and injections), `--chunks` retrievable chunks
-(30 pseudo-words each) plus 20 always-on rows, loaded through memory.services.add_chunks,
+(30 pseudo-words each) plus 20 always-on rows, loaded through memory.lifecycle.writes.add_chunks,
 and `--agents` agents with one API key each (default one agent per client; fewer agents
 means several clients, each with its own session, share an agent). With --database-url the
 PostgreSQL databases named in the settings are dropped and created first (and dropped after,
@@ -240,7 +240,7 @@ def seed(chunks: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from memory.services import ChunkDraft, add_chunks
+    from memory.lifecycle.writes import ChunkDraft, add_chunks
 
     rng = random.Random(SEED)
     vocab = common.vocabulary(VOCAB_SIZE)
@@ -518,7 +518,7 @@ def verify_writes(ingests: list[IngestRecord], run_tag: str) -> dict[str, Any]:
     """Every 201 is in the store under its id with the content sent; no unanswered row landed."""
     from django.db import connections
 
-    from memory.models import Chunk
+    from memory.store.models import Chunk
 
     for conn in connections.all():
         conn.close()  # a fresh read after the server's last commit

@@ -6,12 +6,12 @@
     .venv/bin/python -m bench.projection --profile 200      # + cProfile of 200 compose/deliver turns
 
 The store (a throwaway instance dir under /tmp/protomem-bench, built with the real migrations
-and loaded through memory.services.add_chunks) holds `rows` retrievable chunks, 100 always-on
+and loaded through memory.lifecycle.writes.add_chunks) holds `rows` retrievable chunks, 100 always-on
 rows, 20 skills and 10,000 sessions with summaries, all owned by the bench agent. The model's
 window is 32k tokens, so the 16,000-char floor budget is live. Per turn (a random 3-term query,
 a rotating active session) it times, interleaved:
 
-  compose     memory.projection.compose_projected_context(...) (digest + hot + RAG + skills
+  compose     delivery.projection.compose_projected_context(...) (digest + hot + RAG + skills
               + working state, budget fit), the per-turn read path
   deliver     deliver_projected_context(...) = compose + the injection-log row and its items
               (the audit app's own database)
@@ -76,7 +76,7 @@ def params_for(rows: int) -> dict[str, Any]:
 
 
 def _load_chunks(rows: int, rng: random.Random, vocab: list[str], now: Any) -> float:
-    from memory.services import ChunkDraft, add_chunks
+    from memory.lifecycle.writes import ChunkDraft, add_chunks
 
     stored, insert_s = 0, 0.0
     while stored < rows:
@@ -103,7 +103,7 @@ def build(rows: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from memory.models import Skill
+    from memory.store.models import Skill
     from sessions_app.models import Agent, Session, SessionSummary
 
     rng = random.Random(SEED)
@@ -177,18 +177,14 @@ def main() -> None:
 
     import logging
 
-    logging.getLogger("memory.projection").setLevel(logging.WARNING)  # one "memory injected" per turn
+    logging.getLogger("delivery.projection").setLevel(logging.WARNING)  # one "memory injected" per turn
 
     from django.db import connection
 
-    from memory import fts
-    from memory.projection import (
-        ProjectionOptions,
-        compose_projected_context,
-        deliver_projected_context,
-    )
-    from memory.search import search_backend_name
-    from memory.selectors import chunk_search
+    from delivery.projection import ProjectionOptions, compose_projected_context, deliver_projected_context
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store.search import search_backend_name
+    from memory.store.text_index import fts5
     from sessions_app.models import Agent, Session
 
     if search_backend_name() != "fts5":
@@ -198,8 +194,8 @@ def main() -> None:
     options = ProjectionOptions.from_settings()
     raw = sqlite3.connect(common.db_path())
     raw_sql = (
-        f"SELECT rowid FROM {fts.FTS_TABLE} WHERE {fts.FTS_TABLE} MATCH ? "
-        f"ORDER BY bm25({fts.FTS_TABLE}, ?, ?) LIMIT ?"
+        f"SELECT rowid FROM {fts5.FTS_TABLE} WHERE {fts5.FTS_TABLE} MATCH ? "
+        f"ORDER BY bm25({fts5.FTS_TABLE}, ?, ?) LIMIT ?"
     )
     rng = random.Random(SEED + args.rows)
     vocab = common.vocabulary(VOCAB_SIZE)
@@ -223,8 +219,8 @@ def main() -> None:
         )
 
     def raw_fts(q: str) -> list[Any]:
-        expression = fts.any_term(fts.terms_of(q))
-        return raw.execute(raw_sql, (expression, *fts.BM25_WEIGHTS, TOP_K)).fetchall()
+        expression = fts5.any_term(fts5.terms_of(q))
+        return raw.execute(raw_sql, (expression, *fts5.BM25_WEIGHTS, TOP_K)).fetchall()
 
     def replay(statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         for sql, p in statements:
@@ -331,7 +327,7 @@ STAGES = (
     ("compose_projected_context", "memory/projection.py", "compose_projected_context"),
     ("  always-on rows (hot_entries)", "memory/selectors.py", "hot_entries"),
     ("  RAG hits (rag_hits)", "memory/projection.py", "rag_hits"),
-    ("    FTS statements (ranked_rows)", "fts.py", "ranked_rows"),
+    ("    FTS statements (ranked_rows)", "fts5.py", "ranked_rows"),
     ("  skill index", "memory/skills.py", "skill_index"),
     ("  prior-sessions digest", "memory/projection.py", "default_digest"),
     ("  budget.fit", "memory/budget.py", "fit"),

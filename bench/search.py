@@ -5,10 +5,10 @@
     .venv/bin/python -m bench.search --rebuild             # reload the cached databases
 
 Each size runs in its own process against its own throwaway instance dir under
-/tmp/protomem-bench (built with the real migrations, loaded through memory.services.add_chunks,
+/tmp/protomem-bench (built with the real migrations, loaded through memory.lifecycle.writes.add_chunks,
 cached between runs). Per random 3-term query it times:
 
-  service     memory.selectors.chunk_search(query, k=10) (Django, ORM rows out)
+  service     memory.lifecycle.selectors.chunk_search(query, k=10) (Django, ORM rows out)
   raw plan    the exact SQL statements the service ran for that query (captured with
               connection.execute_wrapper), replayed on a plain sqlite3 connection, rows fetched
   naive       raw `MATCH 'a OR b OR c' ORDER BY bm25 LIMIT 10` (no filters, ids only), in its
@@ -70,7 +70,7 @@ def params_for(rows: int) -> dict[str, Any]:
 
 
 def drafts(rng: random.Random, vocab: list[str], count: int, now: Any) -> list[Any]:
-    from memory.services import ChunkDraft
+    from memory.lifecycle.writes import ChunkDraft
 
     out = []
     for _ in range(count):
@@ -104,7 +104,7 @@ def load(rows: int) -> dict[str, Any]:
     from django.db import connection
     from django.utils import timezone
 
-    from memory.services import add_chunks
+    from memory.lifecycle.writes import add_chunks
 
     rng = random.Random(SEED)
     vocab = common.vocabulary(VOCAB_SIZE)
@@ -174,17 +174,17 @@ def run_one(rows: int, queries: int, k: int, rebuild: bool) -> dict[str, Any]:
 
     from django.db import connection
 
-    from memory import fts
-    from memory.search import search_backend_name
-    from memory.selectors import chunk_search
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store.search import search_backend_name
+    from memory.store.text_index import fts5
 
     if search_backend_name() != "fts5":
         raise SystemExit("bench needs SQLite with FTS5 and the memory_chunk_fts table")
     raw = sqlite3.connect(common.db_path())
     raw_naive = sqlite3.connect(common.db_path())
     naive_sql = (
-        f"SELECT rowid FROM {fts.FTS_TABLE} WHERE {fts.FTS_TABLE} MATCH ? "
-        f"ORDER BY bm25({fts.FTS_TABLE}, ?, ?) LIMIT ?"
+        f"SELECT rowid FROM {fts5.FTS_TABLE} WHERE {fts5.FTS_TABLE} MATCH ? "
+        f"ORDER BY bm25({fts5.FTS_TABLE}, ?, ?) LIMIT ?"
     )
     rng = random.Random(SEED + rows)
     vocab = common.vocabulary(VOCAB_SIZE)
@@ -198,8 +198,8 @@ def run_one(rows: int, queries: int, k: int, rebuild: bool) -> dict[str, Any]:
         return [raw.execute(to_qmark(sql), p).fetchall() for sql, p in statements]
 
     def naive(q: str) -> list[Any]:
-        expression = fts.any_term(fts.terms_of(q))
-        return raw_naive.execute(naive_sql, (expression, *fts.BM25_WEIGHTS, k)).fetchall()
+        expression = fts5.any_term(fts5.terms_of(q))
+        return raw_naive.execute(naive_sql, (expression, *fts5.BM25_WEIGHTS, k)).fetchall()
 
     for q in warm:  # page cache, statement caches, first-use imports
         capture = Capture()

@@ -16,7 +16,7 @@ recall@k against exact brute force (approximate indexes only).
 
   numpy-blob  ordinary SQLite table (id INTEGER PRIMARY KEY, vector BLOB float32), read into
               one float32 matrix; query = one gemv + argpartition, rows (n x d) and columns
-              (d x n, what memory.vectors keeps)
+              (d x n, what memory.store.vectors keeps)
   sqlite-vec  vec0 virtual table, `WHERE embedding MATCH ? AND k = ?` (needs extension
               loading: pysqlite3-binary on this machine)
   hnswlib     HNSW (M=16, ef_construction=100, ef=64), built from the same matrix

@@ -6,7 +6,4 @@ class MemoryConfig(AppConfig):
     verbose_name = "Knowledge"
 
     def ready(self) -> None:
-        from memory import (
-            checks,  # noqa: F401 - registers the system checks
-            embedding_tasks,  # noqa: F401 - registers memory.chunks_embed and memory.embeddings_backfill
-        )
+        from memory import checks, tasks  # noqa: F401 - registers the system checks and the tasks

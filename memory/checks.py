@@ -20,7 +20,7 @@ from django.core import checks
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.recorder import MigrationRecorder
 
-from memory import fts
+from memory.store.text_index import fts5
 
 # protomem/settings.py's fallback when DJANGO_SECRET_KEY is unset (tests/test_project.py pins it).
 DEV_SECRET_KEY = "insecure-dev-key-change-me"  # noqa: S105 - the value we warn about
@@ -46,7 +46,7 @@ def fts_schema_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) ->
     """W001 when SQLite lacks FTS5; E001 when it has FTS5 but the migrated schema lacks the index."""
     if connections[DEFAULT_DB_ALIAS].vendor != "sqlite":
         return []
-    if not fts.fts5_compiled():
+    if not fts5.fts5_compiled():
         return [
             checks.Warning(
                 "This SQLite build has no FTS5: chunk search uses the LIKE fallback "
@@ -58,7 +58,7 @@ def fts_schema_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) ->
     try:
         if not _fts_migration_applied():
             return []
-        missing = fts.missing_schema()
+        missing = fts5.missing_schema()
     except DatabaseError as exc:
         return [
             checks.Warning(
@@ -72,7 +72,7 @@ def fts_schema_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) ->
         checks.Error(
             f"SQLite has FTS5 but the chunk search index is incomplete: missing {', '.join(missing)}.",
             hint=REPAIR_HINT,
-            obj=fts.FTS_TABLE,
+            obj=fts5.FTS_TABLE,
             id="memory.E001",
         )
     ]

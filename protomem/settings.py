@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "memory",
     "sessions_app",
     "audit",
+    "delivery",
 ]
 
 MIDDLEWARE = [
@@ -174,7 +175,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the review verdict, whether a field is called review_state or state.
-    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": "memory.models.ReviewState"},
+    "ENUM_NAME_OVERRIDES": {"ReviewStateEnum": "memory.store.models.ReviewState"},
     "SERVE_INCLUDE_SCHEMA": False,
     "APPEND_COMPONENTS": {
         "securitySchemes": {"ApiKeyAuth": {"type": "apiKey", "in": "header", "name": "Authorization"}}

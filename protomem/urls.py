@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("memory.api.urls")),
+    path("api/", include("delivery.api.urls")),
     path("api/", include("sessions_app.api.urls")),
     path("api/", include("audit.api.urls")),
 ]

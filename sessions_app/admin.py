@@ -21,8 +21,8 @@ from rest_framework_api_key.models import APIKey
 
 from sessions_app.digest import digest_cache_clear, digest_entries, format_line
 from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey, Session, SessionSummary
+from sessions_app.retirement import session_harvest_requeue, session_retire
 from sessions_app.selectors import session_summary_get
-from sessions_app.services import session_harvest_requeue, session_retire
 
 # The package's own key model is unused here (agents and operators have their own key models).
 if admin.site.is_registered(APIKey):

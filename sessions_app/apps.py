@@ -10,3 +10,6 @@ class SessionsAppConfig(AppConfig):
     def ready(self) -> None:
         from sessions_app import checks  # noqa: F401 - registers the system checks
         from sessions_app.api import schema  # noqa: F401 - registers the OpenAPI auth scheme
+        from sessions_app.integrity import register_summary_index
+
+        register_summary_index()

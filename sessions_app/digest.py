@@ -42,7 +42,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils import timezone
 
-from memory import fts as chunk_fts
+from memory.store.text_index import fts5 as chunk_fts
 from protomem.config import get_config
 from sessions_app.models import Agent, SessionSummary
 from sessions_app.selectors import rank_summaries, ranked_backend

@@ -3,7 +3,7 @@
 The index is `sessions_app_summary_fts` (porter unicode61, external content over
 sessions_app_sessionsummary: topic, text, agent_id). The owner is an indexed token, so every
 query is scoped inside the index: `agent_id : "<id>" AND {topic text} : (<terms>)`. User text
-reaches SQL only as a bound MATCH parameter, each term quoted by memory.fts.quote (the chunk
+reaches SQL only as a bound MATCH parameter, each term quoted by memory.store.text_index.fts5.quote (the chunk
 store's sanitization); the agent id is an integer from our own rows.
 
 Ranking is done by the caller from per-term doclists (see selectors.rank_summaries): bm25()
@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 
 from django.db import connection
 
-from memory import fts as chunk_fts
-from memory.fts import any_term, quote
+from memory.store.text_index import fts5 as chunk_fts
+from memory.store.text_index.fts5 import any_term, quote
 
 FTS_TABLE = "sessions_app_summary_fts"
 SNIPPET_TOKENS = 16
@@ -134,7 +134,7 @@ def integrity_check() -> bool:
     return True
 
 
-# -- integrity (memory.integrity)
+# -- integrity (memory.store.integrity)
 
 SUMMARY_TABLE = "sessions_app_sessionsummary"
 TRIGGERS = ("sessions_app_summary_fts_ai", "sessions_app_summary_fts_ad", "sessions_app_summary_fts_au")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import connection
 
-from memory.pg_fts import any_term, tsquery
+from memory.store.text_index.tsvector import any_term, tsquery
 from sessions_app.fts import SNIPPET_TOKENS, summary_rows
 
 __all__ = ["SUMMARY_TABLE", "recent_ids", "snippet_for", "summary_rows", "term_count", "term_ids"]
@@ -18,7 +18,7 @@ SUMMARY_TABLE = "sessions_app_sessionsummary"
 
 
 def _any(terms: list[str]) -> tuple[str, list[object]]:
-    """A tsquery matching any of the terms (memory.pg_fts builds it, one bound term each)."""
+    """A tsquery matching any of the terms (text_index.tsvector builds it, one bound term each)."""
     return tsquery(any_term(terms))
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memory.guardrail import strip_reasoning
+from memory.lifecycle.guardrail import strip_reasoning
 from sessions_app.redaction import redact
 
 TOPIC_MAX_CHARS = 120

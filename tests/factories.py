@@ -4,7 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from sessions_app.models import Agent, Session
 
 

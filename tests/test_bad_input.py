@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from audit.models import InjectionLog
-from memory.models import Chunk
+from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT
 from protomem.parsers import MAX_JSON_DEPTH
 from sessions_app.models import Message, Session

@@ -20,16 +20,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from sessions_app.models import Agent, HarvestState, Session
-from sessions_app.services import (
-    HarvestPolicy,
-    MessageInput,
-    session_harvest,
-    session_register,
-    session_retire,
-    session_turn_append,
-)
+from sessions_app.retirement import HarvestPolicy, session_harvest, session_retire
+from sessions_app.services import MessageInput, session_register, session_turn_append
 from sessions_app.tasks import session_harvest_task
 from tests.factories import AgentFactory
 from tests.fixtures.gateway import Reply, StubGateway, chat_reply

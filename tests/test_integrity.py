@@ -32,9 +32,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from memory import vectors
-from memory.integrity import NOT_APPLICABLE_PG, integrity_check
-from memory.services import ChunkDraft, add_chunk
+from memory.lifecycle.writes import ChunkDraft, add_chunk
+from memory.store import vectors
+from memory.store.integrity import NOT_APPLICABLE_PG, integrity_check
 from tests.fixtures.worker import wait_until
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,9 +43,9 @@ DIM = 4
 # Vectors for every seeded chunk, plus one chunk with a word no other row has.
 SEED_EXTRA = f"""
 import numpy as np
-from memory import vectors
-from memory.models import Chunk
-from memory.services import ChunkDraft, add_chunk
+from memory.store import vectors
+from memory.store.models import Chunk
+from memory.lifecycle.writes import ChunkDraft, add_chunk
 add_chunk(ChunkDraft(content="The quokka ledger is reconciled on Fridays", heading="Quokka", domain="note"))
 ids = list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
 vectors.vectors_store([(i, np.arange({DIM}, dtype=np.float32) + i) for i in ids], model="{MODEL}")
@@ -248,7 +248,7 @@ def test_dropped_trigger_is_recreated_and_missed_rows_indexed(store: Store):
     store.manage(
         "shell",
         "-c",
-        "from memory.services import ChunkDraft, add_chunk; "
+        "from memory.lifecycle.writes import ChunkDraft, add_chunk; "
         "add_chunk(ChunkDraft(content='The wombat rota changes monthly', heading='Wombat'))",
         check=True,
     )
@@ -274,7 +274,7 @@ def test_dropped_trigger_is_recreated_and_missed_rows_indexed(store: Store):
     store.manage(
         "shell",
         "-c",
-        "from memory.services import ChunkDraft, add_chunk; "
+        "from memory.lifecycle.writes import ChunkDraft, add_chunk; "
         "add_chunk(ChunkDraft(content='The numbat audit is quarterly', heading='Numbat'))",
         check=True,
     )

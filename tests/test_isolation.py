@@ -17,8 +17,8 @@ from django.core.cache import cache
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from audit.models import InjectionLog
-from memory.ingest import memory_ingest
-from memory.models import Chunk
+from memory.lifecycle.ingest import memory_ingest
+from memory.store.models import Chunk
 from sessions_app.models import Message, Session
 from sessions_app.selectors import reset_search_caches
 from sessions_app.services import MessageInput, session_register, session_turn_append
@@ -277,7 +277,7 @@ def test_a_pinned_agent_cannot_read_another_namespace(pinned):
 
 @pytest.mark.parametrize(("method", "path", "body"), OPERATOR_ROUTES)
 def test_operator_routes_refuse_an_agent_key(agent_client, b_world, method, path, body):
-    from memory.models import Skill
+    from memory.store.models import Skill
 
     Skill.objects.create(name="deploy", content="1. ship")
     chunk = b_world["chunk"]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from sessions_app.models import Session
 from sessions_app.services import MessageInput, session_register, session_turn_append
 from tests.factories import ChunkFactory
@@ -287,7 +287,7 @@ def test_content_below_the_floor_stays_reachable_on_demand_with_its_tier(agent_c
 @pytest.mark.django_db
 def test_operator_always_on_rows_lead_and_the_floor_drops_low_tiers():
     """Always-on: highest tier first (newest within a tier), and knowledge.inject_min_trust applies."""
-    from memory.selectors import hot_entries
+    from memory.lifecycle.selectors import hot_entries
 
     operator = ChunkFactory(
         content="Never deploy on Fridays.", delivery_policy="always", source_type="console", source="console"

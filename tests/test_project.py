@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from memory import checks, fts
+from memory import checks
+from memory.store.text_index import fts5
 from tests.backends import ranked_backend
 
 REPO = Path(__file__).resolve().parents[1]
@@ -50,7 +51,7 @@ def test_missing_trigger_is_an_error():
 @pytest.mark.django_db
 def test_missing_table_is_an_error():
     with connection.cursor() as cursor:
-        for trigger in fts.TRIGGERS:
+        for trigger in fts5.TRIGGERS:
             cursor.execute(f"DROP TRIGGER {trigger}")
         cursor.execute("DROP TABLE memory_chunk_fts")
     [message] = checks.fts_schema_check()
@@ -61,7 +62,7 @@ def test_missing_table_is_an_error():
 @pytest.mark.sqlite_only
 @pytest.mark.django_db
 def test_no_fts5_is_only_a_warning(monkeypatch):
-    monkeypatch.setattr(fts, "fts5_compiled", lambda: False)
+    monkeypatch.setattr(fts5, "fts5_compiled", lambda: False)
     [message] = checks.fts_schema_check()
     assert (message.id, message.level) == ("memory.W001", django_checks.WARNING)
 

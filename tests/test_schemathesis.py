@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from schemathesis.checks import not_a_server_error
 
-from memory.ingest import memory_ingest
-from memory.models import Skill
+from memory.lifecycle.ingest import memory_ingest
+from memory.store.models import Skill
 from protomem.wsgi import application
 from sessions_app.models import OperatorAPIKey
 from sessions_app.services import MessageInput, session_register, session_turn_append

@@ -8,8 +8,8 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from memory.lifecycle import BULK_DELETE_MARKER
-from memory.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
+from memory.lifecycle.retention import BULK_DELETE_MARKER
+from memory.store.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from sessions_app.authentication import AgentPrincipal
 
 

@@ -15,11 +15,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from memory.ingest import MAX_CHUNK_CHARS, MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
-from memory.lifecycle import MAX_BULK_IDS
-from memory.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
-from memory.recall import expires_date, list_line
-from memory.scope import row_scope
+from memory.lifecycle.ingest import MAX_CHUNK_CHARS, MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
+from memory.lifecycle.recall import expires_date, list_line
+from memory.lifecycle.retention import MAX_BULK_IDS
+from memory.lifecycle.scope import row_scope
+from memory.store.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from protomem.api import MAX_DB_INT
 
 MAX_CONTENT_CHARS = 20_000

@@ -25,7 +25,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory import ingest, lifecycle, recall
 from memory.api.filters import BULK_FILTER_KEYS, MemoryListFilter, StoreFilter
 from memory.api.serializers import (
     BulkDeleteInput,
@@ -45,8 +44,9 @@ from memory.api.serializers import (
     ReviseInput,
     RevisionOutput,
 )
-from memory.models import Chunk
-from memory.services import chunk_promote, chunk_review, chunk_revise
+from memory.lifecycle import ingest, recall, retention
+from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
+from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
 from sessions_app.models import Session
 from sessions_app.permissions import CanReview, IsAgent, IsOperator
@@ -334,7 +334,7 @@ class StoreBulkDeleteApi(APIView):
             if not filterset.is_valid():
                 raise ValidationError({"filter": filterset.errors})
             queryset = filterset.qs
-        result = lifecycle.chunks_bulk_delete(
+        result = retention.chunks_bulk_delete(
             ids=data.validated_data.get("ids"),
             queryset=queryset,
             actor=_operator(request),
@@ -352,7 +352,7 @@ class StoreBulkRestoreApi(APIView):
     def post(self, request: Request) -> Response:
         data = BulkRestoreInput(data=request.data)
         data.is_valid(raise_exception=True)
-        ids = lifecycle.chunks_bulk_restore(
+        ids = retention.chunks_bulk_restore(
             ids=data.validated_data["ids"], actor=_operator(request), path="bulk_restore_api"
         )
         return Response({"restored": len(ids), "ids": list(ids)})

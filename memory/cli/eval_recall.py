@@ -4,7 +4,7 @@
     manage.py protomem eval-recall memory/evals/recall.jsonl --embed-model local:all-minilm-l6-v2
 
 The corpus is loaded into the store inside a transaction that is rolled back (see
-memory.recall_eval), so it leaves nothing behind; the embed model defaults to
+memory.evals.recall_eval), so it leaves nothing behind; the embed model defaults to
 knowledge.embed_model (the gateway) and works whether or not knowledge.embeddings is on.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from memory.recall_eval import DatasetError, evaluate, load_dataset
+from memory.evals.recall_eval import DatasetError, evaluate, load_dataset
 
 help = "Score keyword vs hybrid recall (recall@k, MRR) on a labelled JSONL dataset of queries and chunks."
 
@@ -34,7 +34,7 @@ def add_arguments(parser: ArgumentParser) -> None:
 
 
 def handle(command: Any, options: dict[str, Any]) -> None:
-    from memory.embeddings import EmbeddingError
+    from memory.store.embeddings import EmbeddingError
 
     if options["k"] < 1:
         raise CommandError("--k must be at least 1")

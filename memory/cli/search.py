@@ -5,7 +5,8 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from memory.selectors import chunk_search, search_backend_name
+from memory.lifecycle.selectors import chunk_search
+from memory.store.search import search_backend_name
 
 help = "Search the knowledge store and print id, date, trust label and heading per hit."
 

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from protomem.api import MAX_DB_INT
-from sessions_app import selectors, services
+from sessions_app import retirement, selectors, services
 from sessions_app.api.filters import SessionFilter
 from sessions_app.api.serializers import (
     MessageOutput,
@@ -105,7 +105,7 @@ class SessionDetailApi(APIView):
 
     @extend_schema(responses={204: None}, summary="Retire the session (idempotent); harvest follows")
     def delete(self, request: Request, session_id: str) -> Response:
-        services.session_retire(session=_session_for(request, session_id))
+        retirement.session_retire(session=_session_for(request, session_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -13,9 +13,9 @@ import pytest
 
 from audit.models import AuditEvent, InjectionLog
 from audit.services import REVIEWED
-from memory.cli.seed_demo import seed_demo
-from memory.models import Chunk
-from memory.selectors import hot_set
+from memory.lifecycle.selectors import hot_set
+from memory.store.models import Chunk
+from protomem.cli.seed_demo import seed_demo
 from tests.admin.conftest import PASSWORD
 from tests.factories import UserFactory
 

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from audit.services import HOT_WRITTEN, REVIEWED
-from memory.models import Chunk
-from memory.services import ChunkDraft, add_chunk, chunk_revise
+from memory.lifecycle.review import chunk_revise
+from memory.lifecycle.writes import ChunkDraft, add_chunk
+from memory.store.models import Chunk
 from tests.factories import AgentFactory, ChunkFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])
@@ -409,7 +410,7 @@ def test_change_page_shows_the_chunks_injection_history(reviewer_web: Client) ->
 def test_delete_action_marks_rows_for_the_reap_and_restore_undoes_it(
     admin_client: Client, admin_user: Any
 ) -> None:
-    from memory.lifecycle import BULK_DELETE_MARKER, BULK_DELETED, BULK_RESTORED
+    from memory.lifecycle.retention import BULK_DELETE_MARKER, BULK_DELETED, BULK_RESTORED
 
     live = ChunkFactory()
     history = ChunkFactory(invalidated_at=timezone.now(), invalidation_reason=f"superseded_by:{live.pk}")

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from audit.services import HOT_WRITTEN
-from memory.models import Chunk
-from memory.selectors import HOT_MAX_CHARS, hot_set
-from memory.services import ChunkDraft, add_chunk
+from memory.lifecycle.selectors import HOT_MAX_CHARS, hot_set
+from memory.lifecycle.writes import ChunkDraft, add_chunk
+from memory.store.models import Chunk
 from tests.factories import ChunkFactory
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])

@@ -9,9 +9,9 @@ from django.core.management import call_command
 
 from audit.models import AuditEvent, InjectionLog
 from audit.services import HOT_WRITTEN, REVIEWED
-from memory.lifecycle import BULK_DELETE_MARKER
-from memory.models import Chunk, Skill
-from memory.selectors import hot_set
+from memory.lifecycle.retention import BULK_DELETE_MARKER
+from memory.lifecycle.selectors import hot_set
+from memory.store.models import Chunk, Skill
 from sessions_app.models import Session, SessionSummary
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])

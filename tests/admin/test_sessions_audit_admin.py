@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from audit.models import AuditEvent, InjectionLog
 from audit.services import audit_event_record, injection_log_record
-from memory.models import Skill
-from memory.services import ChunkDraft, add_chunk
+from memory.lifecycle.writes import ChunkDraft, add_chunk
+from memory.store.models import Skill
 from sessions_app.digest import digest_entries, format_line
 from sessions_app.models import Session, SessionSummary
 from sessions_app.services import MessageInput, session_register, session_turn_append

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from memory.stamps import KIND_BY_DOMAIN, creation_stamps
-from tests.memory.test_trust import KNOWN
+from memory.lifecycle.stamps import KIND_BY_DOMAIN, creation_stamps
+from tests.memory.store.test_trust import KNOWN
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from django.core.management import call_command
 
-from memory.services import chunk_supersede
+from memory.lifecycle.writes import chunk_supersede
 from tests.backends import ranked_backend
 from tests.factories import ChunkFactory
 

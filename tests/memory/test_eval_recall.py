@@ -12,12 +12,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from memory import vectors
-from memory.models import Chunk
-from memory.recall_eval import DatasetError, load_dataset, recall_at_k, reciprocal_rank
+from memory.evals.recall_eval import DatasetError, load_dataset, recall_at_k, reciprocal_rank
+from memory.store import vectors
+from memory.store.models import Chunk
 from tests.factories import ChunkFactory
 from tests.fixtures.gateway import Reply
-from tests.memory.vector_stub import clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
+from tests.memory.store.vector_stub import clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.usefixtures("clean_embedding_state")
 

@@ -11,8 +11,9 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from memory import lifecycle, tasks
-from memory.models import Chunk
+from memory import tasks
+from memory.lifecycle import retention
+from memory.store.models import Chunk
 from protomem.celery import app
 from tests.factories import ChunkFactory
 from tests.fixtures.worker import wait_until
@@ -46,13 +47,13 @@ def test_sweep_task_runs_the_service():
     row = ChunkFactory(expires_at=timezone.now() - timedelta(hours=1))
     assert tasks.chunks_expire_sweep_task.apply().get() == 1
     assert tasks.chunks_expire_sweep_task.apply().get() == 0
-    assert AuditEvent.objects.filter(event=lifecycle.EXPIRED, chunk_id=row.pk).count() == 1
+    assert AuditEvent.objects.filter(event=retention.EXPIRED, chunk_id=row.pk).count() == 1
 
 
 @pytest.mark.django_db
 def test_reap_task_runs_the_service():
     ChunkFactory(
-        invalidated_at=timezone.now() - timedelta(days=30), invalidation_reason=lifecycle.BULK_DELETE_MARKER
+        invalidated_at=timezone.now() - timedelta(days=30), invalidation_reason=retention.BULK_DELETE_MARKER
     )
     assert tasks.chunks_reap_deleted_task.apply().get() == 1
     assert not Chunk.objects.exists()
@@ -65,7 +66,7 @@ def test_locked_database_is_retried(monkeypatch):
         calls.append(kwargs)
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(lifecycle, "chunks_expire_sweep", locked)
+    monkeypatch.setattr(retention, "chunks_expire_sweep", locked)
     with pytest.raises(Retry) as retry:
         tasks.chunks_expire_sweep_task.apply()
     assert isinstance(retry.value.exc, OperationalError)
@@ -81,7 +82,7 @@ def test_other_database_errors_fail_without_retry(monkeypatch, settings):
         calls.append(kwargs)
         raise OperationalError("no such table: memory_chunk")
 
-    monkeypatch.setattr(lifecycle, "chunks_reap_deleted", broken)
+    monkeypatch.setattr(retention, "chunks_reap_deleted", broken)
     result = tasks.chunks_reap_deleted_task.apply(throw=False)
     assert result.state == "FAILURE"
     assert isinstance(result.result, OperationalError)
@@ -94,7 +95,7 @@ def test_sweep_and_reap_end_to_end_on_a_real_worker(live_worker):
     lapsed = [ChunkFactory(expires_at=now - timedelta(minutes=5 + i)) for i in range(3)]
     ChunkFactory(expires_at=now + timedelta(days=3))
     deleted = ChunkFactory(
-        invalidated_at=now - timedelta(days=30), invalidation_reason=lifecycle.BULK_DELETE_MARKER
+        invalidated_at=now - timedelta(days=30), invalidation_reason=retention.BULK_DELETE_MARKER
     )
     superseded = ChunkFactory(
         invalidated_at=now - timedelta(days=30), invalidation_reason=f"superseded_by:{deleted.pk}"
@@ -107,7 +108,7 @@ def test_sweep_and_reap_end_to_end_on_a_real_worker(live_worker):
 
     # then: each lapse is recorded, the bulk-deleted row reaped, the superseded row kept
     wait_until(
-        lambda: AuditEvent.objects.filter(event=lifecycle.EXPIRED, chunk_id__in=ids).count() == len(ids),
+        lambda: AuditEvent.objects.filter(event=retention.EXPIRED, chunk_id__in=ids).count() == len(ids),
         timeout=60,
         what="the worker to record the lapses",
     )
@@ -122,10 +123,10 @@ def test_sweep_and_reap_end_to_end_on_a_real_worker(live_worker):
 
     # then: the worker (one process, in order) got past both runs; nothing was recorded twice
     wait_until(
-        lambda: AuditEvent.objects.filter(event=lifecycle.EXPIRED, chunk_id=marker.pk).exists(),
+        lambda: AuditEvent.objects.filter(event=retention.EXPIRED, chunk_id=marker.pk).exists(),
         timeout=60,
         what="the second sweep",
     )
     for chunk_id in ids:
-        assert AuditEvent.objects.filter(event=lifecycle.EXPIRED, chunk_id=chunk_id).count() == 1
-    assert AuditEvent.objects.filter(event=lifecycle.REAPED, chunk_id=deleted.pk).count() == 1
+        assert AuditEvent.objects.filter(event=retention.EXPIRED, chunk_id=chunk_id).count() == 1
+    assert AuditEvent.objects.filter(event=retention.REAPED, chunk_id=deleted.pk).count() == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from sessions_app.models import HarvestState, Message, Session, SessionSummary, Turn
 from sessions_app.redaction import REDACTED
 from tests.backends import ranked_backend

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from sessions_app.models import HarvestState, Message, Session
-from sessions_app.services import (
+from sessions_app.retirement import (
     HarvestPolicy,
     HarvestRetryable,
     session_harvest,
@@ -324,14 +324,14 @@ def test_a_failing_fact_write_leaves_no_partial_harvest(agent, stub_gateway, mon
     calls = []
 
     def second_fact_breaks(*, draft, actor, path):
-        from memory.facts import fact_ingest as real
+        from memory.lifecycle.facts import fact_ingest as real
 
         calls.append(draft.content)
         if len(calls) == 2:
             raise RuntimeError("disk full")
         return real(draft=draft, actor=actor, path=path)
 
-    monkeypatch.setattr("memory.facts.fact_ingest", second_fact_breaks)
+    monkeypatch.setattr("memory.lifecycle.facts.fact_ingest", second_fact_breaks)
     outcome = session_harvest(session_pk=session.pk, policy=POLICY)
     assert outcome.state == HarvestState.FAILED
     assert len(calls) == 2

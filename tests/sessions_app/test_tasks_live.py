@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.models import Chunk
+from memory.store.models import Chunk
 from protomem.celery import app
 from sessions_app.models import HarvestState, Session
 from sessions_app.services import MessageInput, session_register, session_turn_append

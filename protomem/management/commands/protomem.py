@@ -15,9 +15,9 @@ from django.core.management.base import BaseCommand, CommandError
 SUBCOMMANDS = {
     "search": "memory.cli.search",
     "create-agent-key": "sessions_app.cli.create_agent_key",
-    "seed-demo": "memory.cli.seed_demo",
+    "seed-demo": "protomem.cli.seed_demo",
     "eval-recall": "memory.cli.eval_recall",
-    "check": "memory.cli_check",
+    "check": "protomem.cli.check",
 }
 
 

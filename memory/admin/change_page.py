@@ -1,0 +1,408 @@
+"""The chunk change page of the memory console: what a row is, where it came from, where it went."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+
+from audit.selectors import injection_chunk_sections, injections_for_chunk
+from memory.admin.forms import ADD_HELP, REVISE_HELP
+from memory.admin.html import (
+    ADMIN_PATH,
+    CHAIN_MAX_STEPS,
+    INJECTION_HISTORY_ROWS,
+    LIFECYCLE_BUTTONS,
+    REVIEW_BUTTONS,
+    VERDICT_WORDS,
+    actor_for,
+    badge,
+    chunk_link,
+    chunk_url,
+    policy_badge,
+    session_link,
+    source_is_session,
+    state_badge,
+    trust_badge,
+)
+from memory.lifecycle.retention import (
+    BULK_DELETE_MARKER,
+    bulk_delete_grace,
+    chunks_bulk_delete,
+    chunks_bulk_restore,
+)
+from memory.lifecycle.review import chunk_review, chunk_revise
+from memory.lifecycle.writes import SUPERSEDED_PREFIX, ChunkDraft, add_chunk
+from memory.store.deliverable import deliverable
+from memory.store.models import Chunk, DeliveryPolicy, ReviewState
+from protomem.errors import ApplicationError
+
+
+class ChunkChangePage:
+    """The chunk change / add page: status, trust, provenance, audit trail, revision chain, injections.
+
+    A mixin for ChunkAdminBase (it calls the ModelAdmin methods after it in the MRO).
+    """
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.change_fieldsets if obj is not None else self.add_fieldsets
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["help_texts"] = ADD_HELP
+        else:
+            kwargs["help_texts"] = REVISE_HELP if self.has_change_permission(request, obj) else {}
+        return super().get_form(request, obj, change, **kwargs)
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> HttpResponse:
+        if obj is not None:  # one way to save an edit: as a new revision (then you land on it)
+            context.update(show_save_and_add_another=False, show_save_and_continue=False)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return ()
+        return (
+            *self.always_readonly,
+            "domain",
+            "memory_kind",
+            "subject",
+            "namespace",
+            "delivery_policy",
+            "expires_at",
+            "agent",
+            "created_at",
+        )
+
+    @admin.display(description="status")
+    def status_summary(self, obj: Chunk) -> SafeString:
+        pieces = [
+            state_badge(obj.review_state),
+            trust_badge(obj.source_type),
+            policy_badge(obj.delivery_policy),
+        ]
+        if obj.is_expired():
+            pieces.append(badge("expired", "pm-flag-expired"))
+        deleted = obj.invalidation_reason == BULK_DELETE_MARKER
+        if deleted:
+            pieces.append(badge("deleted", "pm-state-rejected"))
+        elif obj.invalidated_at is not None:
+            pieces.append(badge("superseded", "pm-flag-superseded"))
+        note = ""
+        if deleted:
+            note = format_html(
+                ' <strong class="pm-warn">Deleted on {}: no longer delivered; reaped after {} unless '
+                "restored.</strong>",
+                f"{obj.invalidated_at:%Y-%m-%d %H:%M}",
+                f"{obj.invalidated_at + bulk_delete_grace():%Y-%m-%d %H:%M}",
+            )
+        elif obj.superseded_by_id:
+            note = format_html(
+                ' <span class="pm-quiet">History: superseded by <a href="{}">#{}</a> on {}. '
+                "Edit the newest revision instead.</span>",
+                chunk_url(obj.superseded_by_id),
+                obj.superseded_by_id,
+                f"{obj.invalidated_at:%Y-%m-%d %H:%M}",
+            )
+        elif deliverable(Chunk.objects.filter(pk=obj.pk)).exists():
+            if obj.review_state == ReviewState.PENDING and obj.delivery_policy == DeliveryPolicy.ALWAYS:
+                note = format_html(
+                    ' <strong class="pm-warn">{}</strong>',
+                    "Pending but always-on: this row enters every turn until it is reviewed.",
+                )
+            else:
+                note = format_html(
+                    ' <span class="pm-quiet">{}</span>', "Deliverable: agents can be given this row."
+                )
+        else:
+            note = format_html(' <span class="pm-quiet">{}</span>', "Not deliverable.")
+        return format_html("{}{}", format_html_join(" ", "{}", ((p,) for p in pieces)), note)
+
+    @admin.display(description="trust")
+    def trust_display(self, obj: Chunk) -> SafeString:
+        return format_html(
+            '{} <span class="pm-quiet">source_type “{}”</span>',
+            trust_badge(obj.source_type),
+            obj.source_type or "",
+        )
+
+    @admin.display(description="source")
+    def source_display(self, obj: Chunk) -> SafeString | str:
+        if not obj.source:
+            return "—"
+        if source_is_session(obj.source):
+            return format_html("session {}", session_link(obj.source, obj.agent_id))
+        return format_html('<span class="pm-mono">{}</span>', obj.source)
+
+    @admin.display(description="audit trail")
+    def audit_trail(self, obj: Chunk) -> SafeString:
+        url = reverse("admin:audit_auditevent_changelist") + "?" + urlencode({"chunk_id": obj.pk})
+        return format_html(
+            '<a href="{}">Reviews, always-on writes, deletes and lapses of #{} →</a>', url, obj.pk
+        )
+
+    @admin.display(description="revisions (oldest first)")
+    def supersession_chain(self, obj: Chunk) -> SafeString:
+        older = self._older_revisions(obj)
+        newer = self._newer_revisions(obj)
+        if not older and not newer:
+            return format_html(
+                '<span class="pm-quiet">{}</span>', "No other revisions: this row was never edited."
+            )
+        items = [(self._chain_item(c, note=f"superseded by #{c.superseded_by_id}"), "") for c in older]
+        items.append((format_html("{} <em>(this row)</em>", chunk_link(obj)), "pm-this"))
+        for c in newer:
+            note = f"superseded by #{c.superseded_by_id}" if c.superseded_by_id else "current"
+            items.append((self._chain_item(c, note=note), ""))
+        return format_html(
+            '<ol class="pm-chain">{}</ol>',
+            format_html_join("", '<li class="{1}">{0}</li>', ((html, css) for html, css in items)),
+        )
+
+    def _chain_item(self, chunk: Chunk, *, note: str) -> SafeString:
+        return format_html(
+            '{} {} <span class="pm-quiet">{} · {}</span>',
+            chunk_link(chunk),
+            state_badge(chunk.review_state),
+            f"{chunk.created_at:%Y-%m-%d %H:%M}",
+            note,
+        )
+
+    def _older_revisions(self, obj: Chunk) -> list[Chunk]:
+        """Rows this one superseded, transitively, oldest first (indexed on invalidation_reason)."""
+        out: list[Chunk] = []
+        frontier = [obj.pk]
+        seen = {obj.pk}
+        while frontier and len(out) < CHAIN_MAX_STEPS:
+            reasons = [f"{SUPERSEDED_PREFIX}{pk}" for pk in frontier]
+            rows = list(
+                Chunk.objects.filter(invalidated_at__isnull=False, invalidation_reason__in=reasons)
+                .exclude(pk__in=seen)
+                .order_by("-created_at", "-id")
+            )
+            seen.update(r.pk for r in rows)
+            out.extend(rows)
+            frontier = [r.pk for r in rows]
+        return sorted(out[:CHAIN_MAX_STEPS], key=lambda c: (c.created_at, c.pk))
+
+    def _newer_revisions(self, obj: Chunk) -> list[Chunk]:
+        """The rows that superseded this one, following superseded_by:<id>, oldest first."""
+        out: list[Chunk] = []
+        seen = {obj.pk}
+        next_id = obj.superseded_by_id
+        while next_id and next_id not in seen and len(out) < CHAIN_MAX_STEPS:
+            row = Chunk.objects.filter(pk=next_id).first()
+            if row is None:
+                break
+            out.append(row)
+            seen.add(row.pk)
+            next_id = row.superseded_by_id
+        return out
+
+    @admin.display(description="entered these turns")
+    def injection_history(self, obj: Chunk) -> SafeString:
+        logs = list(injections_for_chunk(obj.pk)[: INJECTION_HISTORY_ROWS + 1])
+        if not logs:
+            return format_html(
+                '<span class="pm-quiet">{}</span>', "Never injected: no turn has been given this row yet."
+            )
+        sections = injection_chunk_sections(obj.pk)
+        rows = [
+            (
+                f"{log.created_at:%Y-%m-%d %H:%M:%S}",
+                session_link(log.session_id, log.agent_id),
+                format_html_join(
+                    " ", "{}", ((badge(s, f"pm-section-{s}"),) for s in sections.get(log.pk, []))
+                ),
+                reverse("admin:audit_injectionlog_change", args=[log.pk]),
+                log.pk,
+                log.approx_tokens,
+            )
+            for log in logs[:INJECTION_HISTORY_ROWS]
+        ]
+        more = ""
+        if len(logs) > INJECTION_HISTORY_ROWS:
+            more = format_html(
+                '<p><a href="{}?{}">All injections of #{} →</a></p>',
+                reverse("admin:audit_injectionlog_changelist"),
+                urlencode({"chunk": obj.pk}),
+                obj.pk,
+            )
+        return format_html(
+            '<table class="pm-table"><thead><tr><th>when</th><th>session</th><th>as</th>'
+            "<th>turn</th><th>≈tokens</th></tr></thead><tbody>{}</tbody></table>{}",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td>"
+                '<td><a href="{}">injection #{}</a></td><td>{}</td></tr>',
+                rows,
+            ),
+            more,
+        )
+
+    # -- writes: add through add_chunk, edit through chunk_revise
+
+    def draft_from_form(self, request: HttpRequest, data: dict[str, Any]) -> ChunkDraft:
+        agent = data.get("agent")
+        return ChunkDraft(
+            content=data["content"],
+            heading=data.get("heading") or "",
+            domain=(data.get("domain") or "fact").strip(),
+            namespace=(data.get("namespace") or "").strip(),
+            source=actor_for(request),
+            source_type="admin",
+            agent_id=agent.pk if agent else None,
+            memory_kind=data.get("memory_kind") or None,
+            subject=data.get("subject") or None,
+            expires_at=data.get("expires_at"),
+            delivery_policy=data.get("delivery_policy") or None,
+        )
+
+    def save_model(self, request: HttpRequest, obj: Chunk, form: Any, change: bool) -> None:
+        if not change:
+            stored = add_chunk(
+                self.draft_from_form(request, form.cleaned_data), actor=actor_for(request), path=ADMIN_PATH
+            )
+            if stored is None:  # the form already refuses reasoning-only text; keep the guard honest
+                raise ApplicationError("content is only reasoning; nothing stored")
+            obj.pk = stored.pk
+            obj.refresh_from_db()
+            return
+        request._protomem_revision = None  # type: ignore[attr-defined]
+        if not {"content", "heading"} & set(form.changed_data):
+            return
+        try:
+            new = chunk_revise(
+                chunk_id=obj.pk,
+                content=form.cleaned_data.get("content", obj.content),
+                heading=form.cleaned_data.get("heading", obj.heading),
+                actor=actor_for(request),
+                path=ADMIN_PATH,
+            )
+        except ApplicationError as exc:
+            request._protomem_revise_error = exc  # type: ignore[attr-defined]
+            return
+        request._protomem_revision = new  # type: ignore[attr-defined]
+
+    def construct_change_message(
+        self, request: HttpRequest, form: Any, formsets: Any, add: bool = False
+    ) -> Any:
+        new = getattr(request, "_protomem_revision", None)
+        if not add and new is not None:
+            # Django's change-message format: shows as "Changed content for revision “#N”."
+            fields = [f for f in ("heading", "content") if f in form.changed_data]
+            return [{"changed": {"name": "revision", "object": f"#{new.pk}", "fields": fields}}]
+        return super().construct_change_message(request, form, formsets, add)
+
+    def revision_url(self, request: HttpRequest, new: Chunk) -> str:
+        return chunk_url(new.pk, model=self.admin_model_name)
+
+    def response_change(self, request: HttpRequest, obj: Chunk) -> HttpResponse:
+        error = getattr(request, "_protomem_revise_error", None)
+        if error is not None:
+            self.message_user(request, f"Not saved: {error}", messages.ERROR)
+            return HttpResponseRedirect(request.path)
+        new = getattr(request, "_protomem_revision", None)
+        if new is None:
+            self.message_user(
+                request, "No change to the heading or content: nothing was stored.", messages.INFO
+            )
+            return HttpResponseRedirect(request.path)
+        verdict = (
+            "it stays rejected (reopen it to deliver)"
+            if new.review_state == ReviewState.REJECTED
+            else "confirmed"
+        )
+        self.message_user(
+            request,
+            format_html(
+                "Saved as revision <a href='{}'>#{}</a> ({}). #{} is kept as history, superseded by #{}.",
+                chunk_url(new.pk),
+                new.pk,
+                verdict,
+                obj.pk,
+                new.pk,
+            ),
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(self.revision_url(request, new))
+
+    # -- one-row verdicts from the change page (buttons in the template)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: Any = None,
+    ) -> HttpResponse:
+        if request.method == "POST" and object_id:
+            state = next((s for key, s in REVIEW_BUTTONS.items() if key in request.POST), None)
+            if state is not None:
+                return self._review_one(request, object_id, state)
+            button = next((b for b in LIFECYCLE_BUTTONS if b in request.POST), None)
+            if button is not None:
+                return self._remove_or_restore_one(request, object_id, restore=button == "_restore")
+        context = {
+            **(extra_context or {}),
+            "can_review": self.has_review_permission(request),
+            "can_remove": self.has_remove_permission(request),
+            "bulk_delete_marker": BULK_DELETE_MARKER,
+        }
+        return super().changeform_view(request, object_id, form_url, context)
+
+    def _remove_or_restore_one(self, request: HttpRequest, object_id: str, *, restore: bool) -> HttpResponse:
+        if not self.has_remove_permission(request):
+            raise PermissionDenied
+        obj = self.get_object(request, object_id)
+        if obj is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if restore:
+            done = bool(chunks_bulk_restore(ids=[obj.pk], actor=actor_for(request), path=ADMIN_PATH))
+            text = f"#{obj.pk} restored." if done else f"#{obj.pk} was not deleted."
+        else:
+            result = chunks_bulk_delete(ids=[obj.pk], actor=actor_for(request), path=ADMIN_PATH)
+            done = bool(result.marked)
+            text = (
+                f"#{obj.pk} deleted: it no longer delivers and is reaped after "
+                f"{result.reap_after:%Y-%m-%d %H:%M} UTC unless restored."
+                if done
+                else f"#{obj.pk} was not deleted (superseded rows are history and are kept)."
+            )
+        self.message_user(request, text, messages.SUCCESS if done else messages.WARNING)
+        return HttpResponseRedirect(request.path)
+
+    def _review_one(self, request: HttpRequest, object_id: str, state: str) -> HttpResponse:
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        obj = self.get_object(request, object_id)
+        if obj is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        before = obj.review_state
+        try:
+            chunk_review(chunk_id=obj.pk, state=state, actor=actor_for(request), path=ADMIN_PATH)
+        except ApplicationError as exc:
+            self.message_user(request, f"Not changed: {exc}", messages.ERROR)
+            return HttpResponseRedirect(request.path)
+        if before == state:
+            self.message_user(request, f"#{obj.pk} was already {state}.", messages.INFO)
+        else:
+            self.message_user(request, f"#{obj.pk} {VERDICT_WORDS[ReviewState(state)]}.", messages.SUCCESS)
+        return HttpResponseRedirect(self.after_review_url(request, obj))
+
+    def after_review_url(self, request: HttpRequest, obj: Chunk) -> str:
+        return request.path

@@ -1,0 +1,408 @@
+"""The agent's write tools: memory_ingest and knowledge_ingest (spec "Write paths" 1, D7 step 1).
+
+Provenance is the server's, never the caller's: both services take the agent and the session
+the request was authenticated and routed to, and stamp
+
+- memory_ingest:    source = the session's session_id, source_type = "memory_ingest" (tier 2);
+- knowledge_ingest: source = the document's origin (URL / path), source_type =
+  "knowledge_ingest" (tier 1, third-party), the document split into chunks (`split_document`);
+
+plus agent_id = the agent. Namespace: an agent with a namespace writes there (asking for
+another is ForbiddenError); one without writes where it asks ("" = un-namespaced).
+
+Both are agent write paths: the hot-write gate (knowledge.hot_write_confirm) refuses domain
+"hot" and delivery_policy "always" with ForbiddenError before anything is read or written.
+An incognito session leaves no memory trail, so writes from one are refused too.
+
+Running either twice stores once: a fact goes through memory.lifecycle.facts (dedup + supersede); any
+other memory_ingest is skipped when the same session already stored the same text under the
+same domain and namespace; a knowledge_ingest of an origin whose live chunks already read
+exactly the same is skipped, and one whose text changed supersedes the old chunks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from memory.lifecycle.facts import FACT_DOMAIN, FactOutcome, fact_ingest
+from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
+from memory.lifecycle.principals import AgentRef, SessionRef
+from memory.lifecycle.scope import supersedable_by
+from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
+from memory.store.deliverable import visible
+from memory.store.models import Chunk
+from protomem.errors import ApplicationError, ForbiddenError
+
+logger = logging.getLogger(__name__)
+
+MEMORY_INGEST = "memory_ingest"
+KNOWLEDGE_INGEST = "knowledge_ingest"
+KNOWLEDGE_DOMAIN = "knowledge"
+MIN_EXPIRES_DAYS = 1
+MAX_EXPIRES_DAYS = 3650
+MAX_CHUNK_CHARS = 1500
+MAX_DOCUMENT_CHUNKS = 1000
+HEADING_MAX = 512
+HEADING_SEP = " > "
+
+
+def actor_for_agent(agent: AgentRef) -> str:
+    return f"agent:{agent.pk}"
+
+
+def agent_namespace(agent: AgentRef, requested: str | None) -> str:
+    """Where this agent's write (or read) goes: its pinned namespace, else what it asked for.
+
+    Blank or None means "not asked"; a pinned agent asking for another namespace is refused.
+    """
+    pinned = (agent.namespace or "").strip()
+    asked = (requested or "").strip()
+    if pinned:
+        if asked and asked != pinned:
+            raise ForbiddenError(
+                f"this agent is pinned to namespace {pinned!r}; it cannot use {asked!r}",
+                extra={"field": "namespace"},
+            )
+        return pinned
+    return asked
+
+
+def expires_at_for(expires_in_days: int | None, *, now: datetime | None = None) -> datetime | None:
+    """now + N days for N in 1..3650; None for None; ApplicationError otherwise."""
+    if expires_in_days is None:
+        return None
+    if (
+        isinstance(expires_in_days, bool)
+        or not isinstance(expires_in_days, int)
+        or not MIN_EXPIRES_DAYS <= expires_in_days <= MAX_EXPIRES_DAYS
+    ):
+        raise ApplicationError(
+            f"expires_in_days must be an integer from {MIN_EXPIRES_DAYS} to {MAX_EXPIRES_DAYS}",
+            extra={"field": "expires_in_days"},
+        )
+    return (now or timezone.now()) + timedelta(days=expires_in_days)
+
+
+def _refuse_incognito(session: SessionRef) -> None:
+    if session.incognito:
+        raise ForbiddenError("this session is incognito: it leaves no memory trail")
+
+
+def memory_ingest(
+    *,
+    agent: AgentRef,
+    session: SessionRef,
+    content: str,
+    heading: str = "",
+    domain: str = FACT_DOMAIN,
+    subject: str | None = None,
+    memory_kind: str | None = None,
+    delivery_policy: str | None = None,
+    namespace: str | None = None,
+    expires_in_days: int | None = None,
+) -> FactOutcome:
+    """Record what the agent was told, stamped with its session; facts are consolidated.
+
+    Returns a FactOutcome: "inserted", "superseded" (facts), "duplicate" (nothing written;
+    `chunk` is the row already saying it) or "dropped" (only reasoning was sent).
+    """
+    if session.agent_id != agent.pk:
+        raise ForbiddenError("not this agent's session")
+    _refuse_incognito(session)
+    domain = (domain or FACT_DOMAIN).strip().lower()
+    draft = ChunkDraft(
+        content=content,
+        heading=heading or "",
+        domain=domain,
+        finding_type=FACT_DOMAIN if domain == FACT_DOMAIN else "",
+        namespace=agent_namespace(agent, namespace),
+        source=session.session_id,
+        source_type=MEMORY_INGEST,
+        agent_id=agent.pk,
+        memory_kind=memory_kind or None,
+        subject=subject or None,
+        expires_at=expires_at_for(expires_in_days),
+        delivery_policy=delivery_policy or None,
+    )
+    refuse_gated_always_write(draft)
+    actor = actor_for_agent(agent)
+    if domain == FACT_DOMAIN:
+        outcome = fact_ingest(draft=draft, actor=actor, path=MEMORY_INGEST, agent_write=True)
+    else:
+        outcome = _ingest_note(draft, actor=actor)
+    if outcome.chunk is not None:
+        logger.info(
+            "memory_ingest %s #%s (agent %s, session %s)",
+            outcome.action,
+            outcome.chunk.pk,
+            agent.pk,
+            session.pk,
+        )
+    return outcome
+
+
+def _ingest_note(draft: ChunkDraft, *, actor: str) -> FactOutcome:
+    """A non-fact memory_ingest: stored, unless this session already stored the same text here."""
+    raw = draft.content or ""
+    content = strip_reasoning(raw)
+    if is_only_reasoning(raw, content):
+        return FactOutcome(action="dropped", chunk=None)
+    with transaction.atomic():
+        same = (
+            visible()
+            .filter(
+                source=draft.source,
+                source_type=draft.source_type,
+                agent_id=draft.agent_id,
+                domain=draft.domain,
+                namespace=draft.namespace,
+                content=content,
+            )
+            .order_by("id")
+            .first()
+        )
+        if same is not None:
+            return FactOutcome(action="duplicate", chunk=same, score=1.0)
+        chunk = add_chunk(draft, actor=actor, path=MEMORY_INGEST, agent_write=True)
+    if chunk is None:  # pragma: no cover - reasoning-only content was caught above
+        return FactOutcome(action="dropped", chunk=None)
+    return FactOutcome(action="inserted", chunk=chunk)
+
+
+# ----------------------------------------------------------------------------------------------
+# Documents
+
+
+@dataclass(frozen=True)
+class DocumentPart:
+    heading: str
+    content: str
+
+
+_ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _sections(text: str) -> list[tuple[list[str], list[str]]]:
+    """(heading trail, body lines) per Markdown section; headings inside code fences are text."""
+    sections: list[tuple[list[str], list[str]]] = [([], [])]
+    trail: list[tuple[int, str]] = []
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        match = None if fenced else _ATX.match(line)
+        if match:
+            level, title = len(match.group(1)), match.group(2).strip()
+            trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, title)]
+            sections.append(([t for _, t in trail], []))
+        else:
+            sections[-1][1].append(line)
+    return sections
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """Blank-line separated paragraphs (a fenced code block stays one paragraph)."""
+    out: list[str] = []
+    current: list[str] = []
+    fenced = False
+    for line in lines:
+        if _FENCE.match(line):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            if current:
+                out.append("\n".join(current).strip("\n"))
+                current = []
+            continue
+        current.append(line.rstrip())
+    if current:
+        out.append("\n".join(current).strip("\n"))
+    return [p for p in out if p.strip()]
+
+
+def _cut_line(line: str, limit: int) -> list[str]:
+    """One over-long line cut to <= `limit` chars: at sentence ends, else at spaces, else hard."""
+    pieces: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(line):
+        while len(sentence) > limit:
+            cut = sentence.rfind(" ", 0, limit + 1)
+            cut = cut if cut > limit // 2 else limit
+            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(head)
+        if not sentence:
+            continue
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _pieces(paragraph: str, limit: int) -> list[str]:
+    """A paragraph cut to pieces of <= `limit` chars, at line breaks first (code keeps its lines)."""
+    if len(paragraph) <= limit:
+        return [paragraph]
+    units: list[str] = []
+    for line in paragraph.split("\n"):
+        units.extend([line] if len(line) <= limit else _cut_line(line, limit))
+    pieces: list[str] = []
+    current: str | None = None
+    for unit in units:
+        if current is not None and len(current) + 1 + len(unit) > limit:
+            pieces.append(current)
+            current = None
+        current = unit if current is None else f"{current}\n{unit}"
+    if current is not None and current.strip():
+        pieces.append(current)
+    return [p for p in pieces if p.strip()]
+
+
+def split_document(text: str, *, title: str = "", max_chars: int = MAX_CHUNK_CHARS) -> list[DocumentPart]:
+    """Chunks of a (Markdown or plain) document: by heading, then paragraphs packed to max_chars.
+
+    Each chunk's heading is the title and heading trail ("Guide > Setup > Linux"), with
+    "(i/n)" when a section took several chunks. No chunk's content exceeds `max_chars`.
+    """
+    parts: list[DocumentPart] = []
+    for trail, lines in _sections(text or ""):
+        pieces: list[str] = []
+        current = ""
+        for paragraph in _paragraphs(lines):
+            for piece in _pieces(paragraph, max_chars):
+                if current and len(current) + 2 + len(piece) > max_chars:
+                    pieces.append(current)
+                    current = piece
+                else:
+                    current = f"{current}\n\n{piece}" if current else piece
+        if current:
+            pieces.append(current)
+        heading = HEADING_SEP.join([t for t in [title.strip(), *trail] if t])
+        for index, piece in enumerate(pieces, 1):
+            label = f"{heading} ({index}/{len(pieces)})" if len(pieces) > 1 and heading else heading
+            parts.append(DocumentPart(heading=label[:HEADING_MAX], content=piece))
+    return parts
+
+
+@dataclass(frozen=True)
+class KnowledgeOutcome:
+    """action: "inserted" (first version of this origin here), "replaced" (its text changed: new
+    chunks, the old ones superseded), "duplicate" (same text as stored; nothing written)."""
+
+    action: str
+    chunks: tuple[Chunk, ...]
+    superseded_ids: tuple[int, ...] = ()
+
+
+def knowledge_ingest(
+    *,
+    agent: AgentRef,
+    session: SessionRef,
+    origin: str,
+    content: str,
+    title: str = "",
+    domain: str = KNOWLEDGE_DOMAIN,
+    subject: str | None = None,
+    memory_kind: str | None = None,
+    delivery_policy: str | None = None,
+    namespace: str | None = None,
+    expires_in_days: int | None = None,
+    max_chars: int = MAX_CHUNK_CHARS,
+) -> KnowledgeOutcome:
+    """Store a third-party document as chunks with source = its origin (tier 1, pending)."""
+    if session.agent_id != agent.pk:
+        raise ForbiddenError("not this agent's session")
+    _refuse_incognito(session)
+    origin = (origin or "").strip()
+    if not origin:
+        raise ApplicationError("origin must not be empty", extra={"field": "origin"})
+    domain = (domain or KNOWLEDGE_DOMAIN).strip().lower()
+    ns = agent_namespace(agent, namespace)
+    expires_at = expires_at_for(expires_in_days)
+    probe = ChunkDraft(
+        content="", domain=domain, source_type=KNOWLEDGE_INGEST, delivery_policy=delivery_policy or None
+    )
+    refuse_gated_always_write(probe)
+    parts = [
+        DocumentPart(strip_reasoning(p.heading), strip_reasoning(p.content))
+        for p in split_document(strip_reasoning(content or ""), title=title, max_chars=max_chars)
+    ]
+    parts = [p for p in parts if p.content.strip()]
+    if not parts:
+        raise ApplicationError("content has no text to store", extra={"field": "content"})
+    if len(parts) > MAX_DOCUMENT_CHUNKS:
+        raise ApplicationError(
+            f"document splits into {len(parts)} chunks; at most {MAX_DOCUMENT_CHUNKS} per ingest",
+            extra={"field": "content"},
+        )
+    actor = actor_for_agent(agent)
+    with transaction.atomic():
+        old = list(
+            supersedable_by(visible(), agent=agent)  # knowledge.scope: never another agent's rows
+            .filter(source=origin, source_type=KNOWLEDGE_INGEST, namespace=ns, domain=domain)
+            .order_by("id")
+        )
+        if [(c.heading, c.content) for c in old] == [(p.heading, p.content) for p in parts]:
+            return KnowledgeOutcome(action="duplicate", chunks=tuple(old))
+        new: list[Chunk] = []
+        for part in parts:
+            chunk = add_chunk(
+                ChunkDraft(
+                    content=part.content,
+                    heading=part.heading,
+                    domain=domain,
+                    namespace=ns,
+                    source=origin,
+                    source_type=KNOWLEDGE_INGEST,
+                    agent_id=agent.pk,
+                    memory_kind=memory_kind or None,
+                    subject=subject or None,
+                    expires_at=expires_at,
+                    delivery_policy=delivery_policy or None,
+                ),
+                actor=actor,
+                path=KNOWLEDGE_INGEST,
+                agent_write=True,
+            )
+            if chunk is not None:
+                new.append(chunk)
+    superseded = _supersede_all(old, new)
+    logger.info(
+        "knowledge_ingest stored %s chunk(s) (agent %s, session %s), superseded %s",
+        len(new),
+        agent.pk,
+        session.pk,
+        len(superseded),
+    )
+    return KnowledgeOutcome(
+        action="replaced" if old else "inserted", chunks=tuple(new), superseded_ids=tuple(superseded)
+    )
+
+
+def _supersede_all(old: list[Chunk], new: list[Chunk]) -> list[int]:
+    """Old chunk i is superseded by new chunk i (the last new one for any beyond); after the insert."""
+    done: list[int] = []
+    if not new:
+        return done
+    for index, chunk in enumerate(old):
+        successor = new[min(index, len(new) - 1)]
+        try:
+            with transaction.atomic():
+                if chunk_supersede(old_id=chunk.pk, new_id=successor.pk):
+                    done.append(chunk.pk)
+        except Exception:
+            logger.exception("chunk #%s landed but #%s was not invalidated", successor.pk, chunk.pk)
+    return done

@@ -1,0 +1,113 @@
+"""Private vs commons rows (knowledge.scope, ADR 0041): who reads and who writes which rows.
+
+Scope is a column of each row (Chunk.scope), so one query serves every mode with one ranking:
+
+- "private" (NULL on rows that predate the column) belongs to `Chunk.agent`; a private row
+  with no agent is a host row an operator wrote without a target agent, read by every agent
+  in scoped and layered mode (single-agent setups and operator hot memory keep working);
+- "commons" is the host commons.
+
+Visibility for agent A, per knowledge.scope:
+
+    scoped:  private AND (agent = A OR agent IS NULL)
+    shared:  commons OR (private AND agent IS NULL)
+    layered: commons OR (private AND (agent = A OR agent IS NULL))
+
+Operators (no agent) see everything. An agent writes private rows (agent = A) on scoped and
+layered, commons rows (agent = A kept as the author) on shared. On layered a commons row is
+read (and dedups a write by content) but is never superseded by an agent's write.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Q, QuerySet
+
+from memory.lifecycle.principals import AgentRef
+from protomem.config import get_config
+
+if TYPE_CHECKING:
+    from memory.store.models import Chunk
+
+PRIVATE = "private"
+COMMONS = "commons"
+SCOPED, SHARED, LAYERED = "scoped", "shared", "layered"
+
+
+def current_scope(scope: str | None = None) -> str:
+    """`scope`, else knowledge.scope from the config."""
+    return scope or get_config().knowledge.scope
+
+
+def _agent_pk(agent: AgentRef | int | None) -> int | None:
+    return agent if agent is None or isinstance(agent, int) else agent.pk
+
+
+def private_q() -> Q:
+    """Private rows (NULL is private: rows from before the column)."""
+    return Q(scope__isnull=True) | Q(scope=PRIVATE)
+
+
+def readable_q(*, agent: AgentRef | int | None, scope: str | None = None) -> Q | None:
+    """The Q of rows `agent` may read under `scope`; None = everything (operators)."""
+    agent_id = _agent_pk(agent)
+    if agent_id is None:
+        return None
+    mode = current_scope(scope)
+    host = private_q() & Q(agent_id__isnull=True)
+    own = private_q() & Q(agent_id=agent_id)
+    if mode == SHARED:
+        return Q(scope=COMMONS) | host
+    if mode == LAYERED:
+        return Q(scope=COMMONS) | host | own
+    return host | own
+
+
+def readable_by(
+    queryset: QuerySet[Chunk], *, agent: AgentRef | int | None, scope: str | None = None
+) -> QuerySet[Chunk]:
+    """Rows of `queryset` that `agent` may read under `scope` (default knowledge.scope); all for None."""
+    q = readable_q(agent=agent, scope=scope)
+    return queryset if q is None else queryset.filter(q)
+
+
+def supersedable_by(
+    queryset: QuerySet[Chunk], *, agent: AgentRef | int | None, scope: str | None = None
+) -> QuerySet[Chunk]:
+    """Rows an `agent`'s write may invalidate: what it reads, minus the commons on layered."""
+    rows = readable_by(queryset, agent=agent, scope=scope)
+    if _agent_pk(agent) is not None and current_scope(scope) == LAYERED:
+        rows = rows.filter(private_q())
+    return rows
+
+
+def write_scope(*, agent: AgentRef | int | None, scope: str | None = None) -> str:
+    """The scope a write by `agent` lands in: commons on shared, else private (operators: private)."""
+    if _agent_pk(agent) is not None and current_scope(scope) == SHARED:
+        return COMMONS
+    return PRIVATE
+
+
+def row_scope(chunk: Chunk) -> str:
+    """ "private" or "commons" for a stored row (NULL reads as private)."""
+    return COMMONS if chunk.scope == COMMONS else PRIVATE
+
+
+def readable_ids(ids: list[int], *, agent: AgentRef | int | None, scope: str | None = None) -> set[int]:
+    """Which of `ids` `agent` may read (one query; all of them for an operator)."""
+    from memory.store.models import Chunk
+
+    if not ids or _agent_pk(agent) is None:
+        return set(ids)
+    rows = readable_by(Chunk.objects.filter(pk__in=ids), agent=agent, scope=scope)
+    return set(rows.values_list("pk", flat=True))
+
+
+def can_supersede(chunk_id: int, *, agent: AgentRef | int | None, scope: str | None = None) -> bool:
+    """Whether a write by `agent` may invalidate row `chunk_id` (never a commons row on layered)."""
+    from memory.store.models import Chunk
+
+    if _agent_pk(agent) is None:
+        return True
+    return supersedable_by(Chunk.objects.filter(pk=chunk_id), agent=agent, scope=scope).exists()

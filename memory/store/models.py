@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from memory.store.trust import trust_label, trust_tier
+
+
+class MemoryKind(models.TextChoices):
+    PROFILE = "profile"
+    STANDING = "standing"
+    FACT = "fact"
+    DECISION = "decision"
+    NOTE = "note"
+    EPISODE = "episode"
+    REFERENCE = "reference"
+    LEGACY = "legacy"
+
+
+class ReviewState(models.TextChoices):
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+
+
+class DeliveryPolicy(models.TextChoices):
+    ALWAYS = "always"
+    RETRIEVED = "retrieved"
+    ON_DEMAND = "on_demand"
+
+
+class ChunkScope(models.TextChoices):
+    PRIVATE = "private"
+    COMMONS = "commons"
+
+
+class Chunk(models.Model):
+    """One thing the agent knows. Rows are never overwritten in place by a revision."""
+
+    domain = models.CharField(max_length=64, default="fact")
+    finding_type = models.CharField(max_length=64, blank=True, default="")
+    namespace = models.CharField(max_length=128, blank=True, default="")
+    source = models.CharField(max_length=1024, blank=True, default="")
+    source_type = models.CharField(max_length=64, blank=True, default="")
+    agent = models.ForeignKey(
+        "sessions_app.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="chunks"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    invalidated_at = models.DateTimeField(null=True, blank=True)
+    invalidation_reason = models.CharField(max_length=128, blank=True, default="")
+    memory_kind = models.CharField(max_length=16, choices=MemoryKind.choices, null=True, blank=True)
+    subject = models.CharField(max_length=256, null=True, blank=True)
+    review_state = models.CharField(max_length=16, choices=ReviewState.choices, null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    delivery_policy = models.CharField(max_length=16, choices=DeliveryPolicy.choices, null=True, blank=True)
+    # Set once by the expiry sweep when it has recorded this row's lapse (memory.lifecycle).
+    lapse_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # knowledge.scope (lifecycle.scope): private (NULL on older rows) belongs to `agent`, commons to all.
+    # Nullable so adding it is an ALTER TABLE ADD COLUMN, which keeps the FTS / vector triggers.
+    scope = models.CharField(max_length=8, choices=ChunkScope.choices, null=True, blank=True)
+    # A commons copy made by promotion: the private row it was copied from (a plain id, so the
+    # provenance survives the original being reaped).
+    promoted_from = models.BigIntegerField(null=True, blank=True, editable=False)
+    heading = models.CharField(max_length=512, blank=True, default="")
+    content = models.TextField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["review_state"], name="chunk_review_state"),
+            # The admin review queue: one verdict, newest first, without sorting the whole state.
+            models.Index(fields=["review_state", "created_at"], name="chunk_review_created"),
+            models.Index(fields=["delivery_policy", "created_at"], name="chunk_policy_created"),
+            models.Index(fields=["namespace"], name="chunk_namespace"),
+            models.Index(fields=["invalidated_at"], name="chunk_invalidated"),
+            models.Index(fields=["expires_at"], name="chunk_expires"),
+            models.Index(fields=["created_at"], name="chunk_created"),
+            models.Index(fields=["domain", "namespace"], name="chunk_domain_namespace"),
+            models.Index(fields=["source"], name="chunk_source"),
+            models.Index(fields=["scope", "agent"], name="chunk_scope_agent"),
+            # The supersession chain read backwards ("what did #N supersede?"), invalidated rows only.
+            models.Index(
+                fields=["invalidation_reason"],
+                name="chunk_invalidation_reason",
+                condition=models.Q(invalidated_at__isnull=False),
+            ),
+            # Lapses the expiry sweep has still to record: small, so each sweep stays cheap.
+            models.Index(
+                fields=["expires_at"],
+                name="chunk_lapse_unrecorded",
+                condition=models.Q(expires_at__isnull=False, lapse_recorded_at__isnull=True),
+            ),
+        ]
+        constraints = [
+            # One commons copy per promoted row: promoting twice finds the first copy.
+            models.UniqueConstraint(
+                fields=["promoted_from"],
+                name="chunk_promoted_once",
+                condition=models.Q(promoted_from__isnull=False),
+            ),
+        ]
+        permissions = [("review_chunk", "Can confirm, reject and reopen chunks")]
+        verbose_name = "chunk"
+        verbose_name_plural = "store"
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.heading or self.content[:60]}"
+
+    @property
+    def trust_tier(self) -> int:
+        return int(trust_tier(self.source_type))
+
+    @property
+    def trust_label(self) -> str:
+        return trust_label(self.source_type)
+
+    @property
+    def superseded_by_id(self) -> int | None:
+        reason = self.invalidation_reason or ""
+        if reason.startswith("superseded_by:"):
+            try:
+                return int(reason.split(":", 1)[1])
+            except ValueError:
+                return None
+        return None
+
+    def is_expired(self, now: object | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+
+class PendingChunk(Chunk):
+    """Admin review queue: the same rows, pending first (see memory.admin)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "review queue item"
+        verbose_name_plural = "review queue"
+
+
+class HotChunk(Chunk):
+    """Admin hot-memory view: exactly selectors.hot_set()."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "hot memory row"
+        verbose_name_plural = "hot memory"
+
+
+class Skill(models.Model):
+    """Procedural memory: a playbook the agent can retrieve (never runs). Own FTS index."""
+
+    name = models.CharField(max_length=128, unique=True)
+    description = models.CharField(max_length=512, blank=True, default="")
+    content = models.TextField(blank=True, default="")
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,325 @@
+"""Keyword search over chunks: FTS5 with bm25, or LIKE when FTS5 is missing.
+
+Query plan (FTS5), for the terms of a query (memory.store.text_index.fts5.terms_of):
+
+1. rows with every term (a AND b AND c), bm25 order;
+2. to fill up to k: rows with at least two terms ((a AND b) OR (a AND c) OR (b AND c));
+3. only then rows with any term (a OR b OR c).
+
+A later step never outranks an earlier one; within a step rows keep bm25 order. Rows already
+returned by an earlier step are not repeated.
+
+Why not one `MATCH 'a OR b OR c' ORDER BY bm25`: an OR query has to score every row holding
+any term before it can rank them (at 1M chunks of a 5,000-word vocabulary, ~18k rows, each
+with a docsize lookup): ~50-60 ms p50 on this 2-core machine. The AND and pair steps only
+score rows holding two or more terms (tens to hundreds), and on a large store they almost
+always fill k, so step 3 is rarely reached; on a small store it is cheap. Measured by
+bench/search.py at 1M rows: ~7 ms p50, ~10 ms p99 when not preempted. What remains is mostly
+bm25's IDF pass, which reads each phrase's whole doclist once per statement (the pair
+expression has 2x as many phrases as terms); FTS5's 'optimize' (one segment) cuts it ~40%.
+
+The tradeoff, on purpose: the order differs from pure bm25-over-OR. A row with all terms
+outranks a row with two even if bm25 would score the two-term row higher (say it repeats a
+rare term five times or is very short), and a two-term row outranks every one-term row. We
+prefer coverage of the query over term-frequency weight; tests/memory/store/test_search.py pins it.
+
+Filters (deliverable(), namespaces, trust floor: whatever the caller's queryset says) are
+applied in the same statement as the MATCH step, by joining the step's ranked result to the
+chunk table (see memory.store.text_index.fts5). Each step first considers the best 4k matches, then 40k, then
+all, until k rows pass the filters or the step runs out of matches. Querysets that are not a
+plain single-table filter (joins, annotations, slices) fall back to filtering ids through the
+ORM, with the same order. chunk_search() without a queryset uses deliverable()'s WHERE
+compiled once per process (search_deliverable), so the hot path builds no queryset at all:
+service time is within ~5% of the same SQL run on a bare sqlite3 connection.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
+
+from memory.store import text_index
+from memory.store.models import Chunk
+from memory.store.text_index import fts5, tsvector
+
+IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
+WIDEN = (4, 40, None)  # matches considered per step, as multiples of k (None: all)
+
+
+@functools.cache
+def _fts_ready() -> bool:
+    return fts5.fts5_compiled() and fts5.fts_table_exists()
+
+
+@functools.cache
+def _tsvector_ready() -> bool:
+    return tsvector.column_exists(fts5.CHUNK_TABLE)
+
+
+def choose_backend(*, fts_ready: Callable[[], bool], tsvector_ready: Callable[[], bool]) -> str:
+    """An index's backend on this database: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'
+    when the index is missing; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
+    if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
+        return "like"
+    if connection.vendor == "postgresql":
+        return "tsvector" if tsvector_ready() else "like"
+    return "fts5" if fts_ready() else "like"
+
+
+def search_backend_name() -> str:
+    """The chunk store's search backend (see choose_backend)."""
+    return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
+
+
+def _ranked_backend() -> bool:
+    """Whether searches run through a ranked text index (FTS5 or tsvector), not LIKE."""
+    return search_backend_name() != "like"
+
+
+def reset_backend_cache() -> None:
+    """Forget the cached index probes (after creating or dropping the FTS table)."""
+    _fts_ready.cache_clear()
+    _tsvector_ready.cache_clear()
+
+
+def plan(terms: list[str]) -> list[Any]:
+    """Index expressions to try in order (see module docstring), for this database's index."""
+    if not terms:
+        return []
+    index = text_index.sql()
+    steps = [index.all_terms(terms)]
+    if len(terms) >= 3:
+        steps.append(index.any_pair(terms))
+    if len(terms) >= 2:
+        steps.append(index.any_term(terms))
+    return steps
+
+
+# -- the one-statement path: filters compiled from the queryset into the MATCH step
+
+
+@functools.cache
+def _row_reader() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, Callable[..., Any]], ...]]:
+    """Quoted columns, attnames and per-column DB converters for building Chunk rows."""
+    fields = Chunk._meta.concrete_fields
+    qn = connection.ops.quote_name
+    columns = tuple(f"{qn(fts5.CHUNK_TABLE)}.{qn(f.column)}" for f in fields)
+    attnames = tuple(f.attname for f in fields)
+    converters = []
+    for index, field in enumerate(fields):
+        col = field.get_col(fts5.CHUNK_TABLE)
+        funcs = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        for func in funcs:
+            converters.append((index, functools.partial(_convert, func, col)))
+    return columns, attnames, tuple(converters)
+
+
+def _convert(func: Callable[..., Any], col: Any, value: Any) -> Any:
+    return func(value, col, connection)
+
+
+def _compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
+    """The queryset's WHERE as SQL over memory_chunk, or None if it needs more than that."""
+    query = queryset.query
+    if (
+        queryset.db != DEFAULT_DB_ALIAS
+        or query.model is None
+        or query.model._meta.db_table != fts5.CHUNK_TABLE
+        or any(query.alias_refcount[a] for a in query.alias_map if a != fts5.CHUNK_TABLE)  # a join
+        or query.extra_tables
+        or query.is_sliced
+        or query.distinct
+        or query.combinator
+        or query.annotations
+        or query.is_empty()
+    ):
+        return None
+    if not query.where:
+        return "", []
+    sql, params = query.get_compiler(using=DEFAULT_DB_ALIAS).compile(query.where)
+    return sql, list(params)
+
+
+def _fts_ranked(
+    terms: list[str], k: int, compiled: tuple[str, list[Any]], columns: Sequence[str]
+) -> list[tuple[object, ...]]:
+    """The plan's rows (`columns`, id first), best first, at most k, in one statement per try."""
+    where, where_params = compiled
+    rows: dict[object, tuple[object, ...]] = {}
+    for expression in plan(terms):
+        for factor in WIDEN:
+            considered = None if factor is None else k * factor
+            found, looked_at = text_index.sql().ranked_rows(
+                expression,
+                columns=columns,
+                where=where,
+                where_params=where_params,
+                considered=considered,
+                take=k + len(rows),
+            )
+            for row in found:
+                if len(rows) >= k:
+                    break
+                rows.setdefault(row[0], row)
+            if len(rows) >= k or considered is None or looked_at < considered:
+                break
+        if len(rows) >= k:
+            break
+    return list(rows.values())
+
+
+def _fts_rows(
+    terms: list[str], k: int, queryset: QuerySet[Chunk], compiled: tuple[str, list[Any]]
+) -> list[Chunk]:
+    columns, attnames, converters = _row_reader()
+    model = queryset.model
+    out = []
+    for row in _fts_ranked(terms, k, compiled, columns):
+        values = list(row)
+        for index, convert in converters:
+            values[index] = convert(values[index])
+        out.append(model.from_db(DEFAULT_DB_ALIAS, attnames, values))
+    return out
+
+
+# -- the general path: rank ids with MATCH alone, filter them through the ORM
+
+
+def _batches(ids: list[int]) -> Iterator[list[int]]:
+    for start in range(0, len(ids), IN_BATCH):
+        yield ids[start : start + IN_BATCH]
+
+
+def _keep_allowed(ids: list[int], queryset: QuerySet[Chunk], want: int, out: dict[int, None]) -> None:
+    """Append ids that pass the queryset's filters, in rank order, until `want` are kept."""
+    for batch in _batches([i for i in ids if i not in out]):
+        allowed = set(queryset.filter(pk__in=batch).values_list("pk", flat=True))
+        for chunk_id in batch:
+            if chunk_id in allowed:
+                out[chunk_id] = None
+                if len(out) >= want:
+                    return
+
+
+def _fts_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
+    out: dict[int, None] = {}
+    for expression in plan(terms):
+        for factor in WIDEN:
+            limit = None if factor is None else k * factor
+            ids = text_index.sql().match_ids(expression, limit=limit)
+            _keep_allowed(ids, queryset, k, out)
+            if len(out) >= k or limit is None or len(ids) < limit:
+                break
+        if len(out) >= k:
+            break
+    return list(out)[:k]
+
+
+def _like_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
+    """Rows containing more of the terms first, then newest; heading or content, any case."""
+    matches = [Q(content__icontains=t) | Q(heading__icontains=t) for t in terms]
+    any_match = functools.reduce(lambda a, b: a | b, matches)
+    score = sum(
+        (Case(When(m, then=Value(1)), default=Value(0), output_field=IntegerField()) for m in matches),
+        Value(0),
+    )
+    rows = (
+        queryset.filter(any_match)
+        .annotate(term_hits=score)
+        .order_by("-term_hits", "-created_at", "-id")
+        .values_list("pk", flat=True)[:k]
+    )
+    return list(rows)
+
+
+def _in_order(queryset: QuerySet[Chunk], ids: Sequence[int]) -> list[Chunk]:
+    by_id = queryset.model._default_manager.using(queryset.db).in_bulk(list(ids))
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def search_chunks(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[Chunk]:
+    """The best `k` rows of `queryset` for a free-text query, best first; empty query, no hits."""
+    terms = fts5.terms_of(query)
+    if not terms or k <= 0:
+        return []
+    if _ranked_backend():
+        compiled = _compiled_filter(queryset)
+        if compiled is not None:
+            return _fts_rows(terms, k, queryset, compiled)
+        return _in_order(queryset, _fts_ids(terms, k, queryset))
+    return _in_order(queryset, _like_ids(terms, k, queryset))
+
+
+# deliverable()'s WHERE is compiled once per process with this stand-in for `now`, then the real
+# time is put into its one parameter slot: building and compiling the queryset per query cost
+# more CPU than the FTS statement itself on a warm 100k store (bench/search.py).
+_NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
+
+
+@functools.cache
+def _deliverable_where(include_superseded: bool) -> tuple[str, tuple[Any, ...], int] | None:
+    """(sql, params, index of the `now` param) of deliverable()'s filter, or None if not templatable."""
+    from memory.store.deliverable import deliverable  # selectors imports this module
+
+    compiled = _compiled_filter(deliverable(now=_NOW_MARKER, include_superseded=include_superseded))
+    if compiled is None:
+        return None
+    sql, params = compiled
+    marker = connection.ops.adapt_datetimefield_value(_NOW_MARKER)
+    slots = [i for i, p in enumerate(params) if p == marker]
+    return (sql, tuple(params), slots[0]) if len(slots) == 1 else None
+
+
+def deliverable_filter(
+    *, include_superseded: bool = False, now: datetime | None = None
+) -> tuple[str, list[Any]]:
+    """selectors.deliverable()'s WHERE as SQL over memory_chunk, for `now` (default: the present)."""
+    from memory.store.deliverable import deliverable
+
+    template = _deliverable_where(include_superseded)
+    now = now or timezone.now()
+    if template is None:
+        compiled = _compiled_filter(deliverable(now=now, include_superseded=include_superseded))
+        if compiled is None:
+            raise RuntimeError("selectors.deliverable() must stay a plain filter on memory_chunk")
+        return compiled
+    sql, params, slot = template
+    values = list(params)
+    values[slot] = connection.ops.adapt_datetimefield_value(now)
+    return sql, values
+
+
+def search_deliverable(
+    query: str, *, k: int, include_superseded: bool = False, now: datetime | None = None
+) -> list[Chunk]:
+    """search_chunks over selectors.deliverable() (what chunk_search does with no queryset)."""
+    terms = fts5.terms_of(query)
+    if not terms or k <= 0:
+        return []
+    if not _ranked_backend():
+        from memory.store.deliverable import deliverable
+
+        return search_chunks(query, k=k, queryset=deliverable(now=now, include_superseded=include_superseded))
+    compiled = deliverable_filter(include_superseded=include_superseded, now=now)
+    return _fts_rows(terms, k, Chunk.objects.all(), compiled)
+
+
+def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
+    """Ids of the best `k` rows of `queryset` for a free-text query; empty query, no hits."""
+    terms = fts5.terms_of(query)
+    if not terms or k <= 0:
+        return []
+    if _ranked_backend():
+        compiled = _compiled_filter(queryset)
+        if compiled is not None:
+            id_column = _row_reader()[0][:1]
+            return [cast(int, row[0]) for row in _fts_ranked(terms, k, compiled, id_column)]
+        return _fts_ids(terms, k, queryset)
+    return _like_ids(terms, k, queryset)
