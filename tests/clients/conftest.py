@@ -24,7 +24,7 @@ from sessions_app.models import Agent, AgentAPIKey  # noqa: E402
 from tests.factories import AgentFactory  # noqa: E402
 
 SESSION_ID = "client-thread-1"
-# Live-server tests must not wait on backoff: nothing there is retried, but keep it short anyway.
+# Short waits, so a test that does meet a retry never sleeps for long.
 FAST_RETRY = RetryPolicy(attempts=3, backoff=0.01, max_backoff=0.05)
 
 

@@ -74,7 +74,7 @@ def test_memory_list_pages_through_every_row(client: ProtomemClient) -> None:
     assert all(row["line"] for page in pages for row in page["results"])
 
 
-def test_a_wrong_key_is_unauthorized(live_server: Any, client: ProtomemClient) -> None:
+def test_a_wrong_key_is_unauthorized(live_server: Any, agent_key: str) -> None:
     stranger = ProtomemClient(live_server.url, "not-a-real-key", session_id=SESSION_ID)
     with stranger, pytest.raises(Unauthorized) as caught:
         stranger.memory_recall("anything")

@@ -32,9 +32,8 @@ class ProtomemError(Exception):
     @property
     def detail(self) -> str | None:
         """The API's `detail` message, when the body has one."""
-        if isinstance(self.body, dict) and isinstance(self.body.get("detail"), str):
-            return self.body["detail"]
-        return None
+        detail = self.body.get("detail") if isinstance(self.body, dict) else None
+        return detail if isinstance(detail, str) else None
 
 
 class BadRequest(ProtomemError):

@@ -49,7 +49,7 @@ class RetryPolicy:
     def backoff_delay(self, attempt: int) -> float:
         # Exponential, capped, and jittered so many clients that failed together do not
         # come back together.
-        base = min(self.backoff * 2 ** (attempt - 1), self.max_backoff)
+        base = min(self.backoff * 2.0 ** (attempt - 1), self.max_backoff)
         return base * (1 - self.jitter * self.random.random())
 
 

@@ -4,6 +4,7 @@ turning transport failures into ProtomemError."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import httpx
 
@@ -26,7 +27,7 @@ def default_headers(api_key: str, extra: Mapping[str, str] | None) -> dict[str, 
     }
 
 
-def build_request(http: httpx.Client | httpx.AsyncClient, call: Call[object]) -> httpx.Request:
+def build_request(http: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
     return http.build_request(call.route.method, call.path, params=call.params, json=call.json)
 
 
