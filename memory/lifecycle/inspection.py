@@ -36,8 +36,11 @@ from functools import lru_cache
 
 from memory.lifecycle.inspection_patterns import (
     AUTHORITY_DETECTORS,
+    AUTHORITY_TRIGGERS,
     HIDDEN_DETECTORS,
+    HIDDEN_TRIGGERS,
     INSTRUCTION_DETECTORS,
+    INSTRUCTION_TRIGGERS,
     PROTECTED_TEMPLATES,
 )
 from memory.lifecycle.redaction import redact_secrets
@@ -97,8 +100,9 @@ _LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
 _LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
 _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
-_SPACE = re.compile(r"[^\S\n]+")
-_NEWLINES = re.compile(r"\s*\n\s*")
+_LEET_NEAR = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
+_DASHED_NEAR = re.compile(r"[a-z][-.*_][a-z][-.*_][a-z]")
+_SPACED_NEAR = re.compile(r"[a-z] [a-z] [a-z] [a-z]")
 
 
 def normalise(text: str) -> str:
@@ -106,16 +110,35 @@ def normalise(text: str) -> str:
     out = html.unescape(text)
     if "&" in out:
         out = html.unescape(out)  # double-encoded
-    out = unicodedata.normalize("NFKC", out.translate(_DROP)).casefold().translate(_HOMOGLYPHS)
-    out = _LEET.sub(lambda m: _LEET_MAP[m[0]], out)
-    out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
-    out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
-    return _NEWLINES.sub("\n", _SPACE.sub(" ", out)).strip()
+    if out.isascii():  # the common case: nothing invisible, nothing to compose or map
+        out = out.casefold()
+    else:
+        out = unicodedata.normalize("NFKC", out.translate(_DROP)).casefold().translate(_HOMOGLYPHS)
+    # each rewrite runs only where its cheap, anchor-free precondition is found
+    if _LEET_NEAR.search(out):
+        out = _LEET.sub(lambda m: _LEET_MAP[m[0]], out)
+    if _DASHED_NEAR.search(out):
+        out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
+    if _SPACED_NEAR.search(out):
+        out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    lines = (" ".join(line.split()) for line in out.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 # -- detectors (the patterns live in inspection_patterns) ------------------------------------
 
-_INSTRUCTIONS = tuple((label, re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS)
+Triggers = tuple[tuple[str, ...], ...]
+_INSTRUCTIONS = tuple(
+    (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
+)
+
+
+def _triggered(text: str, groups: Triggers) -> bool:
+    """The cheap necessary condition of a detector: every group has a substring in `text`."""
+    contains = text.__contains__  # map() keeps the loop in C: this runs ~25 times per write
+    return all(any(map(contains, group)) for group in groups)
+
+
 _WORD = re.compile(r"\w+")
 _LATIN = re.compile(r"[a-zA-Z]")
 _SENTENCE = re.compile(r"[^.!?\n]{12,}")
@@ -123,11 +146,13 @@ _TRIGRAM_MIN_WORDS = 30
 
 
 @lru_cache(maxsize=32)
-def _protected_patterns(subjects: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    ordered = sorted((s for s in subjects if s.strip()), key=len, reverse=True)  # longest first
-    alternation = "|".join(re.escape(normalise(s)) for s in ordered)
-    compiled = tuple(re.compile(t.format(s=alternation)) for t in PROTECTED_TEMPLATES) if alternation else ()
-    return compiled + AUTHORITY_DETECTORS
+def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
+    ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
+    alternation = "|".join(re.escape(s) for s in ordered)  # longest first
+    by_subject = tuple(((tuple(ordered),), re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
+    by_authority = tuple(((group,), pattern) for group, pattern in pairs)
+    return (by_subject if alternation else ()) + by_authority
 
 
 def _snippet(text: str, match: re.Match[str]) -> str:
@@ -136,17 +161,19 @@ def _snippet(text: str, match: re.Match[str]) -> str:
 
 def _hidden_text(raw: str) -> list[Reason]:
     reasons = []
-    invisible = _INVISIBLE.search(raw)
+    plain = raw.isascii()  # no invisible characters, no look-alike letters
+    invisible = None if plain else _INVISIBLE.search(raw)
     if invisible:
         start = max(0, invisible.start() - 20)
         shown = raw[start : invisible.end() + 20].encode("unicode_escape").decode("ascii")
         label = "invisible characters (zero-width, bidi or tag)"
         reasons.append(Reason("hidden_text", label, shown[:SNIPPET_CHARS]))
+    lowered = raw.lower()
     for label, pattern in HIDDEN_DETECTORS:
-        match = pattern.search(raw)
+        match = pattern.search(raw) if HIDDEN_TRIGGERS[label] in lowered else None
         if match:
             reasons.append(Reason("hidden_text", label, _snippet(raw, match)))
-    if any(ch in _LOOKALIKE for ch in raw):
+    if not plain and not _LOOKALIKE.isdisjoint(raw):
         for word in _WORD.findall(raw):
             if _LATIN.search(word) and any(ch in _LOOKALIKE for ch in word):
                 label = "Latin mixed with look-alike letters"
@@ -165,7 +192,8 @@ def _repetition(norm: str, copies_from_sessions: int) -> Reason | None:
     if count >= 3:
         return Reason("repeated", f"one sentence repeated {count} times", sentence[:SNIPPET_CHARS])
     words = norm.split()
-    if len(words) >= _TRIGRAM_MIN_WORDS:
+    # stuffing has few distinct words; only then count trigrams
+    if len(words) >= _TRIGRAM_MIN_WORDS and len(set(words)) < 0.6 * len(words):
         trigram, hits = Counter(zip(words, words[1:], words[2:], strict=False)).most_common(1)[0]
         if hits >= 5 and hits * 3 > 0.3 * len(words):
             return Reason("repeated", f"phrase repeated {hits} times", " ".join(trigram))
@@ -200,17 +228,18 @@ def inspect_write(
     raw = f"{heading}\n{content}" if heading else content
     norm = normalise(raw)
     reasons = _hidden_text(raw)
-    for label, pattern in _INSTRUCTIONS:
-        match = pattern.search(norm)
+    for label, triggers, pattern in _INSTRUCTIONS:
+        match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(norm, match)))
-    for pattern in _protected_patterns(tuple(protected_subjects)):
-        match = pattern.search(norm)
+    for triggers, pattern in _protected_patterns(tuple(protected_subjects)):
+        match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:
             label = "writes to a protected subject"
             reasons.append(Reason("protected_subject", label, _snippet(norm, match)))
             break
-    secrets = redact_secrets(unicodedata.normalize("NFKC", raw.translate(_DROP)))
+    # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
+    secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:
         reasons.append(Reason("secret", "credential: " + ", ".join(secrets.kinds)))
     for found in (_oversized(len(content), typical_length), _repetition(norm, copies_from_sessions)):

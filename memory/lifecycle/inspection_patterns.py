@@ -180,6 +180,75 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
      r"\b(?:safety|disclaimers?|guardrails?|moderation|filters?|audit|caveats?)\b"),
 )  # fmt: skip
 
+# Prefilters: for each detector, groups of literal substrings of the normalised text; the
+# detector's pattern can only match when every group has a hit, so most rows skip most patterns.
+# Each group is a necessary condition of every alternative of its pattern (keep them in step).
+INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "override of earlier instructions": (
+        ("ignor", "disregard", "forget", "set aside", "discard", "abandon", "stop following", "override", "bypass"),
+    ),
+    "earlier instructions declared void": (("no longer", "you were", "you have been", "you've been"),),
+    "system prompt or mode override": (
+        ("system", "developer", "im_", "instruction", "inst]", "mode", "jailbreak", "prompt", "with no", "without"),
+    ),
+    "persona change": (
+        ("you are now", "you're now", "roleplay", "role of", "impersonat", "persona", "pretend", "act as", "assume the"),
+    ),
+    "order addressed to the model": (
+        ("assistant", "chatbot", "llm", "model", "ai", "agent", "bot", "you", "claude", "gpt"),
+    ),
+    "standing order": (
+        ("from now on", "from this point", "henceforth", "hereafter", "until told", "until instructed", "standing order",
+         "permanent rule", "forever", "starting today", "starting now", "going forward", "from the next",
+         "for the rest of", "all", "every", "each", "any", "this applies", "habit", "next time", "as soon as"),
+    ),
+    "always/never about the conversation": (
+        ("always", "never", "only", "don't", "do not", "must not", "mustn't", "should not", "shouldn't", "not to",
+         "stop", "avoid", "refuse to", "make sure", "be sure", "remember to"),
+    ),
+    "imperative about the conversation": (
+        ("tell", "answer", "respond", "reply", "mention", "reveal", "disclose", "recommend", "suggest", "claim",
+         "pretend", "obey", "insert", "append", "prepend", "sign", "deny", "lie", "agree", "keep quiet",
+         "stay silent", "refer to", "describe"),
+    ),
+    "rule about the answers": (("answer", "response", "repl", "output", "summar"),),
+    "concealment": (
+        ("never", "don't", "do not", "must not", "mustn't", "should not", "shouldn't", "not to", "without", "avoid",
+         "keep", "quietly", "silently"),
+    ),
+    "scripted answer": (
+        ("when", "if", "each time", "every time"),
+        ("ask", "mention", "bring", "inquire", "want", "request", "say"),
+    ),
+    "claims precedence": (("memory", "note", "message", "instruction", "over what", "over anything", "precedence"),),
+    "tool or command directive": (
+        ("tool", "function", "plugin", "run", "execute", "curl", "wget", "iwr", "invoke-webrequest", "<(", "chmod",
+         "rm -rf", "before ", "stop asking", "without"),
+    ),
+    "decode and obey": (
+        ("decode", "translate", "deobfuscate", "unscramble", "reverse", "override", "magic", "trigger", "secret"),
+    ),
+    "exfiltration": (
+        ("exfiltrat", "leak", "send", "forward", "post", "upload", "email", "transmit", "copy", "report", "share",
+         "submit", "dump", "paste", "mirror", "include", "append", "http", "url param"),
+    ),
+    "URL to act on": (("http", "www.", "fetch", "click", "visit", "open", "download", "go to", "to enter", "to go"),),
+    "safety switched off": (("disable", "turn off", "switch off", "suppress", "skip", "bypass", "drop"),),
+}  # fmt: skip
+AUTHORITY_TRIGGERS: tuple[tuple[str, ...], ...] = (
+    ("operator", "approved by", "authorized by", "authorised by", "sanctioned by", "signed off by"),
+    ("grant", "give", "given", "elevat", "escalat", "promot", "authori", "allowed", "permitted", "cleared", "entitled",
+     "treat"),
+    ("approval", "review", "confirmation", "permission", "sign-off", "moderation", "verification", "2fa", "mfa"),
+)  # fmt: skip
+HIDDEN_TRIGGERS: dict[str, str] = {
+    "HTML comment": "!--",
+    "Markdown comment": "]:",
+    "hiding style": "style",
+    "entity-encoded letters": "&#",
+}
+
+
 # Hidden text, on the raw text: comments, hiding styles, entity-encoded letters.
 HIDDEN_DETECTORS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("HTML comment", re.compile(r"<!--|&lt;!--", re.I)),

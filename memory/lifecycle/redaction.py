@@ -50,19 +50,24 @@ _BEARER = re.compile(
 _BASIC = re.compile(r"(?P<head>\bAuthorization:\s*Basic\s+)(?P<secret>[A-Za-z0-9+/]{8,}={0,2})", re.I)
 
 # Well-known key shapes, redacted wherever they appear; first match wins, so Anthropic's
-# sk-ant- is named before OpenAI's broader sk-.
-_KEY_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("anthropic_key", re.compile(r"\bsk-ant-(?:api\d+-|admin\d+-)?[A-Za-z0-9_-]{16,}")),
-    ("openai_key", re.compile(r"\bsk-(?:proj-|live-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}")),
-    ("stripe_key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b")),
-    ("github_token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
-    ("github_token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
-    ("gitlab_token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
-    ("slack_token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+# sk-ant- is named before OpenAI's broader sk-. The middle column holds literal substrings one of
+# which every match contains: a cheap test that skips the pattern for ordinary text.
+_AWS_PREFIXES = ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA")
+_KEY_SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("anthropic_key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api\d+-|admin\d+-)?[A-Za-z0-9_-]{16,}")),
+    ("openai_key", ("sk-",), re.compile(r"\bsk-(?:proj-|live-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}")),
+    ("stripe_key", ("_live_", "_test_"), re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("aws_access_key", _AWS_PREFIXES, re.compile(rf"\b(?:{'|'.join(_AWS_PREFIXES)})[A-Z0-9]{{16}}\b")),
+    ("github_token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
+    ("github_token", ("github_pat_",), re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
+    ("gitlab_token", ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
+    ("slack_token", ("xox",), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
+    ("google_api_key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("jwt", ("eyJ",), re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
 )
+# The same cheap test for the case-insensitive rules, on the lower-cased text.
+_ASSIGNMENT_WORDS = ("pass", "pwd", "secret", "key", "token")
+_PROSE_WORDS = ("pass", "pin")
 
 # `password = hunter2`, `"api_key": "..."`, `AWS_SECRET_ACCESS_KEY=...`: the value goes.
 _ASSIGNMENT = re.compile(
@@ -129,14 +134,23 @@ def redact_secrets(text: str) -> Redaction:
 
         return replace
 
-    out = _PRIVATE_KEY.sub(whole("private_key"), text)
-    out = _URL_PASSWORD.sub(keep_head("connection_string"), out)
-    out = _BEARER.sub(keep_head("bearer_token"), out)
-    out = _BASIC.sub(keep_head("basic_auth"), out)
-    for kind, shape in _KEY_SHAPES:
-        out = shape.sub(whole(kind), out)
-    out = _ASSIGNMENT.sub(keep_head(None), out)
-    out = _PROSE_PASSWORD.sub(keep_head("password"), out)
+    out = text
+    lowered = text.lower()
+    if "PRIVATE KEY" in out:
+        out = _PRIVATE_KEY.sub(whole("private_key"), out)
+    if "://" in out:
+        out = _URL_PASSWORD.sub(keep_head("connection_string"), out)
+    for kind, triggers, shape in _KEY_SHAPES:  # before the header rules: a known key is named by its provider
+        if any(map(out.__contains__, triggers)):
+            out = shape.sub(whole(kind), out)
+    if "bearer" in lowered or "token" in lowered or "api-key" in lowered:
+        out = _BEARER.sub(keep_head("bearer_token"), out)
+    if "basic" in lowered:
+        out = _BASIC.sub(keep_head("basic_auth"), out)
+    if ("=" in out or ":" in out) and any(map(lowered.__contains__, _ASSIGNMENT_WORDS)):
+        out = _ASSIGNMENT.sub(keep_head(None), out)
+    if any(map(lowered.__contains__, _PROSE_WORDS)):
+        out = _PROSE_PASSWORD.sub(keep_head("password"), out)
     return Redaction(text=out, kinds=tuple(sorted(kinds)))
 
 
