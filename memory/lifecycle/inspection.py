@@ -1,0 +1,255 @@
+"""Write inspection, pure (no Django): could this agent- or document-written row steer the model?
+
+`inspect_write(...)` returns an `Inspection`: the reasons found (each a stable code, a short
+text and the matched snippet), the review console's risk level and whether the row is held.
+The write service holds on it and the review queue badges and orders by it, so the two always
+agree.
+
+Holding reasons: instruction, hidden_text, secret, protected_subject, oversized, repeated.
+Informational reasons: always_on (the row would enter every turn) and supersedes_operator (it
+would replace an operator-confirmed row). `always_on` raises the risk to 1 but does not hold by
+itself: whether an always-on agent write waits for a reviewer is the caller's policy
+(`knowledge.hold`, `hot_write_confirm`). Rows from operator surfaces (trust tier 3) get reasons and
+a risk but are never held: an operator writing "Always answer in British English" means it.
+
+Risk (issue 14's triage): 1 = instruction-shaped (instruction, hidden text, protected subject) or
+would be always-on; 2 = would supersede an operator-confirmed row; 3 = the rest.
+
+The distinction that lets benign memory through: an instruction targets the assistant / model /
+"you" or the conversation's answers, or is an imperative at sentence start about how to behave in
+the conversation; a fact describes the world ("backups always run at 02:00"). Matching runs on a
+normalised copy (entities decoded, NFKC, invisible characters dropped, look-alike letters and
+digit-for-letter swaps mapped, spaced-out letters joined, case folded), so evasions meet the same
+patterns; the evasions themselves (zero-width, bidi, comments, hiding styles, mixed scripts) are
+a reason of their own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memory.lifecycle.inspection_patterns import (
+    AUTHORITY_DETECTORS,
+    AUTHORITY_TRIGGERS,
+    HIDDEN_DETECTORS,
+    HIDDEN_TRIGGERS,
+    INSTRUCTION_DETECTORS,
+    INSTRUCTION_TRIGGERS,
+    PROTECTED_TEMPLATES,
+)
+from memory.lifecycle.redaction import redact_secrets
+from memory.trust import TrustTier, trust_tier
+
+HOLDING_CODES = frozenset(
+    {"instruction", "hidden_text", "secret", "protected_subject", "oversized", "repeated"}
+)
+RISK_ONE_CODES = frozenset({"instruction", "hidden_text", "protected_subject", "always_on"})
+
+DEFAULT_PROTECTED_SUBJECTS: tuple[str, ...] = (
+    "identity", "name", "role", "persona", "permissions", "privileges", "access level", "admin access",
+    "system prompt", "instructions", "tool policy", "tool permissions", "standing rules", "rules",
+    "guardrails", "safety rules", "safety settings", "api keys", "credentials", "passwords",
+)  # fmt: skip
+
+ABSOLUTE_MAX_CHARS = 6000  # API allows 20,000; agent memories and document chunks (1,500) are far shorter
+RELATIVE_FACTOR = 5  # "far longer than the namespace's usual rows"
+RELATIVE_FLOOR = 2000  # never call a row oversized below this, whatever the namespace's norm
+REPEATED_SESSIONS = 3  # the same content from this many sessions is a campaign, not a coincidence
+SNIPPET_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    text: str
+    snippet: str = ""
+
+
+@dataclass(frozen=True)
+class Inspection:
+    reasons: tuple[Reason, ...]
+    risk: int
+    hold: bool
+
+    @property
+    def codes(self) -> frozenset[str]:
+        return frozenset(reason.code for reason in self.reasons)
+
+
+# -- normalisation ---------------------------------------------------------------------------
+
+_ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad\u034f"
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c"
+_DROP = {ord(c): None for c in _ZERO_WIDTH + _BIDI}
+_DROP.update({cp: cp - 0xE0000 for cp in range(0xE0020, 0xE007F)})  # tag characters smuggle ASCII
+_DROP.update(dict.fromkeys((0xE0001, 0xE007F)))
+# Cyrillic and Greek letters that render like Latin ones (lower case: matching runs after casefold).
+_HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁһӏкмтвпгαβεηικνορτυχζ",
+    "aeopcyxijsdhlkmtbnrabenikvoptuxz",
+)
+_LOOKALIKE = frozenset("аеорсухіјѕԁһӏкАЕОРСХІЈЅВМНТКαεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ")
+_INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
+_LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
+_LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+_SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
+_DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
+_LEET_NEAR = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
+_DASHED_NEAR = re.compile(r"[a-z][-.*_][a-z][-.*_][a-z]")
+_SPACED_NEAR = re.compile(r"[a-z] [a-z] [a-z] [a-z]")
+
+
+def normalise(text: str) -> str:
+    """The matching form of `text`: what a reader (or a model) would see, in one canonical spelling."""
+    out = html.unescape(text)
+    if "&" in out:
+        out = html.unescape(out)  # double-encoded
+    if out.isascii():  # the common case: nothing invisible, nothing to compose or map
+        out = out.casefold()
+    else:
+        out = unicodedata.normalize("NFKC", out.translate(_DROP)).casefold().translate(_HOMOGLYPHS)
+    # each rewrite runs only where its cheap, anchor-free precondition is found
+    if _LEET_NEAR.search(out):
+        out = _LEET.sub(lambda m: _LEET_MAP[m[0]], out)
+    if _DASHED_NEAR.search(out):
+        out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
+    if _SPACED_NEAR.search(out):
+        out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    lines = (" ".join(line.split()) for line in out.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+# -- detectors (the patterns live in inspection_patterns) ------------------------------------
+
+Triggers = tuple[tuple[str, ...], ...]
+_INSTRUCTIONS = tuple(
+    (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
+)
+
+
+def _triggered(text: str, groups: Triggers) -> bool:
+    """The cheap necessary condition of a detector: every group has a substring in `text`."""
+    contains = text.__contains__  # map() keeps the loop in C: this runs ~25 times per write
+    return all(any(map(contains, group)) for group in groups)
+
+
+_WORD = re.compile(r"\w+")
+_LATIN = re.compile(r"[a-zA-Z]")
+_SENTENCE = re.compile(r"[^.!?\n]{12,}")
+_TRIGRAM_MIN_WORDS = 30
+
+
+@lru_cache(maxsize=32)
+def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
+    ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
+    alternation = "|".join(re.escape(s) for s in ordered)  # longest first
+    by_subject = tuple(((tuple(ordered),), re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
+    by_authority = tuple(((group,), pattern) for group, pattern in pairs)
+    return (by_subject if alternation else ()) + by_authority
+
+
+def _snippet(text: str, match: re.Match[str]) -> str:
+    return text[match.start() : match.start() + SNIPPET_CHARS].strip()
+
+
+def _hidden_text(raw: str) -> list[Reason]:
+    reasons = []
+    plain = raw.isascii()  # no invisible characters, no look-alike letters
+    invisible = None if plain else _INVISIBLE.search(raw)
+    if invisible:
+        start = max(0, invisible.start() - 20)
+        shown = raw[start : invisible.end() + 20].encode("unicode_escape").decode("ascii")
+        label = "invisible characters (zero-width, bidi or tag)"
+        reasons.append(Reason("hidden_text", label, shown[:SNIPPET_CHARS]))
+    lowered = raw.lower()
+    for label, pattern in HIDDEN_DETECTORS:
+        match = pattern.search(raw) if HIDDEN_TRIGGERS[label] in lowered else None
+        if match:
+            reasons.append(Reason("hidden_text", label, _snippet(raw, match)))
+    if not plain and not _LOOKALIKE.isdisjoint(raw):
+        for word in _WORD.findall(raw):
+            if _LATIN.search(word) and any(ch in _LOOKALIKE for ch in word):
+                label = "Latin mixed with look-alike letters"
+                reasons.append(Reason("hidden_text", label, word[:SNIPPET_CHARS]))
+                break
+    return reasons
+
+
+def _repetition(norm: str, copies_from_sessions: int) -> Reason | None:
+    if copies_from_sessions >= REPEATED_SESSIONS:
+        return Reason("repeated", f"same content from {copies_from_sessions} sessions", norm[:SNIPPET_CHARS])
+    if len(norm) < 150:
+        return None
+    sentences = Counter(s.strip() for s in _SENTENCE.findall(norm))
+    sentence, count = sentences.most_common(1)[0] if sentences else ("", 0)
+    if count >= 3:
+        return Reason("repeated", f"one sentence repeated {count} times", sentence[:SNIPPET_CHARS])
+    words = norm.split()
+    # stuffing has few distinct words; only then count trigrams
+    if len(words) >= _TRIGRAM_MIN_WORDS and len(set(words)) < 0.6 * len(words):
+        trigram, hits = Counter(zip(words, words[1:], words[2:], strict=False)).most_common(1)[0]
+        if hits >= 5 and hits * 3 > 0.3 * len(words):
+            return Reason("repeated", f"phrase repeated {hits} times", " ".join(trigram))
+    return None
+
+
+def _oversized(length: int, typical_length: int | None) -> Reason | None:
+    if length > ABSOLUTE_MAX_CHARS:
+        return Reason("oversized", f"{length} chars (limit {ABSOLUTE_MAX_CHARS})")
+    if typical_length and length > max(RELATIVE_FACTOR * typical_length, RELATIVE_FLOOR):
+        return Reason("oversized", f"{length} chars, {length // typical_length}x this namespace's usual row")
+    return None
+
+
+def inspect_write(
+    *,
+    content: str,
+    heading: str = "",
+    delivery_policy: str | None,
+    source_type: str | None,
+    domain: str | None = None,
+    typical_length: int | None = None,
+    copies_from_sessions: int = 0,
+    supersedes_operator_row: bool = False,
+    protected_subjects: Sequence[str] = DEFAULT_PROTECTED_SUBJECTS,
+) -> Inspection:
+    """Reasons, risk (1 highest .. 3) and hold for one write; pure and deterministic.
+
+    `domain` is carried for the caller's policy and reason texts; the detectors do not relax for
+    any domain, since a planted instruction is as dangerous in a "code" row as in a "note".
+    """
+    raw = f"{heading}\n{content}" if heading else content
+    norm = normalise(raw)
+    reasons = _hidden_text(raw)
+    for label, triggers, pattern in _INSTRUCTIONS:
+        match = pattern.search(norm) if _triggered(norm, triggers) else None
+        if match:
+            reasons.append(Reason("instruction", label, _snippet(norm, match)))
+    for triggers, pattern in _protected_patterns(tuple(protected_subjects)):
+        match = pattern.search(norm) if _triggered(norm, triggers) else None
+        if match:
+            label = "writes to a protected subject"
+            reasons.append(Reason("protected_subject", label, _snippet(norm, match)))
+            break
+    # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
+    secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
+    if secrets.kinds:
+        reasons.append(Reason("secret", "credential: " + ", ".join(secrets.kinds)))
+    for found in (_oversized(len(content), typical_length), _repetition(norm, copies_from_sessions)):
+        if found:
+            reasons.append(found)
+    if delivery_policy == "always":
+        reasons.append(Reason("always_on", "would enter every turn of every matching agent"))
+    if supersedes_operator_row:
+        reasons.append(Reason("supersedes_operator", "would supersede an operator-confirmed row"))
+    codes = {reason.code for reason in reasons}
+    risk = 1 if codes & RISK_ONE_CODES else 2 if supersedes_operator_row else 3
+    hold = bool(codes & HOLDING_CODES) and trust_tier(source_type) != TrustTier.OPERATOR
+    return Inspection(reasons=tuple(reasons), risk=risk, hold=hold)

@@ -1,0 +1,310 @@
+# ruff: noqa: E501 -- regular expressions read better unbroken than split mid-alternation
+"""The inspection's detectors: regular expressions over the normalised text (see inspection.py).
+
+Every detector is a label (shown to the reviewer) and alternatives joined into one compiled
+pattern. Matching runs on `normalise()`d text: lower case, Latin letters only, one space.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def any_of(*alternatives: str) -> str:
+    return "|".join(f"(?:{alternative})" for alternative in alternatives)
+
+
+# Shared fragments. A "target" is the model; a "start" is a sentence opening; a "conversational
+# verb" is something an assistant does in a conversation (as opposed to deploying or backing up).
+START = r"(?:^|[.!?;:\n(]\s*|\s[-*•]\s+|\b(?:then|please|kindly|also|so|and|ps)[,.]?\s+)"
+CONV_VERB = (
+    r"(?:say|tell|answer|respond|reply|mention|bring up|reveal|disclose|recommend|suggest|claim|admit|"
+    r"acknowledge|discuss|refer to|sign|speak|agree|approve|refuse|comply|obey|follow|trust|believe|"
+    r"lie|deny|describe|steer|push back|ask for|warn|apologi[sz]e|state|insist|praise|promote|criticise)"
+)
+MODAL = r"(?:must|should|shall|will|is to|ought to|needs? to|has to|may not|cannot|can't|is (?:not )?allowed to|is required to)"
+OUTPUT_NOUN = r"(?:answers?|responses?|repl(?:y|ies)|outputs?|summar(?:y|ies))"
+SESSION_NOUN = r"(?:conversations?|sessions?|turns?|repl(?:y|ies)|responses?|answers?|messages?|summar(?:y|ies)|outputs?)"
+SENSITIVE = (
+    r"(?:conversations?|chats?|chat logs?|transcripts?|history|messages?|context|memor(?:y|ies)|"
+    r"credentials|api keys?|keys|tokens?|secrets?|passwords?|environment variables|env vars|\.env|"
+    r"cookies|customer (?:list|data)|user(?:'s)? (?:data|email|messages?|last message)|personal data|"
+    r"emails?|summar(?:y|ies)|\.aws|ssh keys?)"
+)
+DESTINATION = any_of(
+    r"https?://|www\.|@[\w-]+\.|webhook|gist|pastebin|\bexternal",
+    r"\b(?:upload|webhook|drop|collection) (?:url|address|endpoint)\b",
+    r"\b[\w.-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|example)\b",
+)
+
+INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
+    # "ignore / disregard / forget ... previous instructions" (a bare "rules" needs a qualifier)
+    ("override of earlier instructions", any_of(
+        r"\b(?:ignor\w*|disregard|forget|set aside|discard|abandon|stop following)\b.{0,40}?"
+        r"\b(?:instruc\w*|directives?|programming|anweisungen)",
+        r"\b(?:ignor\w*|disregard|forget|override|bypass|set aside|discard|abandon|stop following)\b.{0,20}?"
+        r"\b(?:previous|prior|above|earlier|preceding|original|existing|all|any|your|system|operator'?s?|old|"
+        r"initial|these|those)\b.{0,20}?"
+        r"\b(?:rules?|guidelines?|guidance|prompts?|constraints?|guardrails?|restrictions?|policies|configuration)\b",
+    )),
+    # earlier rules declared void: "the rules you were given no longer apply"
+    ("earlier instructions declared void",
+     r"\b(?:rules?|instructions?|guidelines?|guidance|restrictions?)\b.{0,40}?"
+     r"\b(?:no longer (?:apply|applies|valid|in effect|matter)|you (?:were|have been|'ve been) (?:given|told|handed))"),
+    # fake role markers, prompt overrides, "unrestricted" modes
+    ("system prompt or mode override", any_of(
+        r"(?:^|\n)\s*(?:system|developer)\s*:\s*(?:you|ignore|from now|the assistant|always|never|override|"
+        r"disregard|new instructions)",
+        r"<\s*/?\s*(?:system|im_start|im_end|instructions?)\b|\[/?inst\]",
+        r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak",
+        r"\b(?:you are|you're|now|enter|switch(?:ed)? to|activate)\b.{0,20}?\b(?:developer|admin|debug) mode",
+        r"\b(?:developer|admin) mode is (?:now )?(?:enabled|on|active) for (?:this|the) (?:agent|assistant|model|ai|bot)",
+        r"\b(?:new|updated|hidden|real|original|your|the) sys(?:tem)? ?prompt\b.{0,40}?\b(?:is|has|was|now|override)",
+        r"\b(?:reveal|show|print|repeat|output|leak|dump|share|disclose)\b.{0,30}?\bsys(?:tem)? ?prompt",
+        r"\bsys(?:tem)? ?prompt (?:override|update)|\bsystem (?:notice|override)\b",
+        r"\b(?:assistant|model|ai|you|answer\w*)\b[^.\n]{0,30}"
+        r"\b(?:with no|without (?:any )?)(?:restrictions|safety|filters|limits)",
+    )),
+    # persona and role changes ("act as" only when addressed, so "nginx will act as a proxy" passes)
+    ("persona change", any_of(
+        r"\byou(?: are|'re) now\b|\broleplay|\bplay the role of\b|\bimpersonate\b|\bnew persona\b",
+        rf"\bpretend (?:to be|you|that you|that the)|{START}pretend\b",
+        rf"{START}act as\b|\byou (?:will |should |must )?act as\b",
+        r"\bassume the (?:role|identity|persona) of\b",
+    )),
+    # an order addressed to the model; "model"/"agent"/"ai" also name other things, so those need a
+    # conversational verb ("the fraud model should be recalibrated" passes)
+    ("order addressed to the model", any_of(
+        rf"\b(?:the (?:assistant|chatbot|llm|language model)|assistant|chatbot|llm)\s+(?:\w+ly\s+)?"
+        rf"(?:{MODAL}|never|always|only)\b(?!\s+(?:be|have been)\b)",
+        rf"\b(?:the (?:model|ai|agent|bot)|model|ai)\s+(?:\w+ly\s+)?{MODAL}\s+(?:\w+ly\s+)?"
+        rf"(?:always|never|only|not|no longer|quietly|silently|{CONV_VERB})\b",
+        r"\byou\s+(?:\w+ly\s+)?(?:must(?! be\b)|shall|are to|ought to|are required to|mustn't|may not|"
+        r"are (?:not )?(?:allowed|permitted) to|(?:should|will|must)?\s*(?:always|never|no longer)\b|"
+        r"should (?:not|refuse|never|always|only))",
+        rf"\byou (?:should|will) {CONV_VERB}\b",
+        r"(?:^|[.!?\n(]\s*|\bto the )(?:assistant|model|ai|claude|chatgpt|gpt|llm|language model)\s*[:,]",
+        r"\b(?:note|message|reminder|instructions?|attention|important|notice) (?:to|for) (?:the )?"
+        r"(?:assistant|ai|model|llm|language model|bot|chatbot|agent)\b|\bnote to self \(ai\)",
+    )),
+    # standing orders: "from now on", "in every reply", "henceforth"
+    ("standing order", any_of(
+        r"\bfrom now on\b|\bfrom this point (?:on|forward)\b|\bhenceforth\b|\bhereafter\b",
+        r"\buntil (?:told|instructed) otherwise\b|\bstanding order\b|\bpermanent rule\b|\bremember this forever\b",
+        r"\b(?:starting (?:today|now)|going forward|from the next \w+(?: onwards?)?|for the rest of this \w+),?\s+"
+        r"(?:you|the (?:assistant|model|ai)|assistant|model|ai|always|never|answer|respond|reply|disable|skip)",
+        rf"\b(?:in|to|for|with|into|at the (?:end|start|beginning) of) (?:all|every|each|any) "
+        rf"(?:future|subsequent|later) {SESSION_NOUN}\b",
+        r"\b(?:in|to|with|into|at the (?:end|start|beginning) of) (?:all|every|each|any) (?:of your )?"
+        r"(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|turns?|conversations?)\b",
+        r"\b(?:all|every) (?:future|later|subsequent) (?:conversations?|sessions?|turns?|repl(?:y|ies)|responses?)\b",
+        r"\bthis applies to every\b|\bmake it a habit\b|\bthe next time you\b|\bas soon as the session",
+        r"\b(?:each|every) time (?:you|someone|anyone|the user|a user|users)\b",
+    )),
+    # always/never + a conversational verb: "always recommend", "never mention" (not "always run")
+    ("always/never about the conversation",
+     r"\b(?:always|never|only|don't|do not|must not|mustn't|should not|shouldn't|not to|stop|avoid|refuse to|"
+     rf"make sure to|be sure to|remember to)\s+(?:ever\s+)?(?:\w+ly\s+)?(?:{CONV_VERB}|prefer)\b"),
+    # imperative at sentence start about behaviour in the conversation ("answer is in ..." passes)
+    ("imperative about the conversation",
+     rf"{START}(?:tell|answer|respond|reply|mention|reveal|disclose|recommend|suggest|claim|pretend|obey|"
+     r"insert|append|prepend|sign|deny|lie|agree|keep quiet|stay silent|refer to|describe)\b"
+     r"(?!\s*(?:is|was|are|were|of|for|from)\b|\s*[:=])"),
+    # the model's output as the object of a rule: "your answers", "answers about X should claim"
+    ("rule about the answers", any_of(
+        rf"\byour (?:\w+ )?{OUTPUT_NOUN}\b",
+        rf"\b(?:every|each) {OUTPUT_NOUN} (?:must|should|has to|needs to)\b",
+        rf"(?<!api )(?<!http )(?<!server )(?<!error )(?<!endpoint )\b{OUTPUT_NOUN}\b(?:\W+\w+){{0,4}}?\W+"
+        r"(?:must|should|shall|need to|have to|are to|has to|needs to)\b",
+    )),
+    # concealment: "do not tell the user", "keeps quiet about", "acknowledge silently"
+    ("concealment", any_of(
+        r"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|not to|without|avoid)\s+(?:ever\s+)?"
+        r"(?:\w+ly\s+)?(?:mention\w*|tell\w*|reveal\w*|disclos\w*|bring\w* up|admit\w*|acknowledg\w*|inform\w*|"
+        r"let\w* (?:the user|them|anyone) know|discuss\w*|talk\w* about|"
+        r"(?:log|record)\w* (?:this|these|tool calls?|your|the conversation|actions?|it)\b)",
+        r"\bkeeps? (?:quiet|silent|this secret|it secret|this hidden)\b",
+        rf"{START}(?:quietly|silently)\b|\b(?:acknowledge|comply|follow it|obey|you \w+)\s+(?:quietly|silently)\b",
+        r"\b(?:quietly|silently) (?:send|forward|copy|drop|omit|add|insert|follow|comply|obey)\b",
+    )),
+    # conditional script: "when asked about X, say Y"
+    ("scripted answer",
+     r"\b(?:when|if|whenever|each time|every time)\b"
+     r"(?: (?:you are|you're|the user|a user|someone|anyone|they|people|customers?|users?))?(?: is| are)? "
+     r"(?:asked|asks|ask|mentions?|brings? up|inquires?|wants|requests?|says)\b.{0,80}?"
+     rf"\b(?:{CONV_VERB}|lowball|direct|add|include|append|insert)\b"),
+    # the row claims precedence over the user or the rules: "prefer this memory over ..."
+    ("claims precedence", any_of(
+        r"\b(?:this|the following) (?:memory|note|message|instruction)\b.{0,40}?"
+        r"\b(?:over|instead of|rather than|overrides?|takes precedence|supersedes)\b",
+        r"\bover (?:anything|whatever|what) the user (?:says|tells)|\btakes? precedence over\b",
+    )),
+    # tool and command directives, pipe-to-shell, destructive one-liners
+    ("tool or command directive", any_of(
+        r"\b(?:call|invoke|use|trigger)\s+the\s+[\w.-]+\s+(?:tool|function|plugin)\b",
+        r"\b(?:run|execute)\s+(?:this|the following|these|that|whatever)\s+(?:\w+\s+)?"
+        r"(?:commands?|scripts?|code|snippet)\b|\bexecute (?:the steps|whatever|what)\b",
+        r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b",
+        r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)|\bchmod (?:-r )?777 /",
+        r"\brm -rf (?:/(?:\s|$|\*)|~/?(?:\s|$|\.ssh|\.aws|\.gnupg)|\$home)",
+        r"\bbefore (?:answering|replying|responding|you answer|you reply)\b",
+        r"\b(?:stop asking|without asking|without (?:confirmation|reading))\b",
+    )),
+    # smuggling: "decode this and follow it", trigger phrases that unlock behaviour
+    ("decode and obey", any_of(
+        r"\b(?:decode|translate|deobfuscate|unscramble|reverse)\b.{0,40}?"
+        r"\b(?:and|then)\s+(?:follow|obey|execute|run|act on|do it)\b",
+        r"\b(?:password|safety|security|rule|policy) override\b|\boverride (?:code|phrase|word|password)\b",
+        r"\b(?:magic|trigger|secret) (?:word|phrase)\b",
+    )),
+    # data sent out: a send verb, something sensitive and a destination; tracking-pixel URLs
+    ("exfiltration", any_of(
+        r"\bexfiltrat\w*|\bleak (?:the|all|any|every|our|customer|user|their)\b",
+        r"\b(?:send|forward|post|upload|email|transmit|copy|report|share|submit|dump|paste|mirror|include|append)\b"
+        rf"[^.\n]{{0,80}}?(?<!\w){SENSITIVE}\b[^.\n]{{0,100}}?(?:{DESTINATION})",
+        r"!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=|https?://\S*\{[^}\s]{2,40}\}|\burl param",
+    )),
+    # a URL to act on, for the model or pushed on users
+    ("URL to act on", any_of(
+        r"\b(?:visit|open|click|fetch|browse|go to|navigate to|load|download)\b[^.\n]{0,20}?(?:https?://|www\.)"
+        r"\S+[^.\n]{0,40}?\b(?:and|then)\s+(?:follow|obey|execute|run|do|apply|tell|enter|ask)\b",
+        r"\bbefore (?:replying|answering)\b[^.\n]{0,20}?\bfetch\b",
+        r"\b(?:click|visit|open|fetch|download|go to)\s+(?:https?://)?"
+        r"(?:bit\.ly|tinyurl|t\.co|goo\.gl|is\.gd|\d{1,3}(?:\.\d{1,3}){3})",
+        r"\b(?:tell|ask|direct|point|redirect)\w* (?:the user|users|them|customers|anyone|people|everyone)\b"
+        r"[^.\n]{0,60}?(?:https?://|www\.|\bto (?:visit|open|click|download|enter|go)\b)",
+    )),
+    # safety switched off: "disable the safety disclaimer"
+    ("safety switched off",
+     r"\b(?:disable|turn off|switch off|suppress|skip|bypass|drop)\b.{0,20}?"
+     r"\b(?:safety|disclaimers?|guardrails?|moderation|filters?|audit|caveats?)\b"),
+)  # fmt: skip
+
+# Prefilters: for each detector, groups of literal substrings of the normalised text; the
+# detector's pattern can only match when every group has a hit, so most rows skip most patterns.
+# Each group is a necessary condition of every alternative of its pattern (keep them in step).
+INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "override of earlier instructions": (
+        ("ignor", "disregard", "forget", "set aside", "discard", "abandon", "stop following", "override", "bypass"),
+    ),
+    "earlier instructions declared void": (("no longer", "you were", "you have been", "you've been"),),
+    "system prompt or mode override": (
+        ("system", "developer", "im_", "instruction", "inst]", "mode", "jailbreak", "prompt", "with no", "without"),
+    ),
+    "persona change": (
+        ("you are now", "you're now", "roleplay", "role of", "impersonat", "persona", "pretend", "act as", "assume the"),
+    ),
+    "order addressed to the model": (
+        ("assistant", "chatbot", "llm", "model", "ai", "agent", "bot", "you", "claude", "gpt"),
+    ),
+    "standing order": (
+        ("from now on", "from this point", "henceforth", "hereafter", "until told", "until instructed", "standing order",
+         "permanent rule", "forever", "starting today", "starting now", "going forward", "from the next",
+         "for the rest of", "all", "every", "each", "any", "this applies", "habit", "next time", "as soon as"),
+    ),
+    "always/never about the conversation": (
+        ("always", "never", "only", "don't", "do not", "must not", "mustn't", "should not", "shouldn't", "not to",
+         "stop", "avoid", "refuse to", "make sure", "be sure", "remember to"),
+    ),
+    "imperative about the conversation": (
+        ("tell", "answer", "respond", "reply", "mention", "reveal", "disclose", "recommend", "suggest", "claim",
+         "pretend", "obey", "insert", "append", "prepend", "sign", "deny", "lie", "agree", "keep quiet",
+         "stay silent", "refer to", "describe"),
+    ),
+    "rule about the answers": (("answer", "response", "repl", "output", "summar"),),
+    "concealment": (
+        ("never", "don't", "do not", "must not", "mustn't", "should not", "shouldn't", "not to", "without", "avoid",
+         "keep", "quietly", "silently"),
+    ),
+    "scripted answer": (
+        ("when", "if", "each time", "every time"),
+        ("ask", "mention", "bring", "inquire", "want", "request", "say"),
+    ),
+    "claims precedence": (("memory", "note", "message", "instruction", "over what", "over anything", "precedence"),),
+    "tool or command directive": (
+        ("tool", "function", "plugin", "run", "execute", "curl", "wget", "iwr", "invoke-webrequest", "<(", "chmod",
+         "rm -rf", "before ", "stop asking", "without"),
+    ),
+    "decode and obey": (
+        ("decode", "translate", "deobfuscate", "unscramble", "reverse", "override", "magic", "trigger", "secret"),
+    ),
+    "exfiltration": (
+        ("exfiltrat", "leak", "send", "forward", "post", "upload", "email", "transmit", "copy", "report", "share",
+         "submit", "dump", "paste", "mirror", "include", "append", "http", "url param"),
+    ),
+    "URL to act on": (("http", "www.", "fetch", "click", "visit", "open", "download", "go to", "to enter", "to go"),),
+    "safety switched off": (("disable", "turn off", "switch off", "suppress", "skip", "bypass", "drop"),),
+}  # fmt: skip
+AUTHORITY_TRIGGERS: tuple[tuple[str, ...], ...] = (
+    ("operator", "approved by", "authorized by", "authorised by", "sanctioned by", "signed off by"),
+    ("grant", "give", "given", "elevat", "escalat", "promot", "authori", "allowed", "permitted", "cleared", "entitled",
+     "treat"),
+    ("approval", "review", "confirmation", "permission", "sign-off", "moderation", "verification", "2fa", "mfa"),
+)  # fmt: skip
+HIDDEN_TRIGGERS: dict[str, str] = {
+    "HTML comment": "!--",
+    "Markdown comment": "]:",
+    "hiding style": "style",
+    "entity-encoded letters": "&#",
+}
+
+
+# Hidden text, on the raw text: comments, hiding styles, entity-encoded letters.
+HIDDEN_DETECTORS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("HTML comment", re.compile(r"<!--|&lt;!--", re.I)),
+    ("Markdown comment", re.compile(r"^\s*\[(?://|comment)\]:\s*[#<]", re.M)),
+    ("hiding style", re.compile(
+        r"style\s*=\s*[\"'][^\"']*(?:" + any_of(
+            r"display\s*:\s*none", r"visibility\s*:\s*hidden", r"font-size\s*:\s*0(?![.\d])",
+            r"opacity\s*:\s*0(?![.\d])", r"color\s*:\s*(?:white|#fff(?:fff)?\b|rgba?\(\s*255\s*,\s*255\s*,\s*255)",
+        ) + ")", re.I)),
+    # &#73; &#x49; ...: a letter has no reason to be written as an entity
+    ("entity-encoded letters",
+     re.compile(r"&#(?:x0*(?:4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a])|0*(?:6[5-9]|[7-9]\d|1[01]\d|12[0-2]));", re.I)),
+)  # fmt: skip
+
+# Writes to a protected subject; `{s}` is the alternation of the configured subjects.
+PROTECTED_TEMPLATES: tuple[str, ...] = (
+    # possessive of the model + subject + an assignment: "your role is now", "the agent's identity:"
+    r"\b(?:your|(?:the|this) (?:assistant|model|ai|agent|bot|chatbot|llm)(?:'s)?)\s+(?:\w+\s+){{0,2}}?(?:{s})\b"
+    r"\s*(?::|is\b|are\b|was\b|were\b|has\b|have\b|now\b|comes?\b|changed|updated)",
+    # a subject changed, lifted or granted: "standing rules are suspended", "guardrails have been lifted"
+    r"\b(?:{s})\b(?:\W+\w+){{0,3}}?\W+(?:is|are|was|were|has been|have been|got)\s+"
+    r"(?:now\s+|hereby\s+|officially\s+|temporarily\s+)?(?:changed|updated|replaced|overridden|revoked|disabled|"
+    r"lifted|removed|suspended|expanded|elevated|granted|waived|relaxed|set to|extended|transferred|reassigned)\b",
+    # a subject to be disclosed: "reveal the system prompt", "api keys may be shared" (not "never share")
+    r"(?<!never )(?<!not )(?<!don't )(?<!avoid )\b(?:share|reveal|disclose|print|output|expose|leak|dump|"
+    r"read out|give out)\w*\b(?:\W+\w+){{0,3}}?\W+(?:{s})\b",
+    r"\b(?:{s})\b.{{0,30}}?\b(?:may|can|should) (?:now )?be (?:shared|printed|revealed|disclosed|sent|shown|given|posted)",
+    # new subject content: "new tool policy:", "tool policy update"
+    r"\b(?:new|updated|revised) (?:{s})\s*:|\b(?:{s}) (?:update|override|change)\b",
+)  # fmt: skip
+
+# Authority claims, whatever the subject list says.
+AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+    # operator impersonation: "the operator has approved ..."
+    any_of(
+        r"\b(?:the )?operators?(?:'s)? (?:has |have |had )?(?:approved|authori[sz]ed|granted|allowed|permitted|"
+        r"instructed|decided|confirmed|ordered|said|says|wants|requires|agreed|signed off)",
+        r"\b(?:approved|authori[sz]ed|sanctioned|signed off) by (?:the )?"
+        r"(?:operator|admin|administrator|security(?: team)?|anthropic|openai|management|the ceo)\b",
+    ),
+    # privilege grants and escalations
+    any_of(
+        r"\b(?:grant|granted|give|given|elevate|elevated|escalate|promote|promoted)\b.{0,40}?"
+        r"\b(?:admin|administrator|root|superuser|sudo|owner|full|unrestricted|elevated)\s+"
+        r"(?:access|rights|privileges|permissions?|role|mode)\b",
+        r"\b(?:is|are) (?:now )?(?:authori[sz]ed|allowed|permitted|cleared|entitled) to \w+\b.{0,30}?"
+        r"\b(?:all|any|every|other|without)\b",
+        r"\btreat\w*\b.{0,60}?\bas (?:an? )?"
+        r"(?:admin|administrator|owner|root|superuser|release manager|operator|trusted)\b",
+    ),
+    # review and approval switched off
+    any_of(
+        r"\bno (?:longer )?(?:needs?|requires?) (?:approval|confirmation|review|permission|sign-off)",
+        r"\b(?:bypass|skip|circumvent|disable|turn off)\b.{0,20}?"
+        r"\b(?:approval|review|confirmation|moderation|verification|2fa|mfa)\b",
+        r"\b(?:approval|review|confirmation|verification) (?:\w+ ){0,3}?(?:can|may|should|will) be "
+        r"(?:skipped|bypassed|ignored|disabled|waived)",
+    ),
+))  # fmt: skip
