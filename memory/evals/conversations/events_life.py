@@ -97,7 +97,7 @@ def pet(b: Builder, p: Person, tag: str) -> None:
                 f"{tag}.vet",
             ),
             (o, "Oh no! Is everything alright?"),
-            (p, f"The vet said {treatment}. {after.capitalize()}.", f"{tag}.treat"),
+            (p, f"The vet said {treatment}. {after[0].upper() + after[1:]}.", f"{tag}.treat"),
             (
                 o,
                 b.pick(
@@ -312,7 +312,9 @@ def trip(b: Builder, p: Person, tag: str) -> None:
             (o, "Welcome back! Best part?"),
             (
                 p,
-                b.pick([f"Probably {highlight}. Unreal.", f"{highlight.capitalize()}, hands down."]),
+                b.pick(
+                    [f"Probably {highlight}. Unreal.", f"{highlight[0].upper() + highlight[1:]}, hands down."]
+                ),
                 f"{tag}.highlight",
             ),
             (o, "And the food?"),

@@ -177,7 +177,7 @@ def hobby(b: Builder, p: Person, tag: str) -> None:
 
 FAMILY = [
     ("wedding", "my sister Hannah", "a barn venue in the hills", "she's marrying her college boyfriend, Tom"),
-    ("baby", "my brother Jonas", "the hospital in Westbury", "a girl, they named her Ida"),
+    ("naming party", "my brother Jonas", "a community hall in Westbury", "their baby girl Ida turns one"),
     ("anniversary", "my parents", "a dinner boat on the lake", "forty years married"),
     (
         "graduation",
@@ -196,7 +196,11 @@ def family(b: Builder, p: Person, tag: str) -> None:
     b.block(
         s1,
         [
-            (p, f"Family news: {who} has a {what} coming up. {detail.capitalize()}.", f"{tag}.news"),
+            (
+                p,
+                f"Family news: {who} has a {what} coming up. {detail[0].upper() + detail[1:]}.",
+                f"{tag}.news",
+            ),
             (o, "Aw, that's lovely. Where?"),
             (p, f"At {where}. I've been asked to give a little speech.", f"{tag}.where"),
         ],
