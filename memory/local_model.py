@@ -9,6 +9,19 @@ sentence-transformers to ~1e-6 cosine on the checkpoint above (see the report in
 Framework-free and numpy-only: the BERT WordPiece tokenizer is implemented here (it matches the
 `tokenizers` library token for token on the recall eval set), so the backend adds no dependency
 beyond numpy and the model package.
+
+Throughput (bench/embed_throughput.py): a bulk encode tokenizes everything first, groups texts
+by token length (plan_batches: each batch pads only to its own longest member, at most BATCH
+texts and BATCH_TOKENS padded tokens), and runs the batches on a thread pool of one worker per
+CPU. Threads, not a bigger BLAS pool: memory.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy
+loads (the query path is one small matmul, and idle OpenBLAS threads spin on the other core),
+and threadpoolctl is not a dependency; numpy releases the GIL in matmuls and large ufuncs, so
+N workers with single-threaded BLAS use N cores. If numpy was imported with a multi-threaded
+BLAS, pass workers=1 (else the two pools oversubscribe the cores). About 80% of the time is the
+six layers' dense matmuls (near the single-core sgemm rate here), ~10% GELU, ~4% tokenizing.
+
+Single-text encodes (search queries) go through an LRU cache of QUERY_CACHE_SIZE rows keyed by
+the raw text, so a repeated query costs a dict lookup; bulk encodes bypass it.
 """
 
 from __future__ import annotations
