@@ -9,6 +9,19 @@ sentence-transformers to ~1e-6 cosine on the checkpoint above (see the report in
 Framework-free and numpy-only: the BERT WordPiece tokenizer is implemented here (it matches the
 `tokenizers` library token for token on the recall eval set), so the backend adds no dependency
 beyond numpy and the model package.
+
+Throughput (bench/embed_throughput.py): a bulk encode tokenizes everything first, groups texts
+by token length (plan_batches: each batch pads only to its own longest member, at most BATCH
+texts and BATCH_TOKENS padded tokens), and runs the batches on a thread pool of one worker per
+CPU. Threads, not a bigger BLAS pool: memory.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy
+loads (the query path is one small matmul, and idle OpenBLAS threads spin on the other core),
+and threadpoolctl is not a dependency; numpy releases the GIL in matmuls and large ufuncs, so
+N workers with single-threaded BLAS use N cores. If numpy was imported with a multi-threaded
+BLAS, pass workers=1 (else the two pools oversubscribe the cores). About 80% of the time is the
+six layers' dense matmuls (near the single-core sgemm rate here), ~10% GELU, ~4% tokenizing.
+
+Single-text encodes (search queries) go through an LRU cache of QUERY_CACHE_SIZE rows keyed by
+the raw text, so a repeated query costs a dict lookup; bulk encodes bypass it.
 """
 
 from __future__ import annotations
@@ -16,15 +29,21 @@ from __future__ import annotations
 import json
 import math
 import mmap
+import os
 import struct
+import threading
 import unicodedata
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
-BATCH = 32
+BATCH = 64  # at most this many texts per forward pass
+BATCH_TOKENS = 2048  # and at most this many padded tokens (rows x width): ~3 MB per hidden state
+QUERY_CACHE_SIZE = 1024  # single-text encodes remembered (384 floats each: ~1.5 MB)
 MAX_WORD_CHARS = 100
 
 
@@ -170,10 +189,69 @@ def gelu(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
 
 
+_ERF_P = np.float32(0.3275911 / math.sqrt(2.0))  # A&S's p, folded with erf's argument x / sqrt 2
+_ERF_A = tuple(np.float32(c) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592))
+GELU_BLOCK_ROWS = 128  # rows per pass: ~0.8 MB of float32 temporaries stay in cache between the ~20 passes
+
+
+def gelu_inplace(x: np.ndarray) -> np.ndarray:
+    """gelu(x) for float32 (..., n) arrays, overwriting x: the same A&S 7.1.26 erf as `gelu`,
+    as 0.5 x (1 + sign(x) erf(|x|/sqrt 2)), in row blocks with three temporaries. Cheap ufuncs
+    only: a masked `where=` or copysign pass costs ~10x a multiply here."""
+    x = np.ascontiguousarray(x)  # a no-op for matmul outputs; the reshape below must be a view
+    rows = x.reshape(-1, x.shape[-1])
+    for start in range(0, rows.shape[0], GELU_BLOCK_ROWS):
+        block = rows[start : start + GELU_BLOCK_ROWS]
+        t = np.abs(block)
+        t *= _ERF_P
+        t += 1.0
+        np.reciprocal(t, out=t)
+        q = t * _ERF_A[0]
+        for coefficient in _ERF_A[1:]:
+            q += coefficient
+            q *= t
+        np.square(block, out=t)
+        t *= -0.5
+        np.exp(t, out=t)  # exp(-x^2 / 2)
+        q *= t
+        np.subtract(1.0, q, out=q)  # erf(|x| / sqrt 2)
+        np.sign(block, out=t)
+        q *= t
+        q += 1.0
+        q *= 0.5
+        block *= q
+    return x
+
+
 def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def default_workers() -> int:
+    """Threads for bulk encoding: the CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def plan_batches(
+    lengths: list[int], *, max_rows: int = BATCH, max_tokens: int = BATCH_TOKENS
+) -> list[list[int]]:
+    """Indexes of `lengths` grouped for forward passes: shortest first, so each batch pads only
+    to its own longest member; a batch closes at `max_rows` texts or `max_tokens` padded tokens."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if current and (len(current) >= max_rows or (len(current) + 1) * lengths[i] > max_tokens):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
 
 
 @dataclass(frozen=True)
@@ -203,8 +281,19 @@ class BertConfig:
 class SentenceEncoder:
     """`encode(texts)` -> (n, hidden) float32, L2-normalised mean-pooled BERT outputs."""
 
-    def __init__(self, model_dir: Path, *, max_tokens: int | None = None) -> None:
+    def __init__(
+        self,
+        model_dir: Path,
+        *,
+        max_tokens: int | None = None,
+        workers: int | None = None,
+        cache_size: int = QUERY_CACHE_SIZE,
+    ) -> None:
         self.model_dir = Path(model_dir)
+        self.workers = workers if workers is not None else default_workers()
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
         self.config = BertConfig.from_file(self.model_dir / "config.json")
         st_config = self.model_dir / "sentence_bert_config.json"
         if max_tokens is None and st_config.exists():
@@ -250,24 +339,59 @@ class SentenceEncoder:
         return self.config.hidden
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        # Similar lengths together, so padding stays small; results go back in input order.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), BATCH):
-            idx = order[start : start + BATCH]
-            out[idx] = self._encode_batch([texts[i] for i in idx])
+        """(len(texts), dim) unit rows, in input order. One text (a search query) goes through
+        the LRU cache; more are tokenized, grouped by token length into batches of similar
+        width (plan_batches), and the batches spread over `workers` threads."""
+        if len(texts) == 1:
+            return self._encode_one(texts[0])[None, :].copy()
+        return self._encode_many([self.tokenizer.encode(text) for text in texts])
+
+    def _encode_one(self, text: str) -> np.ndarray:
+        with self._cache_lock:
+            row = self._cache.get(text)
+            if row is not None:
+                self._cache.move_to_end(text)
+                return row
+        row = self._encode_ids([self.tokenizer.encode(text)])[0]
+        row.setflags(write=False)  # shared by every later hit
+        with self._cache_lock:
+            self._cache[text] = row
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return row
+
+    def _encode_many(self, encoded: list[list[int]]) -> np.ndarray:
+        out = np.empty((len(encoded), self.dim), dtype=np.float32)
+        batches = plan_batches([len(e) for e in encoded])
+        if not batches:
+            return out
+
+        def run(idx: list[int]) -> None:
+            out[idx] = self._encode_ids([encoded[i] for i in idx])
+
+        if self.workers <= 1 or len(batches) == 1:
+            for idx in batches:
+                run(idx)
+        else:
+            # numpy drops the GIL inside matmuls and large ufuncs, so batches run in parallel
+            # with single-threaded BLAS each (see the module doc on threads).
+            with ThreadPoolExecutor(max_workers=min(self.workers, len(batches))) as pool:
+                list(pool.map(run, batches))
         return out
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
-        encoded = [self.tokenizer.encode(text) for text in texts]
+        """One forward pass over `texts` padded to the longest (kept for callers and tests)."""
+        return self._encode_ids([self.tokenizer.encode(text) for text in texts])
+
+    def _encode_ids(self, encoded: list[list[int]]) -> np.ndarray:
         width = max(len(e) for e in encoded)
-        ids = np.zeros((len(texts), width), dtype=np.int64)  # [PAD] is id 0
-        mask = np.zeros((len(texts), width), dtype=np.float32)
+        ids = np.zeros((len(encoded), width), dtype=np.int64)  # [PAD] is id 0
+        mask = np.zeros((len(encoded), width), dtype=np.float32)
         for row, tokens in enumerate(encoded):
             ids[row, : len(tokens)] = tokens
             mask[row, : len(tokens)] = 1.0
         hidden = self._forward(ids, np.zeros_like(ids), mask)
-        summed = (hidden * mask[:, :, None]).sum(axis=1)
+        summed = np.einsum("bsh,bs->bh", hidden, mask)  # padded positions weigh 0
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
@@ -301,7 +425,9 @@ class SentenceEncoder:
                 w[p + "attention.output.LayerNorm.bias"],
                 cfg.eps,
             )
-            inner = gelu(x @ t[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            inner = x @ t[p + "intermediate.dense.weight"]
+            inner += w[p + "intermediate.dense.bias"]
+            inner = gelu_inplace(inner)
             out = inner @ t[p + "output.dense.weight"] + w[p + "output.dense.bias"]
             x = layer_norm(out + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], cfg.eps)
         return x

@@ -1,0 +1,320 @@
+"""Conversational recall eval: multi-session dialogues, questions labelled with evidence turns.
+
+Corpus: memory/evals/conversations/ (conversations.jsonl, one turn a line; questions.jsonl,
+one question a line with `kind`, `split` and `evidence` turn ids; generate.py writes both).
+
+`evaluate` stores every turn as one chunk inside a transaction that is rolled back (nothing
+stays behind): content "[2026-05-03] Alice: text", heading the session's date written out
+("Sunday 3 May 2026", so month and weekday words are searchable), source the session id,
+created_at the session date, one namespace per conversation. Each question is run through
+each *retriever* against its own conversation's turns only. A retriever is any
+`(question, k, scope) -> [chunk id, ...]` (best first); KEYWORD and HYBRID are today's
+search paths, and new strategies plug in the same way.
+
+Metrics from the top 10 each retriever returns, averaged over questions, per split and kind:
+  r@5, r@10   share of questions with at least one evidence turn in the top 5 / 10
+  all@10      share with every evidence turn in the top 10 (what multi-hop needs)
+  mrr         1 / rank of the first evidence turn in the top 10 (0 if none)
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+if TYPE_CHECKING:
+    import numpy as np
+    from django.db.models import QuerySet
+
+    from memory.store.models import Chunk
+
+CORPUS_DIR = Path(__file__).resolve().parent / "conversations"
+DEPTH = 10
+KINDS = ("single_hop", "multi_hop", "temporal", "open_domain")
+SPLITS = ("tuning", "held_out")
+METRICS = ("r@5", "r@10", "all@10", "mrr")
+
+
+@dataclass(frozen=True)
+class Turn:
+    conv: str
+    session: str
+    date: date
+    turn_id: str
+    speaker: str
+    text: str
+    split: str
+
+    @property
+    def content(self) -> str:
+        return f"[{self.date.isoformat()}] {self.speaker}: {self.text}"
+
+    @property
+    def heading(self) -> str:
+        return f"{self.date:%A} {self.date.day} {self.date:%B %Y}"
+
+
+@dataclass(frozen=True)
+class Question:
+    conv: str
+    qid: str
+    split: str
+    kind: str
+    text: str
+    answer: str
+    evidence: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+
+    def conversations(self) -> list[str]:
+        return sorted({t.conv for t in self.turns})
+
+
+def load_corpus(directory: Path = CORPUS_DIR, *, convs: Iterable[str] | None = None) -> Corpus:
+    """The corpus (optionally some conversations only); every evidence id must name a turn."""
+    wanted = set(convs) if convs is not None else None
+    turns = []
+    for line in (Path(directory) / "conversations.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if wanted is None or r["conv"] in wanted:
+                turn_date = date.fromisoformat(r["date"])
+                turns.append(
+                    Turn(r["conv"], r["session"], turn_date, r["turn"], r["speaker"], r["text"], r["split"])
+                )
+    known = {t.turn_id for t in turns}
+    questions = []
+    for line in (Path(directory) / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if wanted is not None and r["conv"] not in wanted:
+                continue
+            evidence = frozenset(r["evidence"])
+            if not evidence or not evidence <= known:
+                raise ValueError(f"question {r['qid']} names unknown evidence {sorted(evidence - known)}")
+            questions.append(
+                Question(r["conv"], r["qid"], r["split"], r["kind"], r["question"], r["answer"], evidence)
+            )
+    return Corpus(turns=tuple(turns), questions=tuple(questions))
+
+
+# -- retrievers
+
+
+@dataclass(frozen=True)
+class SearchScope:
+    """What a retriever may use: this conversation's rows, and precomputed query vectors."""
+
+    conv: str
+    queryset: QuerySet[Chunk]
+    model: str | None  # embedding model; None when the run has no vectors
+    query_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+Retriever = Callable[[str, int, SearchScope], list[int]]
+
+
+def keyword(question: str, k: int, scope: SearchScope) -> list[int]:
+    """Today's keyword search (memory.store.search: FTS5 AND -> pairs -> OR, bm25 within a step)."""
+    from memory.store.search import search_chunk_ids
+
+    return search_chunk_ids(question, k=k, queryset=scope.queryset)
+
+
+def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
+    """Today's hybrid search (memory.store.hybrid: keyword and vector ids fused by RRF)."""
+    from memory.store.hybrid import fused_ids
+
+    if scope.model is None:
+        raise ValueError("the hybrid retriever needs a run with an embedding model")
+    return fused_ids(question, scope.query_vectors[question], k=k, queryset=scope.queryset, model=scope.model)
+
+
+# -- scoring
+
+
+@dataclass
+class Bucket:
+    n: int = 0
+    sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(METRICS, 0.0))
+
+    def add(self, ranked: list[str], evidence: frozenset[str]) -> None:
+        self.n += 1
+        self.sums["r@5"] += float(bool(evidence & set(ranked[:5])))
+        self.sums["r@10"] += float(bool(evidence & set(ranked[:10])))
+        self.sums["all@10"] += float(evidence <= set(ranked[:10]))
+        self.sums["mrr"] += next((1.0 / rank for rank, t in enumerate(ranked[:10], 1) if t in evidence), 0.0)
+
+    def mean(self, metric: str) -> float:
+        return self.sums[metric] / self.n if self.n else 0.0
+
+
+@dataclass
+class EvalResult:
+    model: str | None
+    turns: int
+    questions: int
+    # mode -> (split, kind) -> bucket; kind "all" and split "all" are the totals
+    buckets: dict[str, dict[tuple[str, str], Bucket]]
+    ranked: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # mode -> qid -> turn ids
+
+    def score(self, mode: str, split: str = "all", kind: str = "all", metric: str = "r@10") -> float:
+        return self.buckets[mode].get((split, kind), Bucket()).mean(metric)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "model": self.model,
+            "turns": self.turns,
+            "questions": self.questions,
+            "modes": {
+                mode: {
+                    f"{split}/{kind}": {"n": b.n, **{m: round(b.mean(m), 4) for m in METRICS}}
+                    for (split, kind), b in sorted(buckets.items())
+                }
+                for mode, buckets in self.buckets.items()
+            },
+        }
+
+
+def _session_time(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
+def evaluate(
+    corpus: Corpus,
+    retrievers: Mapping[str, Retriever],
+    *,
+    model: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EvalResult:
+    """Each retriever's scores on `corpus` (see module doc). With `model`, turns and questions
+    are embedded first (outside the transaction) and vectors stored for the hybrid path."""
+    from memory.lifecycle.writes import ChunkDraft, add_chunks
+    from memory.store import embeddings, vectors
+    from memory.store.deliverable import deliverable
+    from memory.store.models import Chunk
+
+    say = progress or (lambda _message: None)
+    turn_vectors = query_vectors = None
+    if model is not None:
+        say(f"embedding {len(corpus.turns)} turns and {len(corpus.questions)} questions with {model}")
+        turn_vectors = embeddings.embed_texts(
+            [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=model
+        )
+        texts = sorted({q.text for q in corpus.questions})
+        query_vectors = dict(
+            zip(texts, embeddings.embed_texts(texts, model=model, purpose=embeddings.QUERY), strict=True)
+        )
+        vectors.warm(model)
+    run = uuid.uuid4().hex[:10]
+    buckets: dict[str, dict[tuple[str, str], Bucket]] = {mode: {} for mode in retrievers}
+    ranked_out: dict[str, dict[str, list[str]]] = {mode: {} for mode in retrievers}
+    with transaction.atomic():
+        say(f"storing {len(corpus.turns)} turns")
+        add_chunks(
+            ChunkDraft(
+                content=t.content,
+                heading=t.heading,
+                namespace=f"conv-eval-{run}-{t.conv}",
+                source=t.session,
+                created_at=_session_time(t.date),
+            )
+            for t in corpus.turns
+        )
+        pks = list(
+            Chunk.objects.filter(namespace__startswith=f"conv-eval-{run}-")
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if len(pks) != len(corpus.turns):
+            raise RuntimeError(f"stored {len(pks)} rows for {len(corpus.turns)} turns")
+        turn_of = {pk: t.turn_id for pk, t in zip(pks, corpus.turns, strict=True)}
+        if turn_vectors is not None:
+            vectors.vectors_store(zip(pks, turn_vectors, strict=True), model=model)  # type: ignore[arg-type]
+        say(f"searching ({', '.join(retrievers)}) for {len(corpus.questions)} questions")
+        for conv in corpus.conversations():
+            scope = SearchScope(
+                conv=conv,
+                queryset=deliverable(Chunk.objects.filter(namespace=f"conv-eval-{run}-{conv}")),
+                model=model,
+                query_vectors=query_vectors or {},
+            )
+            for question in (q for q in corpus.questions if q.conv == conv):
+                for mode, retrieve in retrievers.items():
+                    ranked = [turn_of[pk] for pk in retrieve(question.text, DEPTH, scope) if pk in turn_of]
+                    ranked_out[mode][question.qid] = ranked
+                    for key in (
+                        (question.split, question.kind),
+                        (question.split, "all"),
+                        ("all", question.kind),
+                        ("all", "all"),
+                    ):
+                        buckets[mode].setdefault(key, Bucket()).add(ranked, question.evidence)
+        transaction.set_rollback(True)
+    return EvalResult(model, len(corpus.turns), len(corpus.questions), buckets, ranked_out)
+
+
+def format_table(result: EvalResult) -> str:
+    """Modes side by side: one row per split and kind, r@5 r@10 all@10 mrr for each mode."""
+    modes = list(result.buckets)
+    head = f"{'split':<9} {'kind':<12} {'n':>4}" + "".join(f" | {mode[:23]:^23}" for mode in modes)
+    sub = " " * 27 + "".join(" | " + " ".join(f"{m:>5}" for m in METRICS) for _ in modes)
+    lines = [
+        f"{result.turns} turns, {result.questions} questions; embed model {result.model or '-'}",
+        head,
+        sub,
+    ]
+    for split in (*SPLITS, "all"):
+        for kind in (*KINDS, "all"):
+            n = result.buckets[modes[0]].get((split, kind), Bucket()).n
+            if not n:
+                continue
+            cells = "".join(
+                " | " + " ".join(f"{result.score(mode, split, kind, m):>5.3f}" for m in METRICS)
+                for mode in modes
+            )
+            lines.append(f"{split:<9} {kind:<12} {n:>4}{cells}")
+    return "\n".join(lines)
+
+
+def main() -> None:  # pragma: no cover - a manual run; the lead wires `protomem eval-recall`
+    import argparse
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "protomem.settings")
+    django.setup()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--embed-model", default="local:all-minilm-l6-v2")
+    parser.add_argument("--keyword-only", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the scores here")
+    args = parser.parse_args()
+    corpus = load_corpus()
+    retrievers: dict[str, Retriever] = {"keyword": keyword}
+    if not args.keyword_only:
+        retrievers["hybrid"] = hybrid
+    result = evaluate(
+        corpus,
+        retrievers,
+        model=None if args.keyword_only else args.embed_model,
+        progress=lambda m: print(m, flush=True),  # noqa: T201
+    )
+    print(format_table(result))  # noqa: T201
+    if args.json:
+        args.json.write_text(json.dumps(result.as_dict(), indent=2))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
