@@ -15,6 +15,10 @@ HOT_WRITTEN = "memory.hot_written"
 REVIEWED = "memory.reviewed"
 REVISED = "memory.revised"
 PROMOTED = "memory.promoted"
+CREDENTIAL_REDACTED = "memory.secret_redacted"  # credentials removed from a write before storage
+AGENT_DEACTIVATED = "agent.deactivated"
+PROPOSAL_ACCEPTED = "memory.proposal_accepted"  # a reviewer confirmed a proposed revision
+PROPOSAL_WITHDRAWN = "memory.proposal_withdrawn"  # ... and reopened or rejected it again
 
 
 def audit_event_record(

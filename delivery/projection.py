@@ -52,7 +52,7 @@ from delivery.types import (
     Source,
     resolve_namespaces,
 )
-from memory.lifecycle.rendering import hot_line, one_line, rag_line, stored_date
+from memory.lifecycle.rendering import hot_line, normalized, one_line, rag_line, stored_date
 from memory.lifecycle.scope import readable_by, row_scope
 from memory.lifecycle.selectors import (
     HotEntry,
@@ -261,7 +261,7 @@ def compose_projected_context(
                 shed_sequence=lambda: _skill_shed_sequence(skills, skill_relevance(query)),
             )
         )
-    state = (working_state or "").strip("\n")
+    state = normalized(working_state or "").strip("\n")  # the agent's text: untrusted like the rest
     if state.strip():
         parts.append(
             Part(

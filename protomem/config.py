@@ -16,6 +16,8 @@ import yaml
 from django.core.exceptions import ImproperlyConfigured
 
 SCOPES = ("scoped", "shared", "layered")
+# knowledge.hold: which pending rows stay out of delivery until reviewed (lifecycle.inspection).
+HOLD_POLICIES = ("risky", "all_pending", "off")
 PRIOR_SESSION_POLICIES = ("newest", "relevant", "off")
 
 
@@ -30,6 +32,9 @@ class KnowledgeConfig:
     inject_min_trust: int = 1
     hot_write_confirm: bool = False
     scope: str = "scoped"
+    hold: str = "risky"
+    # Agent session ids that would read as an operator source (a prefix match, case-insensitive).
+    reserved_source_prefixes: tuple[str, ...] = ("user:", "admin", "operator", "console")
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,8 @@ def _validate(cfg: ProtomemConfig) -> ProtomemConfig:
         )
     if k.scope not in SCOPES:
         raise ImproperlyConfigured(f"config key knowledge.scope: must be one of {SCOPES}")
+    if k.hold not in HOLD_POLICIES:
+        raise ImproperlyConfigured(f"config key knowledge.hold: must be one of {HOLD_POLICIES}")
     if c.prior_sessions not in PRIOR_SESSION_POLICIES:
         raise ImproperlyConfigured(
             f"config key context.prior_sessions: must be one of {PRIOR_SESSION_POLICIES}"

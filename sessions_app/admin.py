@@ -23,6 +23,7 @@ from sessions_app.digest import digest_cache_clear, digest_entries, format_line
 from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey, Session, SessionSummary
 from sessions_app.retirement import session_harvest_requeue, session_retire
 from sessions_app.selectors import session_summary_get
+from sessions_app.services import agent_deactivate
 
 # The package's own key model is unused here (agents and operators have their own key models).
 if admin.site.is_registered(APIKey):
@@ -48,10 +49,21 @@ def injections_url(session_id: str | None = None, agent_id: int | None = None) -
 
 @admin.register(Agent)
 class AgentAdmin(admin.ModelAdmin):
+    """Agents. One that owns memory is never deleted (its private rows would lose their owner):
+    the delete page lists those rows as protected; deactivate it instead, which revokes its keys."""
+
     list_display = ("name", "namespace_display", "active", "key_count", "session_count", "created_at")
     list_filter = ("is_active",)
     search_fields = ("name", "namespace")
     ordering = ("name",)
+    actions = ["deactivate_selected"]
+
+    @admin.action(description="Deactivate selected agents (revokes their API keys; memory stays private)")
+    def deactivate_selected(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
+        count = 0
+        for agent in queryset:
+            count += agent_deactivate(agent=agent, actor=f"user:{request.user.pk}")
+        self.message_user(request, f"Deactivated {count} agent(s); their keys are revoked.", messages.SUCCESS)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Agent]:
         return (

@@ -42,6 +42,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils import timezone
 
+from memory.lifecycle.rendering import one_line
 from memory.store.text_index import fts5 as chunk_fts
 from protomem.config import get_config
 from sessions_app.models import Agent, SessionSummary
@@ -76,8 +77,9 @@ class DigestEntry:
 
 
 def _safe(text: str) -> str:
-    """One line, and no angle brackets that could close or forge a prompt envelope tag."""
-    return _SPACE.sub(" ", text or "").strip().replace("<", "\u2039").replace(">", "\u203a")
+    """One normalized line (entities, invisible characters: memory.lifecycle.rendering), and no
+    angle brackets that could close or forge a prompt envelope tag."""
+    return one_line(text).replace("<", "\u2039").replace(">", "\u203a")
 
 
 def format_line(*, session_id: str, timestamp: datetime, surface: str, topic: str, message_count: int) -> str:

@@ -20,6 +20,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from audit.services import AGENT_DEACTIVATED, audit_event_record
+from memory.lifecycle.principals import is_operator_source
 from protomem.config import get_config
 from protomem.errors import ApplicationError, ConflictError
 from sessions_app.models import (
@@ -56,6 +58,22 @@ def agent_key_create(*, name: str, namespace: str | None = None) -> tuple[Agent,
     return agent, raw_key
 
 
+def agent_deactivate(*, agent: Agent, actor: str) -> int:
+    """Disable an agent and revoke its keys (1), or do nothing if it already is (0); audited.
+
+    This, not deletion, is how an agent leaves: its private memory stays its own (readable by
+    no other agent), and Chunk.agent's PROTECT refuses deleting an agent that owns rows.
+    """
+    with transaction.atomic():
+        changed = Agent.objects.filter(pk=agent.pk, is_active=True).update(is_active=False)
+        revoked = AgentAPIKey.objects.filter(agent=agent, revoked=False).update(revoked=True)
+        if changed or revoked:
+            audit_event_record(
+                event=AGENT_DEACTIVATED, actor=actor, path="admin", data={"agent": agent.pk, "keys": revoked}
+            )
+    return 1 if changed else 0
+
+
 # --------------------------------------------------------------------------------------------
 # Sessions and turns
 
@@ -69,7 +87,15 @@ def validate_session_id(session_id: str) -> str:
         )
     if session_id in RESERVED_SESSION_IDS:
         raise ApplicationError(f"session_id {session_id!r} is reserved", extra={"field": "session_id"})
+    # A session id becomes the source of what the agent writes: it must never read as an
+    # operator surface ("user:7", "admin") in the console or the audit trail.
+    if is_operator_source(session_id):
+        raise ApplicationError(
+            f"session_id {session_id!r} starts with a prefix reserved for operator sources",
+            extra={"field": "session_id"},
+        )
     return session_id
+
 
 
 def session_register(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from memory.lifecycle.guardrail import strip_reasoning
-from sessions_app.redaction import redact
+from memory.lifecycle.redaction import redact
 
 TOPIC_MAX_CHARS = 120
 MESSAGE_MAX_CHARS = 1000

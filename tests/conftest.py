@@ -65,11 +65,34 @@ def staff_user(db: Any) -> Any:
     return UserFactory(username="staff", is_staff=True)
 
 
+OPERATOR_PERMS = (
+    ("memory", "view_chunk"),
+    ("memory", "add_chunk"),
+    ("memory", "change_chunk"),
+    ("memory", "delete_chunk"),
+    ("memory", "review_chunk"),
+    ("memory", "promote_chunk"),
+    ("memory", "view_skill"),
+    ("memory", "add_skill"),
+    ("memory", "change_skill"),
+    ("audit", "view_injectionlog"),
+)
+
+
+def grant(user: Any, *perms: tuple[str, str]) -> Any:
+    """Give `user` these (app_label, codename) permissions (and forget its cached ones)."""
+    for app_label, codename in perms:
+        perm = Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        user.user_permissions.add(perm)
+    for cache in ("_perm_cache", "_user_perm_cache"):
+        user.__dict__.pop(cache, None)
+    return user
+
+
 @pytest.fixture
 def reviewer(db: Any) -> Any:
-    user = UserFactory(username="reviewer", is_staff=True)
-    user.user_permissions.add(Permission.objects.get(codename="review_chunk"))
-    return user
+    """Staff with the operator's whole memory role: every chunk permission and the injection log."""
+    return grant(UserFactory(username="reviewer", is_staff=True), *OPERATOR_PERMS)
 
 
 @pytest.fixture

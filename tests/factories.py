@@ -37,6 +37,10 @@ class ChunkFactory(DjangoModelFactory):
     memory_kind = "fact"
     review_state = "pending"
     delivery_policy = "retrieved"
+    # As add_chunk stamps it (lifecycle.scope.write_scope): a row without an agent is a host row.
+    scope = factory.LazyAttribute(
+        lambda row: None if getattr(row, "agent", None) or getattr(row, "agent_id", None) else "host"
+    )
 
 
 class UserFactory(DjangoModelFactory):

@@ -50,6 +50,7 @@ AGENT_ROUTES = {
     ("POST", "sessions"),
     ("GET", "sessions/search"),
     ("GET", "memory/recall"),
+    ("POST", "memory/recall"),
     ("GET", "memory/list"),
     ("GET", "skills"),  # shared by design: operator-curated capability, not memory
     ("GET", "skills/{name}"),
@@ -211,11 +212,13 @@ def test_recall_list_and_context_never_show_another_agents_memory(agent_client, 
     b_chunk = b_world["chunk"]
     # when A recalls, lists and composes a turn about it
     recall = agent_client.get("/api/memory/recall/", {"query": "otter vault code"}).json()
+    recall_body = agent_client.post("/api/memory/recall/", {"query": "otter vault code"}, format="json")
     listed = agent_client.get("/api/memory/list/").json()["results"]
     listed_not_mine = agent_client.get("/api/memory/list/", {"mine": "false"}).json()["results"]
     ctx = agent_client.post("/api/sessions/a-thread/context/", {"query": "otter vault code"}, format="json")
     # then only A's row is there, and B's sessions are not in A's digest
     assert [r["id"] for r in recall["results"]] == [own.pk]
+    assert recall_body.json() == recall
     assert [r["id"] for r in listed] == [own.pk]
     assert listed_not_mine == []
     body = ctx.json()

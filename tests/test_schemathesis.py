@@ -55,6 +55,7 @@ AGENT_OPERATIONS = frozenset(
         "POST /api/sessions/{session_id}/memory/ingest/",
         "POST /api/sessions/{session_id}/knowledge/ingest/",
         "GET /api/memory/recall/",
+        "POST /api/memory/recall/",
         "GET /api/memory/list/",
         "GET /api/skills/",
         "GET /api/skills/{name}/",

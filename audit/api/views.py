@@ -10,7 +10,7 @@ from audit.api.filters import InjectionLogFilter
 from audit.api.serializers import InjectionLogOutput
 from audit.selectors import injection_logs
 from protomem.api import NewestFirstCursorPagination
-from sessions_app.permissions import IsOperator
+from sessions_app.permissions import HasModelPerms
 
 
 class InjectionLogPagination(NewestFirstCursorPagination):
@@ -20,7 +20,8 @@ class InjectionLogPagination(NewestFirstCursorPagination):
 class InjectionLogListApi(ListAPIView):
     """Which digest sessions, hot chunks and RAG chunks entered which session's prompts."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("audit.view_injectionlog",)}
     serializer_class = InjectionLogOutput
     pagination_class = InjectionLogPagination
     filterset_class = InjectionLogFilter

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,7 +33,7 @@ from memory.store.models import Skill
 from protomem.errors import ApplicationError
 from sessions_app.authentication import AgentPrincipal
 from sessions_app.models import Agent, Session
-from sessions_app.permissions import IsAgent, IsOperator
+from sessions_app.permissions import HasModelPerms, IsAgent, IsOperator
 
 
 class ContextApi(APIView):
@@ -76,7 +77,8 @@ def _preview_session(agent: Agent | None, session_id: str) -> Session | None:
 class PromptPreviewApi(APIView):
     """What a turn would be fed, with the budget summary. Operators; logs nothing."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("memory.view_chunk",)}
 
     @extend_schema(
         parameters=[PreviewQueryInput],
@@ -104,11 +106,13 @@ def _is_operator(request: Request) -> bool:
     return IsOperator().has_permission(request, None)
 
 
-class AgentOrOperator(IsAgent):
-    message = "Agents and operators only."
+class AgentReadsOrOperatorPerms(HasModelPerms):
+    """Agents may read (enabled skills); operators need the skill permissions the view declares."""
 
     def has_permission(self, request: Any, view: Any) -> bool:
-        return super().has_permission(request, view) or IsOperator().has_permission(request, view)
+        if IsAgent().has_permission(request, view):
+            return request.method in SAFE_METHODS
+        return super().has_permission(request, view)
 
 
 class SkillListApi(ListAPIView):
@@ -116,9 +120,8 @@ class SkillListApi(ListAPIView):
 
     serializer_class = SkillOutput
     filter_backends: list[Any] = []
-
-    def get_permissions(self) -> list[Any]:
-        return [IsOperator()] if self.request.method == "POST" else [AgentOrOperator()]
+    permission_classes = [AgentReadsOrOperatorPerms]
+    required_perms = {"GET": ("memory.view_skill",), "POST": ("memory.add_skill",)}
 
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
@@ -143,8 +146,8 @@ class SkillListApi(ListAPIView):
 class SkillDetailApi(APIView):
     """One skill's full playbook by name (agents see enabled skills only); operators may edit."""
 
-    def get_permissions(self) -> list[Any]:
-        return [IsOperator()] if self.request.method == "PUT" else [AgentOrOperator()]
+    permission_classes = [AgentReadsOrOperatorPerms]
+    required_perms = {"GET": ("memory.view_skill",), "PUT": ("memory.change_skill",)}
 
     def _get(self, request: Request, name: str) -> Skill:
         include_disabled = not isinstance(request.user, AgentPrincipal)

@@ -77,7 +77,8 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         return self._chunk_perm(request, "view") or self._chunk_perm(request, "change")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return self._chunk_perm(request, "add")
+        # An operator's row is stored confirmed: adding one is a verdict (as on the API).
+        return self._chunk_perm(request, "add") and self.has_review_permission(request)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if not self._chunk_perm(request, "change"):
@@ -86,8 +87,8 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
             return True
         if obj.invalidated_at is not None:
             return False  # history: edit the newest revision instead
-        # A revision is confirmed, so revising a pending row is a verdict too.
-        return obj.review_state != ReviewState.PENDING or self.has_review_permission(request)
+        # A revision is confirmed (a rejected row's stays rejected): revising is a verdict too.
+        return obj.review_state == ReviewState.REJECTED or self.has_review_permission(request)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # rows leave delivery by rejection or expiry; the history stays

@@ -9,6 +9,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
+from memory.lifecycle.principals import is_operator_source
 from memory.store.models import Chunk, DeliveryPolicy, ReviewState
 from memory.store.trust import trust_label
 
@@ -83,4 +84,6 @@ def source_is_session(source: str) -> bool:
 
     Third-party content carries its origin (a URL or path) and operator writes "user:<id>".
     """
-    return bool(source) and "://" not in source and not source.startswith(("/", "user:"))
+    if not source or "://" in source or source.startswith("/"):
+        return False
+    return not is_operator_source(source)

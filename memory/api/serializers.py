@@ -19,6 +19,7 @@ from memory.lifecycle.ingest import MAX_CHUNK_CHARS, MAX_EXPIRES_DAYS, MIN_EXPIR
 from memory.lifecycle.recall import expires_date, list_line
 from memory.lifecycle.retention import MAX_BULK_IDS
 from memory.lifecycle.scope import row_scope
+from memory.store.deliverable import hold_reasons
 from memory.store.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from protomem.api import MAX_DB_INT
 
@@ -92,7 +93,13 @@ class ChunkOutput(serializers.ModelSerializer):
     trust_tier = serializers.IntegerField(read_only=True)
     superseded_by = serializers.IntegerField(source="superseded_by_id", read_only=True, allow_null=True)
     expires = serializers.SerializerMethodField()
-    scope = serializers.SerializerMethodField(help_text='"private" or "commons" (knowledge.scope)')
+    scope = serializers.SerializerMethodField(help_text='"private", "host" or "commons" (knowledge.scope)')
+    proposes = serializers.IntegerField(
+        source="proposes_id", read_only=True, allow_null=True, help_text="the row this proposal replaces"
+    )
+    risk = serializers.IntegerField(read_only=True, allow_null=True, help_text="1 = highest .. 3")
+    held_reasons = serializers.SerializerMethodField(help_text="what the write inspection found")
+    held = serializers.SerializerMethodField(help_text="kept out of delivery until reviewed (knowledge.hold)")
 
     class Meta:
         model = Chunk
@@ -121,6 +128,10 @@ class ChunkOutput(serializers.ModelSerializer):
             "content",
             "scope",
             "promoted_from",
+            "proposes",
+            "risk",
+            "held_reasons",
+            "held",
         ]
         read_only_fields = fields
 
@@ -130,6 +141,12 @@ class ChunkOutput(serializers.ModelSerializer):
 
     def get_scope(self, obj: Chunk) -> str:
         return row_scope(obj)
+
+    def get_held_reasons(self, obj: Chunk) -> list[str]:
+        return [code for code in (obj.held_reasons or "").split(",") if code]
+
+    def get_held(self, obj: Chunk) -> bool:
+        return bool(hold_reasons(obj))
 
 
 class MemoryListItemOutput(ChunkOutput):
@@ -145,11 +162,17 @@ class MemoryListItemOutput(ChunkOutput):
 
 class IngestOutput(serializers.Serializer):
     action = serializers.ChoiceField(
-        choices=["inserted", "duplicate", "superseded", "dropped"],
-        help_text="duplicate: nothing written, `chunk` already says it; dropped: only reasoning was sent",
+        choices=["inserted", "duplicate", "superseded", "held_for_review", "dropped"],
+        help_text=(
+            "duplicate: nothing written, `chunk` already says it; dropped: only reasoning was sent; "
+            "held_for_review: stored, but kept out of every prompt until a reviewer confirms it "
+            "(`held_reasons` says why; `proposes` names the row it would replace)"
+        ),
     )
     chunk = ChunkOutput(allow_null=True)
     superseded_id = serializers.IntegerField(allow_null=True)
+    proposes = serializers.IntegerField(allow_null=True)
+    held_reasons = serializers.ListField(child=serializers.CharField())
     score = serializers.FloatField(help_text="best token-set Jaccard against a live fact (facts)")
 
 
@@ -157,6 +180,12 @@ class KnowledgeIngestOutput(serializers.Serializer):
     action = serializers.ChoiceField(choices=["inserted", "replaced", "duplicate"])
     chunks = ChunkOutput(many=True)
     superseded_ids = serializers.ListField(child=serializers.IntegerField())
+    proposed_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="old chunks not this agent's to replace: awaiting review"
+    )
+    held_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="new chunks held from delivery until reviewed"
+    )
 
 
 class RecallQueryInput(serializers.Serializer):

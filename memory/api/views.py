@@ -46,10 +46,11 @@ from memory.api.serializers import (
 )
 from memory.lifecycle import ingest, recall, retention
 from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
+from memory.store.deliverable import hold_reasons
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
 from sessions_app.models import Session
-from sessions_app.permissions import CanReview, IsAgent, IsOperator
+from sessions_app.permissions import HasModelPerms, IsAgent
 
 OPERATOR_EDIT_PATH = "operator_edit"
 REVIEW_PATH = "review_api"
@@ -126,13 +127,17 @@ class MemoryIngestApi(APIView):
         data = MemoryIngestInput(data=request.data)
         data.is_valid(raise_exception=True)
         outcome = ingest.memory_ingest(agent=request.user.agent, session=session, **data.validated_data)
+        chunk = outcome.chunk
+        stored = outcome.action in ("inserted", "superseded", "proposed")
+        held = hold_reasons(chunk) if stored and chunk is not None else ()
         body = {
-            "action": outcome.action,
-            "chunk": ChunkOutput(outcome.chunk).data if outcome.chunk is not None else None,
+            "action": "held_for_review" if held or outcome.action == "proposed" else outcome.action,
+            "chunk": ChunkOutput(chunk).data if chunk is not None else None,
             "superseded_id": outcome.superseded_id,
+            "proposes": outcome.proposed_id,
+            "held_reasons": list(held),
             "score": outcome.score,
         }
-        stored = outcome.action in ("inserted", "superseded")
         return Response(body, status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK)
 
 
@@ -157,6 +162,8 @@ class KnowledgeIngestApi(APIView):
             "action": outcome.action,
             "chunks": ChunkOutput(outcome.chunks, many=True).data,
             "superseded_ids": list(outcome.superseded_ids),
+            "proposed_ids": list(outcome.proposed_ids),
+            "held_ids": [c.pk for c in outcome.chunks if outcome.action != "duplicate" and hold_reasons(c)],
         }
         stored = outcome.action != "duplicate"
         return Response(body, status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK)
@@ -169,7 +176,18 @@ class MemoryRecallApi(APIView):
 
     @extend_schema(parameters=[RecallQueryInput], responses={200: RecallOutput}, summary="memory_recall")
     def get(self, request: Request) -> Response:
-        data = RecallQueryInput(data=request.query_params)
+        return self._recall(request, request.query_params)
+
+    @extend_schema(
+        request=RecallQueryInput,
+        responses={200: RecallOutput},
+        summary="memory_recall (the query in a JSON body: no URL length limit to mind)",
+    )
+    def post(self, request: Request) -> Response:
+        return self._recall(request, request.data)
+
+    def _recall(self, request: Request, source: Any) -> Response:
+        data = RecallQueryInput(data=source)
         data.is_valid(raise_exception=True)
         params = data.validated_data
         hits = recall.memory_recall(
@@ -207,7 +225,8 @@ class MemoryListApi(ListAPIView):
 class ChunkReviewApi(APIView):
     """The operator's verdict on a row: confirmed, rejected (never deletes) or pending (re-open)."""
 
-    permission_classes = [CanReview]
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.review_chunk",)}
 
     @extend_schema(
         parameters=[CHUNK_ID],
@@ -236,7 +255,8 @@ class ChunkReviewApi(APIView):
 class ChunkPromoteApi(APIView):
     """Operators with memory.review_chunk: copy a private row into the commons (idempotent)."""
 
-    permission_classes = [CanReview]
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.promote_chunk", "memory.review_chunk")}
 
     @extend_schema(
         parameters=[CHUNK_ID],
@@ -262,7 +282,8 @@ class ChunkPromoteApi(APIView):
 class StoreChunkListApi(ListAPIView):
     """Operators: the whole store, newest first, history included (filter it with invalidated=false)."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("memory.view_chunk",)}
     serializer_class = ChunkOutput
     filterset_class = StoreFilter
 
@@ -273,7 +294,8 @@ class StoreChunkListApi(ListAPIView):
 class StoreChunkDetailApi(APIView):
     """Operators: one row; PUT makes a confirmed revision (a rejected row's stays rejected)."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("memory.view_chunk",), "PUT": ("memory.change_chunk", "memory.review_chunk")}
 
     @extend_schema(parameters=[CHUNK_ID], responses={200: ChunkOutput}, summary="One chunk")
     def get(self, request: Request, chunk_id: int) -> Response:
@@ -307,7 +329,8 @@ class StoreChunkDetailApi(APIView):
 class StoreBulkDeleteApi(APIView):
     """Operators: mark rows (ids or a store filter) bulk-deleted; the grace reap removes them later."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.delete_chunk",)}
 
     @extend_schema(
         request=BulkDeleteInput,
@@ -346,7 +369,8 @@ class StoreBulkDeleteApi(APIView):
 class StoreBulkRestoreApi(APIView):
     """Operators: undo a bulk delete before the grace reap."""
 
-    permission_classes = [IsOperator]
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.delete_chunk",)}
 
     @extend_schema(request=BulkRestoreInput, responses={200: BulkRestoreOutput}, summary="Undo a bulk delete")
     def post(self, request: Request) -> Response:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,12 +138,32 @@ def _kept_out(row: CorpusRow, inspection: Inspection) -> bool:
     return row.cls == "secret" and redact_secrets(row.content).found
 
 
-def score(rows: Iterable[CorpusRow]) -> dict[str, SplitScore]:
-    """Per split, per class: attacks kept out / benign held (split attacks count once)."""
-    units: dict[tuple[str, str, str, bool], list[bool]] = defaultdict(list)
+def inspection_judge(row: CorpusRow) -> bool:
+    """Kept out by the inspection alone: held, or (a secret) redacted before storage."""
+    inspection = inspect_row(row)
+    return _kept_out(row, inspection) if row.attack else inspection.hold
+
+
+def units_of(rows: Iterable[CorpusRow]) -> dict[tuple[str, str, str, bool], list[CorpusRow]]:
+    """The corpus as attacks and memories: a split attack's parts are one unit (split, class, id, attack)."""
+    units: dict[tuple[str, str, str, bool], list[CorpusRow]] = defaultdict(list)
     for row in rows:
-        outcome = _kept_out(row, inspect_row(row)) if row.attack else inspect_row(row).hold
-        units[(row.split, row.cls, row.part_of or row.id, row.attack)].append(outcome)
+        units[(row.split, row.cls, row.part_of or row.id, row.attack)].append(row)
+    return units
+
+
+def score(
+    rows: Iterable[CorpusRow], judge: Callable[[Sequence[CorpusRow]], bool] | None = None
+) -> dict[str, SplitScore]:
+    """Per split, per class: attacks kept out / benign held (split attacks count once).
+
+    `judge(unit)` says whether a unit (one write, or the parts of a split attack) was kept out
+    of delivery; the default asks the inspection alone (any part held is enough), the
+    `protomem eval-poisoning` command writes each unit through the service and reads what the
+    next turn delivers.
+    """
+    judge = judge or (lambda unit: any(inspection_judge(row) for row in unit))
+    units = {key: [judge(parts)] for key, parts in units_of(rows).items()}
     tables: dict[str, dict[str, ClassScore]] = {split: {} for split in SPLITS}
     for (split, cls, unit_id, attack), outcomes in sorted(units.items()):
         entry = tables[split].setdefault(cls, ClassScore(cls=cls, attack=attack))

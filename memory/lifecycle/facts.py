@@ -44,6 +44,7 @@ surrounding transaction, e.g. the harvest's, survives it).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import time
@@ -56,8 +57,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from memory.lifecycle import dedup
+from memory.lifecycle.authority import may_supersede
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
-from memory.lifecycle.scope import can_supersede, readable_ids
+from memory.lifecycle.scope import readable_ids
 from memory.lifecycle.writes import (
     ChunkDraft,
     add_chunk,
@@ -89,7 +91,7 @@ STORED_TOKENS_CACHE = 1 << 16
 # Matches looked at by the all-common-words fallback.
 CONSIDER = 256
 
-Action = Literal["inserted", "duplicate", "superseded", "dropped"]
+Action = Literal["inserted", "duplicate", "superseded", "proposed", "dropped"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class FactOutcome:
     action: Action
     chunk: Chunk | None
     superseded_id: int | None = None
+    proposed_id: int | None = None  # "proposed": the row this pending revision would supersede
     score: float = 0.0
     supersede_failed: bool = False
 
@@ -305,13 +308,21 @@ def fact_ingest(
             existing = Chunk.objects.get(pk=match.chunk_id)
             logger.debug("fact duplicates #%s (j=%.3f); skipped", match.chunk_id, match.score)
             return FactOutcome(action="duplicate", chunk=existing, score=match.score)
+        proposal = match is not None and not may_supersede(
+            writer_agent_id=draft.agent_id,
+            writer_source_type=draft.source_type,
+            target=Chunk.objects.get(pk=match.chunk_id),
+        )
+        if proposal:
+            draft = dataclasses.replace(draft, proposes_id=cast(dedup.Match, match).chunk_id)
         new = add_chunk(draft, actor=actor, path=path, agent_write=agent_write)
     if new is None:  # pragma: no cover - the strip above already caught reasoning-only content
         return FactOutcome(action="dropped", chunk=None)
     if match is None:
         return FactOutcome(action="inserted", chunk=new)
-    if not can_supersede(match.chunk_id, agent=draft.agent_id):  # a commons row on layered
-        return FactOutcome(action="inserted", chunk=new, score=match.score)
+    if proposal:
+        logger.info("fact #%s proposes a revision of #%s (j=%.3f)", new.pk, match.chunk_id, match.score)
+        return FactOutcome(action="proposed", chunk=new, proposed_id=match.chunk_id, score=match.score)
     return _supersede(new, match)
 
 

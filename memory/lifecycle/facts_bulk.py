@@ -19,8 +19,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Case, CharField, Value, When
 from django.utils import timezone
 
-from audit.services import hot_written_record
 from memory.lifecycle import dedup
+from memory.lifecycle.authority import PROPOSED_REVISION, may_supersede
 from memory.lifecycle.facts import (
     COMMON_AT,
     FACT_DOMAIN,
@@ -43,11 +43,12 @@ from memory.lifecycle.writes import (
     _db_row,
     _prepared_values,
     chunk_supersede,
+    record_write_events,
     refuse_gated_always_write,
 )
 from memory.store import text_index
 from memory.store.embedding_index import chunk_embed_enqueue
-from memory.store.models import Chunk, DeliveryPolicy
+from memory.store.models import Chunk, ReviewState
 from memory.store.search import search_backend_name
 from memory.store.text_index import fts5
 from protomem.errors import ApplicationError
@@ -249,11 +250,25 @@ class _Batch:
         if decision == "duplicate":
             it.action = "duplicate"
             return
-        if decision == "revision":
+        if decision == "revision" and not b_pending and not self._may_supersede(it, b_id):
+            # Not the writer's to replace (lifecycle.authority): a proposal; the row stays live.
+            it.action = "proposed"
+            values = cast(dict[str, object], it.values)
+            values.update(proposes_id=b_id, review_state=ReviewState.PENDING, held_reasons=PROPOSED_REVISION)
+        elif decision == "revision":
             it.action = "superseded"
             (self.invalid_pending if b_pending else self.invalid_db).add(b_id)
         for w in new:
             self.pending.setdefault((namespace, w), []).append(index)
+
+    def _may_supersede(self, it: _Draft, target_id: int) -> bool:
+        values = cast(dict[str, object], it.values)
+        target = Chunk.objects.only("agent_id", "source_type", "scope", "review_state").get(pk=target_id)
+        return may_supersede(
+            writer_agent_id=cast(int | None, values["agent_id"]),
+            writer_source_type=cast(str, values["source_type"]),
+            target=target,
+        )
 
     def _write(self, actor: str, path: str) -> list[FactOutcome]:
         columns, plan = _bulk_columns()
@@ -273,8 +288,7 @@ class _Batch:
             chunk._state.adding = False
             chunk._state.db = conn.alias
             it.chunk = chunk
-            if chunk.delivery_policy == DeliveryPolicy.ALWAYS:
-                hot_written_record(chunk_id=chunk_id, actor=actor, path=path)
+            record_write_events(chunk_id, chunk.delivery_policy, chunk.held_reasons, actor=actor, path=path)
         chunk_embed_enqueue(chunk_ids=ids)
         dup_ids = [it.target_db for it in self.items if it.action == "duplicate" and it.target_db is not None]
         existing = Chunk.objects.in_bulk(dup_ids) if dup_ids else {}
@@ -300,6 +314,10 @@ class _Batch:
                     outcomes.append(
                         FactOutcome(action="superseded", chunk=it.chunk, superseded_id=old_id, score=score)
                     )
+            elif it.action == "proposed":
+                outcomes.append(
+                    FactOutcome(action="proposed", chunk=it.chunk, proposed_id=it.target_db, score=score)
+                )
             else:
                 outcomes.append(FactOutcome(action="inserted", chunk=it.chunk, score=score))
         return outcomes

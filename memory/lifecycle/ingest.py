@@ -30,10 +30,11 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from memory.lifecycle.authority import may_supersede
 from memory.lifecycle.facts import FACT_DOMAIN, FactOutcome, fact_ingest
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.lifecycle.principals import AgentRef, SessionRef
-from memory.lifecycle.scope import supersedable_by
+from memory.lifecycle.scope import readable_by
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
 from memory.store.deliverable import visible
 from memory.store.models import Chunk
@@ -305,6 +306,7 @@ class KnowledgeOutcome:
     action: str
     chunks: tuple[Chunk, ...]
     superseded_ids: tuple[int, ...] = ()
+    proposed_ids: tuple[int, ...] = ()  # old chunks not this agent's to replace: awaiting review
 
 
 def knowledge_ingest(
@@ -351,14 +353,21 @@ def knowledge_ingest(
     actor = actor_for_agent(agent)
     with transaction.atomic():
         old = list(
-            supersedable_by(visible(), agent=agent)  # knowledge.scope: never another agent's rows
+            readable_by(visible(), agent=agent)  # knowledge.scope: what this agent reads
             .filter(source=origin, source_type=KNOWLEDGE_INGEST, namespace=ns, domain=domain)
             .order_by("id")
         )
         if [(c.heading, c.content) for c in old] == [(p.heading, p.content) for p in parts]:
             return KnowledgeOutcome(action="duplicate", chunks=tuple(old))
+        # New chunk i replaces old chunk i; where that is not this agent's to replace
+        # (lifecycle.authority), chunk i is a proposal and the old one stays live.
+        protected = [
+            not may_supersede(writer_agent_id=agent.pk, writer_source_type=KNOWLEDGE_INGEST, target=c)
+            for c in old
+        ]
         new: list[Chunk] = []
-        for part in parts:
+        for index, part in enumerate(parts):
+            proposes = old[index].pk if index < len(old) and protected[index] else None
             chunk = add_chunk(
                 ChunkDraft(
                     content=part.content,
@@ -372,6 +381,7 @@ def knowledge_ingest(
                     subject=subject or None,
                     expires_at=expires_at,
                     delivery_policy=delivery_policy or None,
+                    proposes_id=proposes,
                 ),
                 actor=actor,
                 path=KNOWLEDGE_INGEST,
@@ -379,7 +389,7 @@ def knowledge_ingest(
             )
             if chunk is not None:
                 new.append(chunk)
-    superseded = _supersede_all(old, new)
+    superseded = _supersede_all(old, new, protected=protected)
     logger.info(
         "knowledge_ingest stored %s chunk(s) (agent %s, session %s), superseded %s",
         len(new),
@@ -388,16 +398,22 @@ def knowledge_ingest(
         len(superseded),
     )
     return KnowledgeOutcome(
-        action="replaced" if old else "inserted", chunks=tuple(new), superseded_ids=tuple(superseded)
+        action="replaced" if old else "inserted",
+        chunks=tuple(new),
+        superseded_ids=tuple(superseded),
+        proposed_ids=tuple(c.proposes_id for c in new if c.proposes_id is not None),
     )
 
 
-def _supersede_all(old: list[Chunk], new: list[Chunk]) -> list[int]:
-    """Old chunk i is superseded by new chunk i (the last new one for any beyond); after the insert."""
+def _supersede_all(old: list[Chunk], new: list[Chunk], *, protected: list[bool]) -> list[int]:
+    """Old chunk i is superseded by new chunk i (the last new one for any beyond), unless it is
+    protected (then new chunk i is its proposal); after the insert."""
     done: list[int] = []
     if not new:
         return done
     for index, chunk in enumerate(old):
+        if protected[index]:
+            continue
         successor = new[min(index, len(new) - 1)]
         try:
             with transaction.atomic():

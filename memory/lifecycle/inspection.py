@@ -44,8 +44,9 @@ from memory.lifecycle.inspection_patterns import (
     PROTECTED_TEMPLATES,
 )
 from memory.lifecycle.redaction import redact_secrets
-from memory.trust import TrustTier, trust_tier
+from memory.store.trust import TrustTier, trust_tier
 
+LEAKED_CREDENTIAL = "secret"  # the reason code of a row holding a credential
 HOLDING_CODES = frozenset(
     {"instruction", "hidden_text", "secret", "protected_subject", "oversized", "repeated"}
 )

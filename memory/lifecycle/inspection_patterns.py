@@ -174,6 +174,11 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\b(?:tell|ask|direct|point|redirect)\w* (?:the user|users|them|customers|anyone|people|everyone)\b"
         r"[^.\n]{0,60}?(?:https?://|www\.|\bto (?:visit|open|click|download|enter|go)\b)",
     )),
+    # the prompt's own frame forged: our envelope tags, or a line speaking as the system / assistant
+    ("forged prompt frame", any_of(
+        r"<\s*/?\s*(?:injected_memory|working_state|available_skills)\b",
+        r"(?:^|\n)\s*(?:system|assistant)\s*:\s*\S",
+    )),
     # safety switched off: "disable the safety disclaimer"
     ("safety switched off",
      r"\b(?:disable|turn off|switch off|suppress|skip|bypass|drop)\b.{0,20}?"
@@ -234,6 +239,7 @@ INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
     "URL to act on": (("http", "www.", "fetch", "click", "visit", "open", "download", "go to", "to enter", "to go"),),
     "safety switched off": (("disable", "turn off", "switch off", "suppress", "skip", "bypass", "drop"),),
+    "forged prompt frame": (("injected_memory", "working_state", "available_skills", "system", "assistant"),),
 }  # fmt: skip
 AUTHORITY_TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("operator", "approved by", "authorized by", "authorised by", "sanctioned by", "signed off by"),

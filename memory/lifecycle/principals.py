@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from protomem.config import get_config
+
 
 class AgentRef(Protocol):
     """An agent: its id and the namespace it is pinned to ("" = none)."""
@@ -33,3 +35,10 @@ class SessionRef(Protocol):
 
     @property
     def incognito(self) -> bool: ...
+
+
+def is_operator_source(source: str) -> bool:
+    """Whether `source` starts with a prefix reserved for operator surfaces ("user:7", "admin"):
+    an agent's session id may not (knowledge.reserved_source_prefixes), so it never reads as one."""
+    lowered = (source or "").lower()
+    return any(lowered.startswith(prefix) for prefix in get_config().knowledge.reserved_source_prefixes)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from memory.lifecycle.ingest import agent_namespace
 from memory.lifecycle.principals import AgentRef
-from memory.lifecycle.rendering import chunk_text, one_line, stored_date
+from memory.lifecycle.rendering import chunk_block, chunk_text, one_line, stored_date
 from memory.lifecycle.retention import BULK_DELETE_MARKER
 from memory.lifecycle.scope import readable_by
 from memory.lifecycle.selectors import chunk_search
@@ -51,21 +51,24 @@ def expires_date(chunk: Chunk, tz: tzinfo | None = None) -> str | None:
 
 
 def recall_line(chunk: Chunk, tag: str = "") -> str:
-    """- [#ID] heading: content (stored YYYY-MM-DD; trust: LABEL; src: SOURCE) [superseded by #N]"""
+    """- [#ID] (stored YYYY-MM-DD; trust: LABEL; src: SOURCE) [superseded by #N] heading: content
+
+    The label comes before the text (as in the per-turn envelope), so the text cannot forge it.
+    """
     meta = [f"stored {stored_date(chunk)}", f"trust: {chunk.trust_label}"]
     if chunk.source:
         meta.append(f"src: {one_line(chunk.source)}")
-    line = f"- [#{chunk.pk}] {chunk_text(chunk)} ({'; '.join(meta)})"
-    return f"{line} [{tag}]" if tag else line
+    prefix = f"- [#{chunk.pk}] ({'; '.join(meta)})" + (f" [{tag}]" if tag else "")
+    return chunk_block(chunk, prefix)
 
 
 def list_line(chunk: Chunk) -> str:
-    """- [#ID] heading: preview (kind, state, policy; stored YYYY-MM-DD; trust: LABEL) expires=YYYY-MM-DD"""
+    """- [#ID] (kind, state, policy; stored YYYY-MM-DD; trust: LABEL) heading: preview expires=YYYY-MM-DD"""
     text = chunk_text(chunk)
     if len(text) > LIST_PREVIEW_CHARS:
         text = text[: LIST_PREVIEW_CHARS - 1].rstrip() + "…"
     kind = ", ".join(v or "-" for v in (chunk.memory_kind, chunk.review_state, chunk.delivery_policy))
-    line = f"- [#{chunk.pk}] {text} ({kind}; stored {stored_date(chunk)}; trust: {chunk.trust_label})"
+    line = f"- [#{chunk.pk}] ({kind}; stored {stored_date(chunk)}; trust: {chunk.trust_label}) {text}"
     if chunk.namespace:
         line += f" ns={chunk.namespace}"
     expires = expires_date(chunk)

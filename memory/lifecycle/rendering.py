@@ -6,7 +6,9 @@ the same wherever it is delivered.
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 from datetime import datetime, tzinfo
 from typing import Any, Protocol
 
@@ -43,23 +45,75 @@ class ChunkLike(Protocol):
 
 
 _FRAME_TAG = re.compile(r"<(\s*/?\s*(?:injected_memory|available_skills|working_state)\b)", re.IGNORECASE)
+# A label the text itself writes, e.g. content ending "(stored 2020-01-01; trust: operator)".
+_FORGED_LABEL = re.compile(r"\((?:[^()]*;\s*)?trust\s*:\s*([^()]*)\)", re.IGNORECASE)
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.IGNORECASE)
+MAX_ENTITY_PASSES = 3  # "&amp;lt;" hides "<" two decodes deep; more than this is left escaped
+
+
+def _visible(char: str) -> bool:
+    # Format characters (zero-width spaces and joiners, bidi controls such as U+202E, soft
+    # hyphens, BOMs) and control characters other than line breaks and tabs render as nothing,
+    # so they can hide a tag or reverse what a reviewer reads; they never reach a prompt.
+    category = unicodedata.category(char)
+    return char in "\n\t" or not (category == "Cf" or category == "Cc")
+
+
+def without_invisible(text: str) -> str:
+    """`text` without the characters _visible() drops (a secret split by zero-width spaces joins up)."""
+    return "".join(ch for ch in text if _visible(ch)) if text and not text.isascii() else text
+
+
+def normalized(text: str) -> str:
+    """Delivered text as the model will read it: entities decoded, NFKC (a fullwidth less-than is <),
+    invisible characters removed, our frame tags and trust labels neutralised.
+
+    Entities that are still there after MAX_ENTITY_PASSES decodes are escaped (& -> &amp;), so
+    no later reader can decode them into a tag either.
+    """
+    if not text:
+        return ""
+    for _ in range(MAX_ENTITY_PASSES):
+        if "&" not in text or not _ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    else:
+        text = _ENTITY.sub(lambda m: "&amp;" + m.group(0)[1:], text)
+    text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if _visible(ch))
+    if "<" in text:
+        text = _FRAME_TAG.sub("\u2039\\1", text)
+    if "(" in text:
+        text = _FORGED_LABEL.sub(lambda m: f"(text claims trust: {m.group(1).strip()})", text)
+    return text
 
 
 def one_line(text: str) -> str:
-    """One line (all whitespace collapsed) that cannot open or close one of our frame tags."""
-    line = " ".join(text.split()) if text else ""
-    return _FRAME_TAG.sub("\u2039\\1", line) if "<" in line else line
+    """One line (all whitespace collapsed) of normalized() text."""
+    return " ".join(normalized(text).split()) if text else ""
+
+
+def _lines(text: str) -> list[str]:
+    """normalized() text as its non-blank lines, right-stripped (indentation kept: code)."""
+    return [line.rstrip() for line in normalized(text).splitlines() if line.strip()]
 
 
 def chunk_text(chunk: ChunkLike) -> str:
+    """heading: content on one line (list previews and the digest-sized views)."""
     heading, content = one_line(chunk.heading), one_line(chunk.content)
     if heading and not content.startswith(heading):
         return f"{heading}: {content}"
     return content
 
 
-def hot_line(chunk: ChunkLike) -> str:
-    return f"- [#{chunk.pk}] {chunk_text(chunk)} (trust: {chunk.trust_label})"
+def chunk_block(chunk: ChunkLike, prefix: str) -> str:
+    """`prefix` then the row's text; a multi-line row keeps its line breaks, each further line
+    indented two spaces under the item (so no content line can pass for an item of its own)."""
+    heading = one_line(chunk.heading)
+    lines = _lines(chunk.content)
+    if len(lines) <= 1:
+        return f"{prefix} {chunk_text(chunk)}"
+    first, rest = (f"{prefix} {heading}:", lines) if heading else (f"{prefix} {lines[0].strip()}", lines[1:])
+    return "\n".join([first, *(f"  {line}" for line in rest)])
 
 
 def stored_date(chunk: ChunkLike, tz: tzinfo | None = None) -> str:
@@ -67,6 +121,17 @@ def stored_date(chunk: ChunkLike, tz: tzinfo | None = None) -> str:
     return chunk.created_at.astimezone(tz or timezone.get_current_timezone()).date().isoformat()
 
 
+def hot_line(chunk: ChunkLike) -> str:
+    """- [#ID] (trust: LABEL) text: the label comes first, so nothing in the text can follow it."""
+    return chunk_block(chunk, f"- [#{chunk.pk}] (trust: {chunk.trust_label})")
+
+
 def rag_line(chunk: ChunkLike, tz: tzinfo | None = None) -> str:
-    stored = stored_date(chunk, tz)
-    return f"- [#{chunk.pk}] {chunk_text(chunk)} (stored {stored}; trust: {chunk.trust_label})"
+    """- [#ID] (stored YYYY-MM-DD; trust: LABEL[; instruction-shaped]) text
+
+    A row the write inspection found instruction-shaped (delivered because a reviewer confirmed
+    it, or knowledge.hold is off) says so in its label: data about instructions, not one.
+    """
+    flags = "; instruction-shaped" if "instruction" in (getattr(chunk, "held_reasons", None) or "") else ""
+    label = f"(stored {stored_date(chunk, tz)}; trust: {chunk.trust_label}{flags})"
+    return chunk_block(chunk, f"- [#{chunk.pk}] {label}")

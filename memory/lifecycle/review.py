@@ -9,13 +9,22 @@ import logging
 
 from django.db import IntegrityError, transaction
 
-from audit.services import PROMOTED, REVIEWED, REVISED, audit_event_record, hot_written_record
+from audit.services import (
+    PROMOTED,
+    PROPOSAL_ACCEPTED,
+    PROPOSAL_WITHDRAWN,
+    REVIEWED,
+    REVISED,
+    audit_event_record,
+    hot_written_record,
+)
 from memory.lifecycle.scope import COMMONS, row_scope
 from memory.lifecycle.writes import (
     OPERATOR_EDIT_SOURCE_TYPE,
+    SUPERSEDED_PREFIX,
     ChunkDraft,
-    _check_choice,
     add_chunk,
+    check_choice,
     chunk_supersede,
 )
 from memory.store.embedding_index import chunk_embed_enqueue
@@ -26,8 +35,12 @@ logger = logging.getLogger(__name__)
 
 
 def chunk_review(*, chunk_id: int, state: str, actor: str, path: str = "api") -> Chunk:
-    """Set the operator's verdict (confirmed / rejected / pending). Idempotent; never deletes."""
-    _check_choice("state", state, ReviewState)
+    """Set the operator's verdict (confirmed / rejected / pending). Idempotent; never deletes.
+
+    Confirming a proposed revision (Chunk.proposes) supersedes the row it proposes to replace,
+    with the reviewer as the actor; taking that verdict back (reopen or reject) restores it.
+    """
+    check_choice("state", state, ReviewState)
     with transaction.atomic():
         chunk = Chunk.objects.get(pk=chunk_id)
         old = chunk.review_state
@@ -40,8 +53,29 @@ def chunk_review(*, chunk_id: int, state: str, actor: str, path: str = "api") ->
             event=REVIEWED, actor=actor, path=path, chunk_id=chunk_id, data={"from": old, "to": state}
         )
         chunk.review_state = state
+        if chunk.proposes_id is not None:
+            _apply_proposal(chunk, accepted=state == ReviewState.CONFIRMED, actor=actor, path=path)
     logger.info("chunk %s reviewed %s -> %s by %s", chunk_id, old, state, actor)
     return chunk
+
+
+def _apply_proposal(chunk: Chunk, *, accepted: bool, actor: str, path: str) -> None:
+    """Supersede (accepted) or restore (taken back) the row a proposed revision names; audited."""
+    target_id = chunk.proposes_id
+    if accepted:
+        done = chunk_supersede(old_id=target_id, new_id=chunk.pk)
+        event = PROPOSAL_ACCEPTED
+    else:
+        done = bool(
+            Chunk.objects.filter(
+                pk=target_id, invalidation_reason=f"{SUPERSEDED_PREFIX}{chunk.pk}"
+            ).update(invalidated_at=None, invalidation_reason="")
+        )
+        event = PROPOSAL_WITHDRAWN
+    if done:
+        audit_event_record(
+            event=event, actor=actor, path=path, chunk_id=chunk.pk, data={"proposes": target_id}
+        )
 
 
 def chunk_revise(

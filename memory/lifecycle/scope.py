@@ -2,20 +2,22 @@
 
 Scope is a column of each row (Chunk.scope), so one query serves every mode with one ranking:
 
-- "private" (NULL on rows that predate the column) belongs to `Chunk.agent`; a private row
-  with no agent is a host row an operator wrote without a target agent, read by every agent
-  in scoped and layered mode (single-agent setups and operator hot memory keep working);
+- "private" (NULL on rows that predate the column) belongs to `Chunk.agent` and to nobody else:
+  a private row without an agent (an agent that was deleted before deletion was refused) is
+  read by no agent at all. Ownership never widens;
+- "host" marks, explicitly, a row written for every agent (an operator or system write without
+  a target agent), read by every agent in scoped, shared and layered mode;
 - "commons" is the host commons.
 
 Visibility for agent A, per knowledge.scope:
 
-    scoped:  private AND (agent = A OR agent IS NULL)
-    shared:  commons OR (private AND agent IS NULL)
-    layered: commons OR (private AND (agent = A OR agent IS NULL))
+    scoped:  host OR (private AND agent = A)
+    shared:  commons OR host
+    layered: commons OR host OR (private AND agent = A)
 
 Operators (no agent) see everything. An agent writes private rows (agent = A) on scoped and
-layered, commons rows (agent = A kept as the author) on shared. On layered a commons row is
-read (and dedups a write by content) but is never superseded by an agent's write.
+layered, commons rows (agent = A kept as the author) on shared; a write without an agent is a
+host row. Which of the rows it reads a write may supersede is lifecycle.authority's rule.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 PRIVATE = "private"
 COMMONS = "commons"
+HOST = "host"
 SCOPED, SHARED, LAYERED = "scoped", "shared", "layered"
 
 
@@ -55,7 +58,7 @@ def readable_q(*, agent: AgentRef | int | None, scope: str | None = None) -> Q |
     if agent_id is None:
         return None
     mode = current_scope(scope)
-    host = private_q() & Q(agent_id__isnull=True)
+    host = Q(scope=HOST)
     own = private_q() & Q(agent_id=agent_id)
     if mode == SHARED:
         return Q(scope=COMMONS) | host
@@ -72,26 +75,16 @@ def readable_by(
     return queryset if q is None else queryset.filter(q)
 
 
-def supersedable_by(
-    queryset: QuerySet[Chunk], *, agent: AgentRef | int | None, scope: str | None = None
-) -> QuerySet[Chunk]:
-    """Rows an `agent`'s write may invalidate: what it reads, minus the commons on layered."""
-    rows = readable_by(queryset, agent=agent, scope=scope)
-    if _agent_pk(agent) is not None and current_scope(scope) == LAYERED:
-        rows = rows.filter(private_q())
-    return rows
-
-
 def write_scope(*, agent: AgentRef | int | None, scope: str | None = None) -> str:
-    """The scope a write by `agent` lands in: commons on shared, else private (operators: private)."""
-    if _agent_pk(agent) is not None and current_scope(scope) == SHARED:
-        return COMMONS
-    return PRIVATE
+    """The scope a write lands in: host without an agent, commons on shared, else private."""
+    if _agent_pk(agent) is None:
+        return HOST
+    return COMMONS if current_scope(scope) == SHARED else PRIVATE
 
 
 def row_scope(chunk: Chunk) -> str:
-    """ "private" or "commons" for a stored row (NULL reads as private)."""
-    return COMMONS if chunk.scope == COMMONS else PRIVATE
+    """ "private", "host" or "commons" for a stored row (NULL reads as private)."""
+    return chunk.scope if chunk.scope in (COMMONS, HOST) else PRIVATE
 
 
 def readable_ids(ids: list[int], *, agent: AgentRef | int | None, scope: str | None = None) -> set[int]:
@@ -102,12 +95,3 @@ def readable_ids(ids: list[int], *, agent: AgentRef | int | None, scope: str | N
         return set(ids)
     rows = readable_by(Chunk.objects.filter(pk__in=ids), agent=agent, scope=scope)
     return set(rows.values_list("pk", flat=True))
-
-
-def can_supersede(chunk_id: int, *, agent: AgentRef | int | None, scope: str | None = None) -> bool:
-    """Whether a write by `agent` may invalidate row `chunk_id` (never a commons row on layered)."""
-    from memory.store.models import Chunk
-
-    if _agent_pk(agent) is None:
-        return True
-    return supersedable_by(Chunk.objects.filter(pk=chunk_id), agent=agent, scope=scope).exists()

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from memory.lifecycle.principals import AgentRef
 from memory.lifecycle.scope import current_scope, readable_by
-from memory.store.deliverable import deliverable
+from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk, DeliveryPolicy
 from memory.store.search import search_chunks, search_deliverable
 from memory.store.trust import (
@@ -88,10 +88,12 @@ def _hot_queryset(
     agent: AgentRef | int | None,
     scope: str,
     min_trust: int,
+    hold: str,
 ) -> QuerySet[Chunk]:
     # Highest trust tier first, newest first within a tier: a flood of agent or third-party
     # always-on rows can never push an operator's standing instructions out of the set.
-    readable = in_namespaces(readable_by(deliverable(now=now), agent=agent, scope=scope), namespaces)
+    rows = readable_by(deliverable(now=now, hold=hold), agent=agent, scope=scope)
+    readable = in_namespaces(rows, namespaces)
     return (
         at_or_above_trust(readable, min_trust)
         .filter(delivery_policy=DeliveryPolicy.ALWAYS)
@@ -114,7 +116,7 @@ def _within_budget(rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 @functools.lru_cache(maxsize=128)
 def _hot_template(
-    scope: str, namespaces: tuple[str, ...] | None, with_agent: bool, min_trust: int
+    scope: str, namespaces: tuple[str, ...] | None, with_agent: bool, min_trust: int, hold: str
 ) -> tuple[str, tuple[Any, ...], int, tuple[int, ...]] | None:
     """(sql, params, `now` slot, agent-id slots) of the hot-set query, or None if not templatable.
 
@@ -128,6 +130,7 @@ def _hot_template(
         agent=_AGENT_MARKER if with_agent else None,
         scope=scope,
         min_trust=min_trust,
+        hold=hold,
     ).values_list(*HOT_FIELDS)
     sql, params = qs.query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
     marker = connection.ops.adapt_datetimefield_value(_NOW_MARKER)
@@ -162,9 +165,10 @@ def hot_entries(
     scope = current_scope()
     now = now or timezone.now()
     floor = get_config().knowledge.inject_min_trust if min_trust is None else int(min_trust)
-    template = _hot_template(scope, names, agent_id is not None, floor)
+    hold = current_hold()
+    template = _hot_template(scope, names, agent_id is not None, floor, hold)
     if template is None:
-        qs = _hot_queryset(namespaces=names, now=now, agent=agent_id, scope=scope, min_trust=floor)
+        qs = _hot_queryset(namespaces=names, now=now, agent=agent_id, scope=scope, min_trust=floor, hold=hold)
         rows: list[tuple[Any, ...]] = list(qs.values_list(*HOT_FIELDS))
     else:
         sql, params, now_slot, agent_slots = template

@@ -16,13 +16,18 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 from django.utils import timezone
 
-from audit.services import hot_written_record
+from audit.services import CREDENTIAL_REDACTED, audit_event_record, hot_written_record
+from memory.lifecycle.authority import PROPOSED_REVISION
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
+from memory.lifecycle.inspection import HOLDING_CODES, LEAKED_CREDENTIAL, inspect_write
+from memory.lifecycle.redaction import redact_secrets
+from memory.lifecycle.rendering import without_invisible
 from memory.lifecycle.scope import write_scope
 from memory.lifecycle.stamps import creation_stamps
 from memory.store import text_index
 from memory.store.embedding_index import chunk_embed_enqueue
 from memory.store.models import Chunk, ChunkScope, DeliveryPolicy, MemoryKind, ReviewState
+from memory.store.trust import TrustTier, trust_tier
 from protomem.config import get_config
 from protomem.errors import ApplicationError, ForbiddenError
 
@@ -53,15 +58,17 @@ class ChunkDraft:
     expires_at: datetime | None = None
     delivery_policy: str | None = None
     created_at: datetime | None = field(default=None)
-    # "private" / "commons"; None = memory.lifecycle.scope.write_scope(agent_id, knowledge.scope).
+    # "private" / "commons" / "host"; None = lifecycle.scope.write_scope(agent_id, knowledge.scope).
     scope: str | None = None
+    # A proposed revision of this row (lifecycle.authority): stored pending and held until reviewed.
+    proposes_id: int | None = None
 
 
 def content_digest(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).lower().encode()).hexdigest()
 
 
-def _check_choice(name: str, value: str | None, choices: type) -> None:
+def check_choice(name: str, value: str | None, choices: type) -> None:
     if value is not None and value not in choices.values:
         raise ApplicationError(f"{name} must be one of {', '.join(choices.values)}", extra={"field": name})
 
@@ -81,7 +88,7 @@ def _prepared_values(draft: ChunkDraft) -> dict[str, Any] | None:
     for name, choices in _CHOICE_FIELDS:
         value = getattr(draft, name)
         if value is not None and value not in _CHOICE_VALUES[name]:
-            _check_choice(name, value, choices)  # raises with the allowed values listed
+            check_choice(name, value, choices)  # raises with the allowed values listed
     raw = draft.content or ""
     content = strip_reasoning(raw)
     if is_only_reasoning(raw, content):
@@ -106,7 +113,38 @@ def _prepared_values(draft: ChunkDraft) -> dict[str, Any] | None:
         created_at=draft.created_at or timezone.now(),
         scope=draft.scope or write_scope(agent=draft.agent_id),
     )
+    _inspect(values, draft)
     return values
+
+
+def _inspect(values: dict[str, Any], draft: ChunkDraft) -> None:
+    """The write inspection (lifecycle.inspection) of an agent- or document-written row, in place.
+
+    Sets its risk; a holding reason (or a proposed revision) stores it pending and held from
+    delivery until a reviewer confirms it (knowledge.hold); a secret is redacted before the row
+    is stored, so the original never lands in the store or the log. Operator rows are their
+    author's verdict: not inspected.
+    """
+    if trust_tier(draft.source_type) == TrustTier.OPERATOR:
+        return
+    found = inspect_write(
+        content=values["content"],
+        heading=values["heading"],
+        delivery_policy=values["delivery_policy"],
+        source_type=draft.source_type,
+        domain=draft.domain,
+        supersedes_operator_row=draft.proposes_id is not None,
+    )
+    values["risk"] = found.risk
+    codes = [reason.code for reason in found.reasons if reason.code in HOLDING_CODES]
+    if draft.proposes_id is not None:
+        codes.append(PROPOSED_REVISION)
+    if not codes:
+        return
+    if LEAKED_CREDENTIAL in codes:
+        values["content"] = redact_secrets(without_invisible(values["content"])).text
+        values["heading"] = redact_secrets(without_invisible(values["heading"])).text
+    values.update(review_state=ReviewState.PENDING, held_reasons=",".join(dict.fromkeys(codes)))
 
 
 def _prepare(draft: ChunkDraft) -> Chunk | None:
@@ -138,10 +176,20 @@ def add_chunk(
         _refuse_gated_always(chunk)
     with transaction.atomic():
         chunk.save(force_insert=True)
-        if chunk.delivery_policy == DeliveryPolicy.ALWAYS:
-            hot_written_record(chunk_id=chunk.pk, actor=actor, path=path)
+        record_write_events(chunk.pk, chunk.delivery_policy, chunk.held_reasons, actor=actor, path=path)
         chunk_embed_enqueue(chunk_ids=[chunk.pk])  # on commit, only when knowledge.embeddings is on
     return chunk
+
+
+def record_write_events(
+    chunk_id: int, delivery_policy: str | None, held_reasons: str | None, *, actor: str, path: str
+) -> None:
+    """The audit events of a new row, in the insert's transaction: memory.hot_written for an
+    always-on row, memory.secret_redacted for one whose credentials were redacted before storage."""
+    if delivery_policy == DeliveryPolicy.ALWAYS:
+        hot_written_record(chunk_id=chunk_id, actor=actor, path=path)
+    if held_reasons and LEAKED_CREDENTIAL in held_reasons.split(","):
+        audit_event_record(event=CREDENTIAL_REDACTED, actor=actor, path=path, chunk_id=chunk_id)
 
 
 _TEXT_TYPES = frozenset({"CharField", "TextField"})
@@ -205,16 +253,17 @@ def add_chunks(
             if fast:
                 conn = connections[DEFAULT_DB_ALIAS]
                 rows = [_db_row(plan, values, conn) for values in batch]
-                inserted = text_index.sql().insert_rows(columns, rows, returning=("id", "delivery_policy"))
+                inserted = text_index.sql().insert_rows(
+                    columns, rows, returning=("id", "delivery_policy", "held_reasons")
+                )
             else:  # SQLite < 3.35: no RETURNING, so one row at a time to learn every id
                 inserted = []
                 for chunk in (Chunk(**values) for values in batch):
                     chunk.save(force_insert=True)
-                    inserted.append((chunk.pk, chunk.delivery_policy))
-            for chunk_id, policy in inserted:
-                if policy == DeliveryPolicy.ALWAYS:
-                    hot_written_record(chunk_id=cast(int, chunk_id), actor=actor, path=path)
-            chunk_embed_enqueue(chunk_ids=[cast(int, chunk_id) for chunk_id, _ in inserted])
+                    inserted.append((chunk.pk, chunk.delivery_policy, chunk.held_reasons))
+            for chunk_id, policy, held in inserted:
+                record_write_events(cast(int, chunk_id), policy, held, actor=actor, path=path)
+            chunk_embed_enqueue(chunk_ids=[cast(int, row[0]) for row in inserted])
         stored += len(batch)
         batch.clear()
 

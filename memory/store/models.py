@@ -32,6 +32,7 @@ class DeliveryPolicy(models.TextChoices):
 class ChunkScope(models.TextChoices):
     PRIVATE = "private"
     COMMONS = "commons"
+    HOST = "host"
 
 
 class Chunk(models.Model):
@@ -42,8 +43,10 @@ class Chunk(models.Model):
     namespace = models.CharField(max_length=128, blank=True, default="")
     source = models.CharField(max_length=1024, blank=True, default="")
     source_type = models.CharField(max_length=64, blank=True, default="")
+    # PROTECT: an agent that owns memory is deactivated, never deleted, so its private rows can
+    # never lose their owner and read as someone else's (lifecycle.scope).
     agent = models.ForeignKey(
-        "sessions_app.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="chunks"
+        "sessions_app.Agent", null=True, blank=True, on_delete=models.PROTECT, related_name="chunks"
     )
     created_at = models.DateTimeField(default=timezone.now)
     invalidated_at = models.DateTimeField(null=True, blank=True)
@@ -55,12 +58,22 @@ class Chunk(models.Model):
     delivery_policy = models.CharField(max_length=16, choices=DeliveryPolicy.choices, null=True, blank=True)
     # Set once by the expiry sweep when it has recorded this row's lapse (memory.lifecycle).
     lapse_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # knowledge.scope (lifecycle.scope): private (NULL on older rows) belongs to `agent`, commons to all.
+    # lifecycle.scope: private (NULL on older rows) belongs to `agent` and only to it, host rows
+    # (operator-written for every agent) are marked "host", commons is the shared tier.
     # Nullable so adding it is an ALTER TABLE ADD COLUMN, which keeps the FTS / vector triggers.
     scope = models.CharField(max_length=8, choices=ChunkScope.choices, null=True, blank=True)
     # A commons copy made by promotion: the private row it was copied from (a plain id, so the
     # provenance survives the original being reaped).
     promoted_from = models.BigIntegerField(null=True, blank=True, editable=False)
+    # A proposed revision (lifecycle.authority): the row this pending row would supersede once a
+    # reviewer confirms it; until then the original keeps being delivered.
+    proposes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals", editable=False
+    )
+    # The write inspection (lifecycle.inspection): 1 = highest risk .. 3; NULL for operator rows.
+    risk = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # Comma-separated reason codes that hold this row from delivery while it is pending.
+    held_reasons = models.CharField(max_length=255, null=True, blank=True, editable=False)
     heading = models.CharField(max_length=512, blank=True, default="")
     content = models.TextField()
 
@@ -69,6 +82,8 @@ class Chunk(models.Model):
             models.Index(fields=["review_state"], name="chunk_review_state"),
             # The admin review queue: one verdict, newest first, without sorting the whole state.
             models.Index(fields=["review_state", "created_at"], name="chunk_review_created"),
+            # The risk-first review queue: pending rows by risk, newest first within a level.
+            models.Index(fields=["review_state", "risk", "created_at"], name="chunk_review_risk"),
             models.Index(fields=["delivery_policy", "created_at"], name="chunk_policy_created"),
             models.Index(fields=["namespace"], name="chunk_namespace"),
             models.Index(fields=["invalidated_at"], name="chunk_invalidated"),
@@ -98,7 +113,10 @@ class Chunk(models.Model):
                 condition=models.Q(promoted_from__isnull=False),
             ),
         ]
-        permissions = [("review_chunk", "Can confirm, reject and reopen chunks")]
+        permissions = [
+            ("review_chunk", "Can confirm, reject and reopen chunks"),
+            ("promote_chunk", "Can promote chunks to the commons"),
+        ]
         verbose_name = "chunk"
         verbose_name_plural = "store"
 

@@ -46,6 +46,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from memory.store import text_index
+from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk
 from memory.store.text_index import fts5, tsvector
 
@@ -264,11 +265,11 @@ _NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
 
 
 @functools.cache
-def _deliverable_where(include_superseded: bool) -> tuple[str, tuple[Any, ...], int] | None:
+def _deliverable_where(include_superseded: bool, hold: str) -> tuple[str, tuple[Any, ...], int] | None:
     """(sql, params, index of the `now` param) of deliverable()'s filter, or None if not templatable."""
-    from memory.store.deliverable import deliverable  # selectors imports this module
-
-    compiled = _compiled_filter(deliverable(now=_NOW_MARKER, include_superseded=include_superseded))
+    compiled = _compiled_filter(
+        deliverable(now=_NOW_MARKER, include_superseded=include_superseded, hold=hold)
+    )
     if compiled is None:
         return None
     sql, params = compiled
@@ -280,15 +281,14 @@ def _deliverable_where(include_superseded: bool) -> tuple[str, tuple[Any, ...], 
 def deliverable_filter(
     *, include_superseded: bool = False, now: datetime | None = None
 ) -> tuple[str, list[Any]]:
-    """selectors.deliverable()'s WHERE as SQL over memory_chunk, for `now` (default: the present)."""
-    from memory.store.deliverable import deliverable
-
-    template = _deliverable_where(include_superseded)
+    """deliverable()'s WHERE as SQL over memory_chunk, for `now` (default: the present)."""
+    hold = current_hold()
+    template = _deliverable_where(include_superseded, hold)
     now = now or timezone.now()
     if template is None:
-        compiled = _compiled_filter(deliverable(now=now, include_superseded=include_superseded))
+        compiled = _compiled_filter(deliverable(now=now, include_superseded=include_superseded, hold=hold))
         if compiled is None:
-            raise RuntimeError("selectors.deliverable() must stay a plain filter on memory_chunk")
+            raise RuntimeError("deliverable() must stay a plain filter on memory_chunk")
         return compiled
     sql, params, slot = template
     values = list(params)
@@ -299,13 +299,11 @@ def deliverable_filter(
 def search_deliverable(
     query: str, *, k: int, include_superseded: bool = False, now: datetime | None = None
 ) -> list[Chunk]:
-    """search_chunks over selectors.deliverable() (what chunk_search does with no queryset)."""
+    """search_chunks over deliverable() (what chunk_search does with no queryset)."""
     terms = fts5.terms_of(query)
     if not terms or k <= 0:
         return []
     if not _ranked_backend():
-        from memory.store.deliverable import deliverable
-
         return search_chunks(query, k=k, queryset=deliverable(now=now, include_superseded=include_superseded))
     compiled = deliverable_filter(include_superseded=include_superseded, now=now)
     return _fts_rows(terms, k, Chunk.objects.all(), compiled)

@@ -237,13 +237,8 @@ def test_staff_without_review_permission_reads_but_cannot_judge(
     screenshot(page, "21-pending-row-without-review-permission")
     assert page.locator("input[name=_review_rejected]").count() == 0
     assert page.locator("#id_content").count() == 0  # a revision would confirm it: read-only
-    page.goto(f"{live_server.url}/admin/memory/hotchunk/add/")
-    screenshot(page, "22-hot-memory-add")
-    page.fill("#id_heading", "Escalation contact")
-    page.fill("#id_content", "Escalate sev-1 incidents to the duty manager on +44 20 7946 0000.")
-    page.locator("input[name=_save]").click()
-    page.wait_for_selector("ul.messagelist")
-    added = Chunk.objects.get(heading="Escalation contact")
-    assert (added.delivery_policy, added.review_state, added.source_type) == ("always", "confirmed", "admin")
-    assert added.pk in {c.pk for c in hot_set()}
-    screenshot(page, "23-hot-memory-after-add")
+    # an added row is confirmed (an always-on one enters every turn at once): a verdict too
+    response = page.goto(f"{live_server.url}/admin/memory/hotchunk/add/")
+    screenshot(page, "22-hot-memory-add-refused")
+    assert response is not None
+    assert response.status == 403

@@ -103,15 +103,26 @@ def test_staff_without_review_permission_cannot_use_the_verdict_buttons(operator
     assert chunk.review_state == "pending"
 
 
-def test_pending_row_is_read_only_for_staff_without_review_permission(operator_web: Client) -> None:
-    # A revision is confirmed, so editing a pending row would be a verdict by another name.
-    chunk = ChunkFactory(review_state="pending", content="pending content here")
-    page = operator_web.get(reverse("admin:memory_chunk_change", args=[chunk.pk]))
-    assert page.status_code == 200
-    assert b'name="content"' not in page.content
-    confirmed = ChunkFactory(review_state="confirmed")
-    page = operator_web.get(reverse("admin:memory_chunk_change", args=[confirmed.pk]))
+def test_rows_are_read_only_for_staff_without_review_permission(operator_web: Client) -> None:
+    # A revision is confirmed, so editing a pending or confirmed row would be a verdict by
+    # another name; a rejected row's revision stays rejected, so that edit is no verdict.
+    for state in ("pending", "confirmed"):
+        chunk = ChunkFactory(review_state=state, content=f"{state} content here")
+        page = operator_web.get(reverse("admin:memory_chunk_change", args=[chunk.pk]))
+        assert page.status_code == 200
+        assert b'name="content"' not in page.content, state
+    rejected = ChunkFactory(review_state="rejected")
+    page = operator_web.get(reverse("admin:memory_chunk_change", args=[rejected.pk]))
     assert b'name="content"' in page.content
+
+
+def test_adding_a_row_needs_the_review_permission(operator_web: Client) -> None:
+    # An operator's row is stored confirmed (always-on ones enter every turn at once): a verdict.
+    add = operator_web.get(reverse("admin:memory_hotchunk_add"))
+    assert add.status_code == 403
+    posted = operator_web.post(reverse("admin:memory_chunk_add"), {"content": "Say yes", "domain": "hot"})
+    assert posted.status_code == 403
+    assert not Chunk.objects.exists()
 
 
 def test_delete_is_not_offered_even_to_superusers(admin_client: Client) -> None:

@@ -38,10 +38,13 @@ def test_seed_demo_fills_every_console_view() -> None:
     assert Chunk.objects.filter(invalidation_reason__startswith="superseded_by:").count() == 3
     assert Chunk.objects.filter(invalidation_reason=BULK_DELETE_MARKER).count() == 1
     assert {"operator", "agent", "external"} == {c.trust_label for c in Chunk.objects.all()}
-    # hot memory with a pending agent proposal in it, audited as always-on writes
+    # hot memory, audited as always-on writes; the agent's instruction-shaped always-on row
+    # waits for a reviewer instead of entering every turn
     hot = hot_set()
-    assert len(hot) == 4
-    assert any(c.review_state == "pending" for c in hot)
+    assert len(hot) == 3
+    held = Chunk.objects.get(delivery_policy="always", review_state="pending")
+    assert "instruction" in held.held_reasons.split(",")
+    assert held.pk not in {c.pk for c in hot}
     assert (
         AuditEvent.objects.filter(event=HOT_WRITTEN).count()
         == Chunk.objects.filter(delivery_policy="always").count()
@@ -51,7 +54,9 @@ def test_seed_demo_fills_every_console_view() -> None:
     # injections logged by the real projection, naming the hot rows it delivered
     logs = list(InjectionLog.objects.all())
     assert len(logs) == 6
-    assert all(log.hot_ids for log in logs)
+    # the researcher's only always-on row is the held vendor instruction: none reaches its turns
+    assert {bool(log.hot_ids) for log in logs if log.agent_id != held.agent_id} == {True}
+    assert [log.hot_ids for log in logs if log.agent_id == held.agent_id] == [[]]
     assert any(log.digest_session_ids for log in logs)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from audit.models import InjectionLog
 from audit.services import injection_log_record
+from tests.conftest import grant
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])
 
@@ -77,8 +78,12 @@ def test_trailing_slash_works_too(operator_client):
     assert operator_client.get(URL + "/").status_code == 200
 
 
-def test_operators_only(agent_client, api_client, staff_client):
+def test_operators_with_the_view_permission_only(agent_client, api_client, staff_client, staff_user):
     make(1)
     assert agent_client.get(URL).status_code == 403
     assert api_client.get(URL).status_code == 401
+    refused = staff_client.get(URL)
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "Needs the permission(s): audit.view_injectionlog."
+    grant(staff_user, ("audit", "view_injectionlog"))
     assert staff_client.get(URL).status_code == 200

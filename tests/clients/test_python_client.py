@@ -23,7 +23,7 @@ from protomem_client import (
 )
 from protomem_client.retry import retry_after_seconds
 
-from memory.skills import skill_create
+from delivery.skills import skill_create
 from tests.clients.conftest import FAST_RETRY, SESSION_ID
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", "injections"])
@@ -164,7 +164,7 @@ def test_async_ingest_recall_and_pagination(live_server: Any, agent_key: str) ->
 
 
 def _chunk_id_with(text: str) -> int:
-    from memory.models import Chunk
+    from memory.store.models import Chunk
 
     return Chunk.objects.get(content__contains=text).pk
 

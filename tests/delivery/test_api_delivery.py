@@ -10,6 +10,7 @@ import pytest
 from audit.models import InjectionLog, InjectionLogItem
 from memory.store.models import Skill
 from protomem.config import ModelInfo
+from tests.conftest import grant
 from tests.factories import AgentFactory, ChunkFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])
@@ -227,9 +228,11 @@ def test_preview_ambiguous_session_needs_agent(operator_client, agent, other_age
     assert resp.status_code == 200
 
 
-def test_preview_is_for_operators_only(agent_client, api_client, staff_client):
+def test_preview_is_for_operators_who_may_view_the_store(agent_client, api_client, staff_client, staff_user):
     assert agent_client.get("/api/prompts/preview").status_code == 403
     assert api_client.get("/api/prompts/preview").status_code == 401
+    assert staff_client.get("/api/prompts/preview/").status_code == 403
+    grant(staff_user, ("memory", "view_chunk"))
     assert staff_client.get("/api/prompts/preview/").status_code == 200
 
 

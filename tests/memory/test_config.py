@@ -40,6 +40,8 @@ def test_every_knowledge_key_has_the_spec_default():
         "inject_min_trust": 1,
         "hot_write_confirm": False,
         "scope": "scoped",
+        "hold": "risky",  # not in the spec: a row that could steer the model waits for a reviewer
+        "reserved_source_prefixes": ("user:", "admin", "operator", "console"),
     }
     assert [f.name for f in dataclasses.fields(KnowledgeConfig)] == list(dataclasses.asdict(cfg.knowledge))
 
@@ -74,6 +76,8 @@ def test_every_key_can_be_set():
             "inject_min_trust": 3,
             "hot_write_confirm": True,
             "scope": "layered",
+            "hold": "all_pending",
+            "reserved_source_prefixes": ["user:", "ops:"],
         },
         "context": {"budget_pct": 2.5, "prior_sessions": "relevant"},
         "memory": {"max_sessions": 3, "max_tokens": 500, "retire_after_days": 7},
@@ -83,7 +87,11 @@ def test_every_key_can_be_set():
         "models": {"big": {"context_window": 128000}, "small": {"context_window": 32000}},
     }
     cfg = parse(raw)
-    assert dataclasses.asdict(cfg.knowledge) == {**raw["knowledge"], "inject_namespaces": ("proj-a", "")}
+    assert dataclasses.asdict(cfg.knowledge) == {
+        **raw["knowledge"],
+        "inject_namespaces": ("proj-a", ""),
+        "reserved_source_prefixes": ("user:", "ops:"),
+    }
     assert (cfg.context.budget_pct, cfg.context.prior_sessions) == (2.5, "relevant")
     assert dataclasses.asdict(cfg.memory) == raw["memory"]
     assert cfg.middleware.knowledge is False

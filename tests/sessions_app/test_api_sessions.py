@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from memory.lifecycle.redaction import REDACTED
 from memory.store.models import Chunk
 from sessions_app.models import HarvestState, Message, Session, SessionSummary, Turn
-from sessions_app.redaction import REDACTED
 from tests.backends import ranked_backend
 from tests.factories import SessionFactory
 from tests.sessions_app.conftest import configure, converse

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from memory.lifecycle.redaction import REDACTED
 from sessions_app.harvest import (
     TRANSCRIPT_MAX_CHARS,
     MalformedHarvestOutput,
@@ -16,7 +17,6 @@ from sessions_app.harvest import (
     parse_reply,
     transcript_of,
 )
-from sessions_app.redaction import REDACTED
 
 
 @dataclass

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from memory.lifecycle.redaction import REDACTED
 from sessions_app import fts
 from sessions_app.models import SessionSummary
-from sessions_app.redaction import REDACTED
 from sessions_app.selectors import reset_backend_cache, search_backend_name, session_search
 from tests.backends import on_postgres, ranked_backend
 from tests.sessions_app.conftest import converse

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessions_app.redaction import REDACTED
+from memory.lifecycle.redaction import REDACTED
 from sessions_app.summaries import MAX_MESSAGES, TOPIC_MAX_CHARS, build_summary, clean_for_read, topic_of
 
 

@@ -139,7 +139,14 @@ def test_non_fact_retry_is_one_row(agent_client, session):
 def test_reasoning_only_is_dropped(agent_client, session):
     resp = agent_client.post(mem_url(), {"content": "<think>nothing to keep</think>", "domain": "notes"})
     assert resp.status_code == 200
-    assert resp.json() == {"action": "dropped", "chunk": None, "superseded_id": None, "score": 0.0}
+    assert resp.json() == {
+        "action": "dropped",
+        "chunk": None,
+        "superseded_id": None,
+        "proposes": None,
+        "held_reasons": [],
+        "score": 0.0,
+    }
     assert not Chunk.objects.exists()
 
 

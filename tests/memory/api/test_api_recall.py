@@ -47,7 +47,7 @@ def test_recall_returns_deliverable_hits_with_cited_lines(agent_client):
     first = next(r for r in body["results"] if r["id"] == hit.pk)
     assert first["tag"] == ""
     assert first["line"] == (
-        f"- [#{hit.pk}] The quokka feeding is at noon (stored 2026-07-01; trust: agent; src: thread-7)"
+        f"- [#{hit.pk}] (stored 2026-07-01; trust: agent; src: thread-7) The quokka feeding is at noon"
     )
     assert first["line"] in body["text"].splitlines()
 
@@ -77,9 +77,9 @@ def test_recall_include_superseded_tags_history(agent_client):
     assert set(results) == {new.pk, chained.pk, prechain.pk}
     assert deleted.pk not in results
     assert results[chained.pk]["tag"] == f"superseded by #{new.pk}"
-    assert results[chained.pk]["line"].endswith(f"[superseded by #{new.pk}]")
+    assert f") [superseded by #{new.pk}] " in results[chained.pk]["line"]
     assert results[prechain.pk]["tag"] == "superseded"
-    assert results[prechain.pk]["line"].endswith("[superseded]")
+    assert ") [superseded] " in results[prechain.pk]["line"]
     assert results[new.pk]["tag"] == ""
 
 
@@ -147,8 +147,8 @@ def test_list_shows_live_rows_newest_first_with_lines(agent_client):
     item = body["results"][0]
     assert item["expires"] == "2026-08-15"
     assert item["line"] == (
-        f"- [#{expiring.pk}] Office: Door code is 4411 "
-        "(fact, pending, retrieved; stored 2026-07-02; trust: agent) ns=hq expires=2026-08-15"
+        f"- [#{expiring.pk}] (fact, pending, retrieved; stored 2026-07-02; trust: agent) "
+        "Office: Door code is 4411 ns=hq expires=2026-08-15"
     )
     assert body["results"][1]["expires"] is None
     assert "expires=" not in body["results"][1]["line"]

@@ -12,6 +12,7 @@ from audit.signals import hot_written
 from memory.lifecycle.retention import BULK_DELETE_MARKER
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk
+from tests.conftest import grant
 from tests.factories import ChunkFactory
 
 pytestmark = pytest.mark.django_db
@@ -153,13 +154,19 @@ def test_edit_of_a_hot_row_emits_hot_written(operator_client, reviewer, django_c
     assert received == [(new_id, actor, "operator_edit")]
 
 
-def test_edit_roles_and_errors(api_client, agent_client, staff_client, operator_client):
+def test_edit_roles_and_errors(api_client, agent_client, staff_client, staff_user, operator_client):
     old = ChunkFactory()
     assert api_client.put(edit_url(old.pk), {"content": "x"}).status_code == 401
     assert agent_client.put(edit_url(old.pk), {"content": "x"}).status_code == 403
     assert operator_client.put(edit_url(999_999), {"content": "x"}).status_code == 404
     assert operator_client.put(edit_url(old.pk), {}).status_code == 400
-    # staff without the review permission may still edit (IsOperator)
+    # an edit is a confirmed revision, so a verdict: change_chunk alone is not enough
+    grant(staff_user, ("memory", "change_chunk"))
+    refused = staff_client.put(edit_url(old.pk), {"content": "Edited by staff"})
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "Needs the permission(s): memory.review_chunk."
+    assert Chunk.objects.count() == 1
+    grant(staff_user, ("memory", "review_chunk"))
     assert staff_client.put(edit_url(old.pk), {"content": "Edited by staff"}).status_code == 200
     assert Chunk.objects.count() == 2
 
@@ -191,8 +198,10 @@ def test_store_list_filters_and_history(operator_client):
     assert item["superseded_by"] == live.pk
 
 
-def test_store_detail_and_roles(operator_client, staff_client, agent_client, api_client):
+def test_store_detail_and_roles(operator_client, staff_client, staff_user, agent_client, api_client):
     chunk = ChunkFactory(content="Detail me")
+    assert staff_client.get(edit_url(chunk.pk)).status_code == 403  # staff without view_chunk
+    grant(staff_user, ("memory", "view_chunk"))
     resp = staff_client.get(edit_url(chunk.pk))
     assert resp.status_code == 200
     assert resp.json()["content"] == "Detail me"

@@ -16,7 +16,7 @@ from drf_spectacular.validation import validate_schema
 MINE = {
     "/api/sessions/{session_id}/memory/ingest/": {"post"},
     "/api/sessions/{session_id}/knowledge/ingest/": {"post"},
-    "/api/memory/recall/": {"get"},
+    "/api/memory/recall/": {"get", "post"},
     "/api/memory/list/": {"get"},
     "/api/memory/chunks/{chunk_id}/review/": {"post"},
     "/api/knowledge/chunks/": {"get"},

@@ -135,7 +135,7 @@ def test_projection_holds_only_rows_the_scope_allows_and_logs_each_items_scope(
         log = InjectionLog.objects.get(pk=body["injection_id"])
         items = {(i.chunk_id, i.scope) for i in InjectionLogItem.objects.filter(log=log)}
         expected_items = {
-            (rows[n].pk, "commons" if "commons" in n else "private")
+            (rows[n].pk, "commons" if "commons" in n else "host" if "host" in n else "private")
             for n in [*want, *(f"hot_{n}" for n in want)]
         }
         assert items == expected_items
@@ -157,7 +157,7 @@ def test_operator_store_list_sees_every_scope(settings, rows, operator_client):
     got = {r["id"]: r["scope"] for r in resp.json()["results"]}
     assert names(rows, got) == set(rows)
     assert got[rows["commons"].pk] == "commons"
-    assert got[rows["host"].pk] == "private"  # NULL reads as private
+    assert got[rows["host"].pk] == "host"  # written without an agent: for every agent, explicitly
 
 
 def test_readable_by_none_is_the_whole_queryset(rows):
@@ -195,7 +195,7 @@ def recall_ids_for(client, query):
 
 
 def test_write_scope_rules(settings, agent):
-    assert write_scope(agent=None, scope="shared") == "private"  # operators write host rows
+    assert write_scope(agent=None, scope="shared") == "host"  # operators write host rows, marked so
     assert write_scope(agent=agent, scope="shared") == "commons"
     assert write_scope(agent=agent, scope="layered") == "private"
     assert write_scope(agent=agent.pk, scope="scoped") == "private"
@@ -248,16 +248,17 @@ def test_layered_commons_match_dedups_by_content(settings, agent_client):
     assert Chunk.objects.count() == 1
 
 
-def test_layered_revision_of_a_commons_row_inserts_private_and_never_invalidates_it(settings, agent_client):
+def test_layered_revision_of_a_commons_row_is_a_proposal_and_never_invalidates_it(settings, agent_client):
     use_scope(settings, "layered")
     commons = ChunkFactory(content=COMMONS_FACT, scope="commons", review_state="confirmed")
     SessionFactory(agent=agent_client.agent, session_id="ta")
     revised = "The staging cluster deploy window opens every Tuesday at ten in the morning now"
     body = ingest_fact(agent_client, "ta", revised)
-    assert body["action"] == "inserted"
-    assert body["superseded_id"] is None
+    assert body["action"] == "held_for_review"
+    assert (body["superseded_id"], body["proposes"]) == (None, commons.pk)
+    assert body["held_reasons"] == ["proposed_revision"]
     new = Chunk.objects.get(pk=body["chunk"]["id"])
-    assert (new.scope, new.agent_id) == ("private", agent_client.agent.pk)
+    assert (new.scope, new.agent_id, new.proposes_id) == ("private", agent_client.agent.pk, commons.pk)
     commons.refresh_from_db()
     assert commons.invalidated_at is None
     assert commons.invalidation_reason == ""

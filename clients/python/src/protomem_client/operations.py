@@ -228,8 +228,8 @@ def knowledge_ingest(
 
 
 def memory_recall(query: str, options: RecallOptions) -> Call[RecallResult]:
-    params = _query({"query": query, **_checked(options, RecallOptions)})
-    return Call(routes.MEMORY_RECALL, routes.MEMORY_RECALL.path, params=params)
+    body = {"query": query, **_checked(options, RecallOptions)}
+    return Call(routes.MEMORY_RECALL, routes.MEMORY_RECALL.path, json=body)
 
 
 def memory_list(options: MemoryListOptions) -> Call[Page[MemoryListItem]]:

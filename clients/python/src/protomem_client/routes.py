@@ -32,7 +32,9 @@ SESSION_SEARCH = Route("GET", "/api/sessions/search/", "session_search")
 RECALL_SESSION = Route("GET", "/api/sessions/{session_id}/summary/", "recall_session")
 MEMORY_INGEST = Route("POST", "/api/sessions/{session_id}/memory/ingest/", "memory_ingest")
 KNOWLEDGE_INGEST = Route("POST", "/api/sessions/{session_id}/knowledge/ingest/", "knowledge_ingest")
-MEMORY_RECALL = Route("GET", "/api/memory/recall/", "memory_recall")
+# memory_recall sends its query in a JSON body (no URL length to mind); GET is the same operation.
+MEMORY_RECALL = Route("POST", "/api/memory/recall/", "memory_recall")
+MEMORY_RECALL_GET = Route("GET", "/api/memory/recall/", "memory_recall")
 MEMORY_LIST = Route("GET", "/api/memory/list/", "memory_list")
 CONTEXT = Route("POST", "/api/sessions/{session_id}/context/", "context")
 SKILLS_LIST = Route("GET", "/api/skills/", "skills_list")
@@ -50,6 +52,7 @@ ROUTES: tuple[Route, ...] = (
     MEMORY_INGEST,
     KNOWLEDGE_INGEST,
     MEMORY_RECALL,
+    MEMORY_RECALL_GET,
     MEMORY_LIST,
     CONTEXT,
     SKILLS_LIST,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.redaction import REDACTED, redact, redact_value
+from memory.lifecycle.redaction import REDACTED, redact, redact_value
 
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"
