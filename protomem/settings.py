@@ -187,13 +187,16 @@ SPECTACULAR_SETTINGS = {
 BROKER_DIR = INSTANCE_DIR / "broker"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or ""
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "filesystem://"
-    for sub in ("queue", "processed"):
+    # A hostname (ignored by the transport) keeps kombu from warning "No hostname was supplied".
+    CELERY_BROKER_URL = "filesystem://localhost/"
+    for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        # Exchange tables (remote control, pidbox); kombu's default is ./control in the cwd.
+        "control_folder": str(BROKER_DIR / "control"),
     }
 else:
     # Late acks: a task whose worker died is redelivered after the visibility timeout. It must
