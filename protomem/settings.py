@@ -8,6 +8,7 @@ from pathlib import Path
 import dj_database_url
 
 from protomem.config import load_config
+from protomem.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = Path(os.environ.get("PROTOMEM_INSTANCE_DIR") or BASE_DIR / "instance")
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "protomem.logging.RequestContextMiddleware",  # request id (X-Request-ID) on every log line
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "protomem.middleware.ApiInputGuardMiddleware",
@@ -265,11 +267,5 @@ SESSIONS_HARVEST_STALE_S = float(os.environ.get("SESSIONS_HARVEST_STALE_S", 900)
 PROTOMEM_BULK_DELETE_GRACE_DAYS = float(os.environ.get("PROTOMEM_BULK_DELETE_GRACE_DAYS", 7))
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "text"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
-}
+# LOG_FORMAT=json: one JSON object per line, with request id, agent and session when known.
+LOGGING = logging_config(log_format=os.environ.get("LOG_FORMAT", "text"), level=LOG_LEVEL)
