@@ -18,12 +18,15 @@ SUBCOMMANDS = {
     "seed-demo": "memory.cli.seed_demo",
     "eval-recall": "memory.cli.eval_recall",
     "check": "memory.cli_check",
+    "create-operator-key": "protomem.cli.create_operator_key",
+    "doctor": "protomem.cli.doctor",
 }
 
 
 # `check` repairs what Django's system checks complain about (memory.E001), so it must not be
-# stopped by them; every other subcommand runs them as usual.
-UNCHECKED = {"check"}
+# stopped by them; `doctor` reports the same things itself, in its own words. Every other
+# subcommand runs them as usual.
+UNCHECKED = {"check", "doctor"}
 
 
 class Command(BaseCommand):
