@@ -110,7 +110,7 @@ ensure_chromium() {
 
 up() {
   mkdir -p "$(dirname "$STATE")"
-  : >"$STATE"
+  touch "$STATE" # appends: a second `up` keeps what the first one started
   start_redis
   start_postgres
   ensure_chromium
