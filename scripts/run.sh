@@ -35,11 +35,15 @@ any_alive() {
 
 stop_children() {
   trap '' INT TERM # one stop: later signals change nothing
-  local pid deadline
+  local pid now deadline
   for pid in "${children[@]}"; do alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
-  deadline=$((SECONDS + STOP_TIMEOUT_S))
-  while any_alive && [ "$SECONDS" -lt "$deadline" ]; do
+  # Microseconds from EPOCHREALTIME (SECONDS counts whole seconds); no $(...) in this loop:
+  # bash 5.2 has been seen to crash in a command substitution while its children exit.
+  now=${EPOCHREALTIME/[.,]/}
+  deadline=$((now + STOP_TIMEOUT_S * 1000000))
+  while any_alive && [ "$now" -lt "$deadline" ]; do
     sleep 0.1 # bounded poll for the children's exit
+    now=${EPOCHREALTIME/[.,]/}
   done
   for pid in "${children[@]}"; do
     alive "$pid" && echo "run.sh: $pid did not stop within ${STOP_TIMEOUT_S}s; killing it" >&2
