@@ -1,45 +1,76 @@
-# One venv for everything; `make run` and `make test` create it on first use.
+# `make run` and `make test` create the venv on first use: `run` with the runtime requirements
+# only, `test` with the dev tools too. Each has its own stamp, so either order works.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install run web worker test test-sqlite test-postgres lint fmt check migrate
+# The layer contracts in pyproject.toml (README "Architecture"): a wrong import fails the build.
+LINT_IMPORTS ?= $(VENV)/bin/lint-imports
 
-$(STAMP): requirements.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+.PHONY: install install-dev run web worker test test-suite test-sqlite test-postgres lint fmt check migrate \
+	services-up services-down
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q -r requirements.txt
-	touch $(STAMP)
+	touch $@
 
-install: $(STAMP)
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@ $(RUN_STAMP)
 
-migrate: $(STAMP)
+install: $(RUN_STAMP)
+install-dev: $(DEV_STAMP)
+
+migrate: $(RUN_STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py migrate --noinput --database injections
 
 # Web server + one Celery worker with embedded beat, on embedded defaults (SQLite, filesystem broker).
+# One Ctrl-C or SIGTERM stops both (scripts/run.sh).
 run: migrate
 	bash scripts/run.sh
 
 # The whole suite twice: on SQLite (embedded default) and on PostgreSQL (TEST_DATABASE_URL).
-TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/protomem
+# scripts/test-services.sh brings up Redis, PostgreSQL (role and password below) and Chromium when
+# they are missing, and stops afterwards only what it started.
+PROTOMEM_TEST_DB_PASSWORD ?= protomem-test
+export PROTOMEM_TEST_DB_PASSWORD
+TEST_DATABASE_URL ?= postgres://protomem:$(PROTOMEM_TEST_DB_PASSWORD)@127.0.0.1:5432/protomem
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(PY) -m ruff check .
-	$(VENV)/bin/lint-imports
+	$(LINT_IMPORTS)
 	$(PY) manage.py makemigrations --check --dry-run
+	bash scripts/test-services.sh with $(MAKE) --no-print-directory test-suite
+
+# Both passes run even if the first fails; the target fails if either did.
+test-suite:
+	@status=0; \
+	echo "== pytest on SQLite"; \
+	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS) || status=1; \
+	echo "== pytest on PostgreSQL"; \
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS) || status=1; \
+	exit $$status
+
+test-sqlite: $(DEV_STAMP)
 	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+
+test-postgres: $(DEV_STAMP)
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS)
 
-test-sqlite: $(STAMP)
-	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+services-up:
+	bash scripts/test-services.sh up
 
-test-postgres: $(STAMP)
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS)
+services-down:
+	bash scripts/test-services.sh down
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(PY) -m ruff check .
 
-fmt: $(STAMP)
+fmt: $(DEV_STAMP)
 	$(PY) -m ruff check --fix .

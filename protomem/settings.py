@@ -8,6 +8,7 @@ from pathlib import Path
 import dj_database_url
 
 from protomem.config import load_config
+from protomem.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = Path(os.environ.get("PROTOMEM_INSTANCE_DIR") or BASE_DIR / "instance")
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "protomem.logging.RequestContextMiddleware",  # request id (X-Request-ID) on every log line
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "protomem.middleware.ApiInputGuardMiddleware",
@@ -188,13 +190,16 @@ SPECTACULAR_SETTINGS = {
 BROKER_DIR = INSTANCE_DIR / "broker"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or ""
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "filesystem://"
-    for sub in ("queue", "processed"):
+    # A hostname (ignored by the transport) keeps kombu from warning "No hostname was supplied".
+    CELERY_BROKER_URL = "filesystem://localhost/"
+    for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        # Exchange tables (remote control, pidbox); kombu's default is ./control in the cwd.
+        "control_folder": str(BROKER_DIR / "control"),
     }
 else:
     # Late acks: a task whose worker died is redelivered after the visibility timeout. It must
@@ -263,11 +268,5 @@ SESSIONS_HARVEST_STALE_S = float(os.environ.get("SESSIONS_HARVEST_STALE_S", 900)
 PROTOMEM_BULK_DELETE_GRACE_DAYS = float(os.environ.get("PROTOMEM_BULK_DELETE_GRACE_DAYS", 7))
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "text"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
-}
+# LOG_FORMAT=json: one JSON object per line, with request id, agent and session when known.
+LOGGING = logging_config(log_format=os.environ.get("LOG_FORMAT", "text"), level=LOG_LEVEL)

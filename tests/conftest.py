@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +29,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if other in item.keywords])
         items[:] = keep
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Leave nothing behind after a passing run: this run's temp dir and its queue keys in Redis.
+
+    A failing run keeps its directory (worker logs, databases) for a look; only a directory this
+    run made under the temp dir (settings_test's `protomem-test-*`) is ever removed.
+    """
+    run_dir = Path(os.environ.get("PROTOMEM_TEST_DIR", ""))
+    if exitstatus == 0 and run_dir.name.startswith("protomem-test-") and run_dir.parent == Path(
+        tempfile.gettempdir()
+    ):
+        shutil.rmtree(run_dir, ignore_errors=True)
+    _forget_queue_keys()
+
+
+def _forget_queue_keys() -> None:
+    from django.conf import settings
+
+    url = getattr(settings, "CELERY_BROKER_URL", "")
+    queue = getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "")
+    if not url.startswith("redis://") or not queue.startswith("protomem-test-"):
+        return
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        keys = list(client.scan_iter(match=f"*{queue}*", count=500))
+        if keys:
+            client.delete(*keys)
+    except redis.RedisError:
+        pass  # Redis already gone: nothing of ours is left in it either
 
 
 def agent_client_for(agent: Agent) -> APIClient:

@@ -1,0 +1,1 @@
+"""protomem's own `manage.py protomem` subcommands (operator keys, doctor)."""

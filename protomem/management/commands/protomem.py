@@ -19,12 +19,15 @@ SUBCOMMANDS = {
     "eval-recall": "memory.cli.eval_recall",
     "check": "protomem.cli.check",
     "eval-poisoning": "protomem.cli.eval_poisoning",
+    "create-operator-key": "protomem.cli.create_operator_key",
+    "doctor": "protomem.cli.doctor",
 }
 
 
 # `check` repairs what Django's system checks complain about (memory.E001), so it must not be
-# stopped by them; every other subcommand runs them as usual.
-UNCHECKED = {"check"}
+# stopped by them; `doctor` reports the same things itself, in its own words. Every other
+# subcommand runs them as usual.
+UNCHECKED = {"check", "doctor"}
 
 
 class Command(BaseCommand):
