@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "sessions_app",
     "audit",
     "delivery",
+    "mcp_server",
 ]
 
 MIDDLEWARE = [

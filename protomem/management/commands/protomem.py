@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "seed-demo": "protomem.cli.seed_demo",
     "eval-recall": "memory.cli.eval_recall",
     "check": "protomem.cli.check",
+    "mcp": "protomem.cli.mcp",
 }
 
 
