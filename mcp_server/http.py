@@ -20,6 +20,8 @@ from typing import Any
 
 import anyio
 from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from rest_framework.negotiation import BaseContentNegotiation
@@ -133,6 +135,13 @@ class McpHttpView(APIView):
         bound = self._bound(request)
         if isinstance(bound, HttpResponse):
             return bound
+        try:
+            request.body  # noqa: B018 - read (and size-checked) before the SDK gets it
+        except RequestDataTooBig:
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            return JsonResponse(
+                {"detail": f"Request body too large (the limit is {limit} bytes)."}, status=413
+            )
         return call_asgi(bound, request._request)
 
     def post(self, request: Request) -> HttpResponse:

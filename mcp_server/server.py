@@ -70,6 +70,9 @@ def run_tool(resolve: Callable[[], Binding], name: str, arguments: Mapping[str, 
     except ApplicationError as exc:
         where = exc.extra.get("field")
         return ToolResult(text=f"{where}: {exc.message}" if where else exc.message, is_error=True)
+    except Exception:  # a bug: the model gets a plain error, the operator the traceback
+        logger.exception("mcp tool %s failed", name)
+        return ToolResult(text=f"{name} failed with an internal error (logged on the server)", is_error=True)
 
 
 def _run_in_fresh_connection(

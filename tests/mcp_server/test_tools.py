@@ -144,3 +144,23 @@ def test_memory_context_is_for_the_bound_session(binding: Binding) -> None:
     assert context.structured_content["session_id"] == "desk-1"
     assert context.structured_content["injection_id"] is not None
     assert len(context.structured_content["rag_ids"]) == 1
+
+
+@pytest.mark.parametrize("tool", ["memory_context", "knowledge_ingest", "memory_recall"])
+def test_no_tool_takes_a_session_id(binding: Binding, agent: Agent, tool: str) -> None:
+    result = call(binding, tool, {"query": "x", "session_id": "someone-else"})
+    assert result.is_error
+    assert text_of(result).startswith("session_id: not accepted; provenance is set by the server")
+    assert not Session.objects.filter(agent=agent).exists()
+
+
+def test_an_unexpected_failure_is_an_error_result(binding: Binding, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memory.lifecycle import recall
+
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(recall, "memory_recall", broken)
+    result = call(binding, "memory_recall", {"query": "x"})
+    assert result.is_error
+    assert text_of(result) == "memory_recall failed with an internal error (logged on the server)"
