@@ -5,8 +5,9 @@ authentication (401 without or with a bad key, 403 for an operator key), fixes t
 (X-Protomem-Session from the operator's client config, else the key's `mcp-<prefix>`
 session), then hands the request to the SDK's own streamable-HTTP handler in stateless,
 JSON-response mode: one POST carries one JSON-RPC message and is answered with one
-application/json body, so nothing outlives the request and any gunicorn worker can serve any
-call (both the initialize-handshake protocol versions and the handshake-free 2026-07-28 one).
+application/json body (GET and DELETE are 405), so nothing outlives the request and any
+gunicorn worker can serve any call, in both protocol eras (the initialize handshake and the
+handshake-free 2026-07-28 version).
 
 The SDK handler is an ASGI app; `call_asgi` runs it to completion on an event loop through
 asgiref's async_to_sync (Django's own bridge), buffering the response. Tool calls inside it
@@ -114,7 +115,7 @@ class _JSONOnly(BaseContentNegotiation):
 
 
 class McpHttpView(APIView):
-    """POST one JSON-RPC message; the SDK answers it (GET / DELETE: 405 in stateless mode)."""
+    """POST one JSON-RPC message; the SDK answers it with one JSON body."""
 
     authentication_classes = [AgentAPIKeyAuthentication]
     permission_classes = [IsAgent]
@@ -131,7 +132,9 @@ class McpHttpView(APIView):
             return JsonResponse({"detail": f"{SESSION_HEADER}: {exc}"}, status=400)
         return Binding(agent=request.user.agent, session_id=session_id)
 
-    def _handle(self, request: Request) -> HttpResponse:
+    # POST only: stateless mode has no server-initiated stream to GET (it would hold the
+    # worker open forever) and no session to DELETE, so both are 405 as the MCP spec allows.
+    def post(self, request: Request) -> HttpResponse:
         bound = self._bound(request)
         if isinstance(bound, HttpResponse):
             return bound
@@ -143,12 +146,3 @@ class McpHttpView(APIView):
                 {"detail": f"Request body too large (the limit is {limit} bytes)."}, status=413
             )
         return call_asgi(bound, request._request)
-
-    def post(self, request: Request) -> HttpResponse:
-        return self._handle(request)
-
-    def get(self, request: Request) -> HttpResponse:
-        return self._handle(request)
-
-    def delete(self, request: Request) -> HttpResponse:
-        return self._handle(request)

@@ -110,3 +110,9 @@ def test_a_body_over_the_limit_is_413(live_server: Any, agent_key: str, settings
     answer = _post(f"{live_server.url}/mcp", {"Authorization": f"Api-Key {agent_key}"}, big)
     assert answer.status_code == 413
     assert answer.json() == {"detail": "Request body too large (the limit is 1000 bytes)."}
+
+
+def test_no_standalone_stream_or_session_to_delete(live_server: Any, agent_key: str) -> None:
+    headers = {"Authorization": f"Api-Key {agent_key}", "Accept": ACCEPT}
+    assert httpx2.get(f"{live_server.url}/mcp", headers=headers).status_code == 405
+    assert httpx2.delete(f"{live_server.url}/mcp", headers=headers).status_code == 405
