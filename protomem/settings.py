@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "sessions_app",
     "audit",
     "delivery",
+    "mcp_server",
 ]
 
 MIDDLEWARE = [

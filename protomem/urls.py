@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from mcp_server.http import McpHttpView
 from protomem import health
 
 urlpatterns = [
@@ -16,4 +17,5 @@ urlpatterns = [
     path("api/", include("delivery.api.urls")),
     path("api/", include("sessions_app.api.urls")),
     path("api/", include("audit.api.urls")),
+    path("mcp", McpHttpView.as_view(), name="mcp"),
 ]

@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "eval-poisoning": "protomem.cli.eval_poisoning",
     "create-operator-key": "protomem.cli.create_operator_key",
     "doctor": "protomem.cli.doctor",
+    "mcp": "protomem.cli.mcp",
 }
 
 
