@@ -85,6 +85,11 @@ def _ingest_text(outcome: FactOutcome) -> str:
     line = recall_line(chunk)
     if outcome.action == "duplicate":
         return f"duplicate of #{chunk.pk} (score {outcome.score:.2f}): nothing stored\n{line}"
+    action, held = ingest.reported_action(outcome)
+    if action == ingest.HELD_FOR_REVIEW:
+        proposes = f"; it would replace #{outcome.proposed_id}" if outcome.proposed_id else ""
+        reasons = ", ".join(held) or "proposed revision"
+        return f"held for review #{chunk.pk} ({reasons}){proposes}: no prompt sees it until confirmed\n{line}"
     if outcome.action == "superseded":
         head = f"superseded #{outcome.superseded_id} with #{chunk.pk} (score {outcome.score:.2f})"
     else:
@@ -96,12 +101,15 @@ def memory_ingest(binding: Binding, arguments: Mapping[str, Any]) -> ToolResult:
     data = validated(MemoryIngestInput, arguments)
     session = binding.session()
     outcome = ingest.memory_ingest(agent=binding.agent, session=session, **data)
+    action, held = ingest.reported_action(outcome)
     return ToolResult(
         text=_ingest_text(outcome),
         structured={
-            "action": outcome.action,
+            "action": action,
             "chunk_id": outcome.chunk.pk if outcome.chunk is not None else None,
             "superseded_id": outcome.superseded_id,
+            "proposes": outcome.proposed_id,
+            "held_reasons": list(held),
             "score": outcome.score,
             "session_id": session.session_id,
         },
@@ -127,6 +135,8 @@ def knowledge_ingest(binding: Binding, arguments: Mapping[str, Any]) -> ToolResu
             "action": outcome.action,
             "chunk_ids": ids,
             "superseded_ids": list(outcome.superseded_ids),
+            "proposed_ids": list(outcome.proposed_ids),
+            "held_ids": ingest.held_chunk_ids(outcome),
         },
     )
 

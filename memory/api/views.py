@@ -46,7 +46,6 @@ from memory.api.serializers import (
 )
 from memory.lifecycle import ingest, recall, retention
 from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
-from memory.store.deliverable import hold_reasons
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
 from sessions_app.models import Session
@@ -128,10 +127,10 @@ class MemoryIngestApi(APIView):
         data.is_valid(raise_exception=True)
         outcome = ingest.memory_ingest(agent=request.user.agent, session=session, **data.validated_data)
         chunk = outcome.chunk
+        action, held = ingest.reported_action(outcome)
         stored = outcome.action in ("inserted", "superseded", "proposed")
-        held = hold_reasons(chunk) if stored and chunk is not None else ()
         body = {
-            "action": "held_for_review" if held or outcome.action == "proposed" else outcome.action,
+            "action": action,
             "chunk": ChunkOutput(chunk).data if chunk is not None else None,
             "superseded_id": outcome.superseded_id,
             "proposes": outcome.proposed_id,
@@ -163,7 +162,7 @@ class KnowledgeIngestApi(APIView):
             "chunks": ChunkOutput(outcome.chunks, many=True).data,
             "superseded_ids": list(outcome.superseded_ids),
             "proposed_ids": list(outcome.proposed_ids),
-            "held_ids": [c.pk for c in outcome.chunks if outcome.action != "duplicate" and hold_reasons(c)],
+            "held_ids": ingest.held_chunk_ids(outcome),
         }
         stored = outcome.action != "duplicate"
         return Response(body, status=status.HTTP_201_CREATED if stored else status.HTTP_200_OK)

@@ -36,7 +36,7 @@ from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.lifecycle.principals import AgentRef, SessionRef
 from memory.lifecycle.scope import readable_by
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
-from memory.store.deliverable import visible
+from memory.store.deliverable import hold_reasons, visible
 from memory.store.models import Chunk
 from protomem.errors import ApplicationError, ForbiddenError
 
@@ -296,6 +296,26 @@ def split_document(text: str, *, title: str = "", max_chars: int = MAX_CHUNK_CHA
             label = f"{heading} ({index}/{len(pieces)})" if len(pieces) > 1 and heading else heading
             parts.append(DocumentPart(heading=label[:HEADING_MAX], content=piece))
     return parts
+
+
+HELD_FOR_REVIEW = "held_for_review"
+
+
+def reported_action(outcome: FactOutcome) -> tuple[str, tuple[str, ...]]:
+    """What the writing agent is told: the outcome's action, or "held_for_review" and the
+    reasons when the stored row waits for a reviewer before any prompt sees it."""
+    stored = outcome.action in ("inserted", "superseded", "proposed")
+    held = hold_reasons(outcome.chunk) if stored and outcome.chunk is not None else ()
+    if held or outcome.action == "proposed":
+        return HELD_FOR_REVIEW, held
+    return outcome.action, held
+
+
+def held_chunk_ids(outcome: KnowledgeOutcome) -> list[int]:
+    """The chunks a knowledge_ingest stored that wait for a reviewer."""
+    if outcome.action == "duplicate":
+        return []
+    return [chunk.pk for chunk in outcome.chunks if hold_reasons(chunk)]
 
 
 @dataclass(frozen=True)
