@@ -3,7 +3,7 @@
 A write may supersede only rows of its own owner (the same agent; no agent = the host) and of
 the same or a lower trust tier, and never a row an operator has confirmed or a commons row,
 unless the writer is an operator. Any other revision is stored as a pending *proposed
-revision* that names the row it would replace (Chunk.proposes); the original keeps being
+revision* that names the row it would replace (Chunk.proposes_id); the original keeps being
 delivered until a reviewer confirms the proposal (memory.lifecycle.review), which then
 supersedes it with the reviewer as the actor. Dedup is not a write: a paraphrase of a protected
 row still answers "duplicate".

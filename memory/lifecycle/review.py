@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 def chunk_review(*, chunk_id: int, state: str, actor: str, path: str = "api") -> Chunk:
     """Set the operator's verdict (confirmed / rejected / pending). Idempotent; never deletes.
 
-    Confirming a proposed revision (Chunk.proposes) supersedes the row it proposes to replace,
+    Confirming a proposed revision (Chunk.proposes_id) supersedes the row it proposes to replace,
     with the reviewer as the actor; taking that verdict back (reopen or reject) restores it.
     """
     check_choice("state", state, ReviewState)

@@ -66,12 +66,13 @@ class Chunk(models.Model):
     # provenance survives the original being reaped).
     promoted_from = models.BigIntegerField(null=True, blank=True, editable=False)
     # A proposed revision (lifecycle.authority): the row this pending row would supersede once a
-    # reviewer confirms it; until then the original keeps being delivered.
-    proposes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="proposals", editable=False
-    )
+    # reviewer confirms it; until then the original keeps being delivered. A plain id, like
+    # promoted_from, and no column constraint or index of its own: on SQLite, adding or dropping
+    # such a nullable column is ALTER TABLE ADD/DROP COLUMN, which keeps the FTS and vector
+    # triggers (a table rebuild would drop them).
+    proposes_id = models.BigIntegerField(null=True, blank=True, editable=False)
     # The write inspection (lifecycle.inspection): 1 = highest risk .. 3; NULL for operator rows.
-    risk = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    risk = models.SmallIntegerField(null=True, blank=True, editable=False)
     # Comma-separated reason codes that hold this row from delivery while it is pending.
     held_reasons = models.CharField(max_length=255, null=True, blank=True, editable=False)
     heading = models.CharField(max_length=512, blank=True, default="")
@@ -84,6 +85,9 @@ class Chunk(models.Model):
             models.Index(fields=["review_state", "created_at"], name="chunk_review_created"),
             # The risk-first review queue: pending rows by risk, newest first within a level.
             models.Index(fields=["review_state", "risk", "created_at"], name="chunk_review_risk"),
+            models.Index(
+                fields=["proposes_id"], name="chunk_proposes", condition=models.Q(proposes_id__isnull=False)
+            ),
             models.Index(fields=["delivery_policy", "created_at"], name="chunk_policy_created"),
             models.Index(fields=["namespace"], name="chunk_namespace"),
             models.Index(fields=["invalidated_at"], name="chunk_invalidated"),

@@ -83,12 +83,12 @@ def check_scenario(s: Scenario, *, session_id: str, agent_id: int) -> None:
     assert text_of(s.revised).startswith(f"superseded #{first_id} with #{new_id} (score 0.70)")
 
     live = text_of(s.recall_live)
-    assert live.startswith(f"- [#{new_id}] {REVISED_FACT} (stored ")
-    assert f"trust: agent; src: {session_id})" in live
+    assert live.startswith(f"- [#{new_id}] (stored ")
+    assert f"trust: agent; src: {session_id}) {REVISED_FACT}" in live
     assert f"#{first_id}]" not in live
     history = text_of(s.recall_history).splitlines()
     assert any(
-        line.startswith(f"- [#{first_id}] {FACT}") and line.endswith(f"[superseded by #{new_id}]")
+        line.startswith(f"- [#{first_id}] (stored ") and line.endswith(f"[superseded by #{new_id}] {FACT}")
         for line in history
     )
 

@@ -98,3 +98,20 @@ def test_backfill_is_rerunnable_and_reverses_cleanly(legacy_apps):
     assert list(Chunk.objects.values_list("memory_kind", "delivery_policy", "review_state")) == [
         ("standing", "always", "confirmed")
     ]
+
+
+@pytest.mark.sqlite_only
+def test_reverting_and_reapplying_the_authority_migration_keeps_the_index_triggers():
+    # A table rebuild (Django's SQLite fallback for some column changes) would drop the FTS and
+    # vector triggers; 0013's columns are plain nullable ones, so both directions are ALTER TABLE.
+    from memory.store.text_index import fts5
+    from memory.store.vector_health import vector_triggers_missing
+
+    executor = MigrationExecutor(connection)
+    leaf = executor.loader.graph.leaf_nodes()
+    try:
+        migrate_to([("memory", "0012_chunk_fts_usermerge")])
+        assert (fts5.missing_schema(), vector_triggers_missing()) == ([], [])
+    finally:
+        migrate_to(leaf)
+    assert (fts5.missing_schema(), vector_triggers_missing()) == ([], [])
