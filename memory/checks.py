@@ -4,7 +4,7 @@
 - memory.E001  FTS5 is available and the FTS migration has run, but the chunk FTS table or a
                sync trigger is missing: search would silently fall back to LIKE (or stop
                seeing new rows), so this is an error.
-- memory.W002  SECRET_KEY is the embedded development default while DEBUG is off.
+- memory.W002  SECRET_KEY is the embedded development default while DEBUG is off (`check --deploy`).
 
 E001 only looks at a database whose memory migrations have run: before the first `migrate`
 there is nothing to check, and failing then would stop `migrate` itself.
@@ -78,7 +78,8 @@ def fts_schema_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) ->
     ]
 
 
-@checks.register(checks.Tags.security)
+# deploy=True: `manage.py check --deploy` and `protomem doctor` say it, not every command's preamble.
+@checks.register(checks.Tags.security, deploy=True)
 def secret_key_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """W002 when the embedded development SECRET_KEY is used with DEBUG off."""
     if settings.DEBUG or settings.SECRET_KEY != DEV_SECRET_KEY:
