@@ -201,6 +201,9 @@ if not CELERY_BROKER_URL:
         "processed_folder": str(BROKER_DIR / "processed"),
         # Exchange tables (remote control, pidbox); kombu's default is ./control in the cwd.
         "control_folder": str(BROKER_DIR / "control"),
+        # How often an idle worker looks for messages (kombu's default is 1 s); a worker notices
+        # a stop only between polls, so this also bounds how long `make run` takes to stop.
+        "polling_interval": 0.25,
     }
 else:
     # Late acks: a task whose worker died is redelivered after the visibility timeout. It must

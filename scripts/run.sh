@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 HOST=${PROTOMEM_HOST:-127.0.0.1}
 PORT=${PROTOMEM_PORT:-8000}
-STOP_TIMEOUT_S=${PROTOMEM_STOP_TIMEOUT_S:-8}
+STOP_TIMEOUT_S=${PROTOMEM_STOP_TIMEOUT_S:-6}
 INSTANCE_DIR=${PROTOMEM_INSTANCE_DIR:-instance}
 RUN_DIR=$INSTANCE_DIR/run # pid file and control socket, per instance rather than per user
 mkdir -p "$RUN_DIR"
