@@ -15,7 +15,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from memory.lifecycle.ingest import MAX_CHUNK_CHARS, MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
+from memory.lifecycle.documents import MAX_CHUNK_CHARS
+from memory.lifecycle.ingest import MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
 from memory.lifecycle.recall import expires_date, list_line
 from memory.lifecycle.retention import MAX_BULK_IDS
 from memory.lifecycle.scope import row_scope

@@ -23,7 +23,6 @@ exactly the same is skipped, and one whose text changed supersedes the old chunk
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -31,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.lifecycle.authority import may_supersede
+from memory.lifecycle.documents import MAX_CHUNK_CHARS, DocumentPart, split_document
 from memory.lifecycle.facts import FACT_DOMAIN, FactOutcome, fact_ingest
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.lifecycle.principals import AgentRef, SessionRef
@@ -47,10 +47,7 @@ KNOWLEDGE_INGEST = "knowledge_ingest"
 KNOWLEDGE_DOMAIN = "knowledge"
 MIN_EXPIRES_DAYS = 1
 MAX_EXPIRES_DAYS = 3650
-MAX_CHUNK_CHARS = 1500
 MAX_DOCUMENT_CHUNKS = 1000
-HEADING_MAX = 512
-HEADING_SEP = " > "
 
 
 def actor_for_agent(agent: AgentRef) -> str:
@@ -178,124 +175,6 @@ def _ingest_note(draft: ChunkDraft, *, actor: str) -> FactOutcome:
 
 # ----------------------------------------------------------------------------------------------
 # Documents
-
-
-@dataclass(frozen=True)
-class DocumentPart:
-    heading: str
-    content: str
-
-
-_ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def _sections(text: str) -> list[tuple[list[str], list[str]]]:
-    """(heading trail, body lines) per Markdown section; headings inside code fences are text."""
-    sections: list[tuple[list[str], list[str]]] = [([], [])]
-    trail: list[tuple[int, str]] = []
-    fenced = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            fenced = not fenced
-        match = None if fenced else _ATX.match(line)
-        if match:
-            level, title = len(match.group(1)), match.group(2).strip()
-            trail = [(lvl, t) for lvl, t in trail if lvl < level] + [(level, title)]
-            sections.append(([t for _, t in trail], []))
-        else:
-            sections[-1][1].append(line)
-    return sections
-
-
-def _paragraphs(lines: list[str]) -> list[str]:
-    """Blank-line separated paragraphs (a fenced code block stays one paragraph)."""
-    out: list[str] = []
-    current: list[str] = []
-    fenced = False
-    for line in lines:
-        if _FENCE.match(line):
-            fenced = not fenced
-        if not line.strip() and not fenced:
-            if current:
-                out.append("\n".join(current).strip("\n"))
-                current = []
-            continue
-        current.append(line.rstrip())
-    if current:
-        out.append("\n".join(current).strip("\n"))
-    return [p for p in out if p.strip()]
-
-
-def _cut_line(line: str, limit: int) -> list[str]:
-    """One over-long line cut to <= `limit` chars: at sentence ends, else at spaces, else hard."""
-    pieces: list[str] = []
-    current = ""
-    for sentence in _SENTENCE_END.split(line):
-        while len(sentence) > limit:
-            cut = sentence.rfind(" ", 0, limit + 1)
-            cut = cut if cut > limit // 2 else limit
-            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(head)
-        if not sentence:
-            continue
-        if current and len(current) + 1 + len(sentence) > limit:
-            pieces.append(current)
-            current = sentence
-        else:
-            current = f"{current} {sentence}" if current else sentence
-    if current:
-        pieces.append(current)
-    return pieces
-
-
-def _pieces(paragraph: str, limit: int) -> list[str]:
-    """A paragraph cut to pieces of <= `limit` chars, at line breaks first (code keeps its lines)."""
-    if len(paragraph) <= limit:
-        return [paragraph]
-    units: list[str] = []
-    for line in paragraph.split("\n"):
-        units.extend([line] if len(line) <= limit else _cut_line(line, limit))
-    pieces: list[str] = []
-    current: str | None = None
-    for unit in units:
-        if current is not None and len(current) + 1 + len(unit) > limit:
-            pieces.append(current)
-            current = None
-        current = unit if current is None else f"{current}\n{unit}"
-    if current is not None and current.strip():
-        pieces.append(current)
-    return [p for p in pieces if p.strip()]
-
-
-def split_document(text: str, *, title: str = "", max_chars: int = MAX_CHUNK_CHARS) -> list[DocumentPart]:
-    """Chunks of a (Markdown or plain) document: by heading, then paragraphs packed to max_chars.
-
-    Each chunk's heading is the title and heading trail ("Guide > Setup > Linux"), with
-    "(i/n)" when a section took several chunks. No chunk's content exceeds `max_chars`.
-    """
-    parts: list[DocumentPart] = []
-    for trail, lines in _sections(text or ""):
-        pieces: list[str] = []
-        current = ""
-        for paragraph in _paragraphs(lines):
-            for piece in _pieces(paragraph, max_chars):
-                if current and len(current) + 2 + len(piece) > max_chars:
-                    pieces.append(current)
-                    current = piece
-                else:
-                    current = f"{current}\n\n{piece}" if current else piece
-        if current:
-            pieces.append(current)
-        heading = HEADING_SEP.join([t for t in [title.strip(), *trail] if t])
-        for index, piece in enumerate(pieces, 1):
-            label = f"{heading} ({index}/{len(pieces)})" if len(pieces) > 1 and heading else heading
-            parts.append(DocumentPart(heading=label[:HEADING_MAX], content=piece))
-    return parts
 
 
 HELD_FOR_REVIEW = "held_for_review"

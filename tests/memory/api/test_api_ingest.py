@@ -11,7 +11,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from audit.signals import hot_written
 from memory.lifecycle import facts
-from memory.lifecycle.ingest import split_document
+from memory.lifecycle.documents import split_document
 from memory.store.models import Chunk
 from tests.conftest import agent_client_for
 from tests.factories import AgentFactory, SessionFactory
