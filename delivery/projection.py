@@ -63,6 +63,7 @@ from memory.lifecycle.selectors import (
     in_namespaces,
 )
 from memory.store.models import Chunk, DeliveryPolicy, Skill
+from protomem.metrics import CONTEXT_SECONDS, timed
 from sessions_app.digest import digest_block, digest_entries
 
 if TYPE_CHECKING:
@@ -166,6 +167,7 @@ def _skill_shed_sequence(
 # Composition
 
 
+@timed(CONTEXT_SECONDS.labels(stage="compose"))
 def compose_projected_context(
     *,
     agent: Agent | None = None,
@@ -364,6 +366,7 @@ def _result(
     )
 
 
+@timed(CONTEXT_SECONDS.labels(stage="deliver"))
 def deliver_projected_context(
     *,
     session: Session,

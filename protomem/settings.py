@@ -49,10 +49,12 @@ INSTALLED_APPS = [
     "audit",
     "delivery",
     "mcp_server",
+    "observability",  # GET /metrics and the store gauges it reads at scrape time
 ]
 
 MIDDLEWARE = [
     "protomem.logging.RequestContextMiddleware",  # request id (X-Request-ID) on every log line
+    "protomem.metrics.RequestMetricsMiddleware",  # latency by route, method and status class
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "protomem.middleware.ApiInputGuardMiddleware",
@@ -270,6 +272,11 @@ SESSIONS_HARVEST_GRACE_S = float(os.environ.get("SESSIONS_HARVEST_GRACE_S", 600)
 SESSIONS_HARVEST_STALE_S = float(os.environ.get("SESSIONS_HARVEST_STALE_S", 900))
 # Bulk-deleted chunks stay restorable this long before memory.chunks_reap_deleted removes them.
 PROTOMEM_BULK_DELETE_GRACE_DAYS = float(os.environ.get("PROTOMEM_BULK_DELETE_GRACE_DAYS", 7))
+
+# GET /metrics (observability.views): operators with audit.view_injectionlog, or a scraper sending
+# "Authorization: Bearer <PROTOMEM_METRICS_TOKEN>" (unset: no token opens it). Several processes
+# (gunicorn workers, Celery children) sum their samples when PROMETHEUS_MULTIPROC_DIR is set.
+PROTOMEM_METRICS_TOKEN = os.environ.get("PROTOMEM_METRICS_TOKEN", "")
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 # LOG_FORMAT=json: one JSON object per line, with request id, agent and session when known.

@@ -16,6 +16,12 @@ STOP_TIMEOUT_S=${PROTOMEM_STOP_TIMEOUT_S:-6}
 INSTANCE_DIR=${PROTOMEM_INSTANCE_DIR:-instance}
 RUN_DIR=$INSTANCE_DIR/run # pid file and control socket, per instance rather than per user
 mkdir -p "$RUN_DIR"
+# Gunicorn's workers and Celery's prefork children each count alone; with this directory every
+# process writes its samples there and GET /metrics sums them all (protomem/metrics.py). Cleared
+# at each start: the files are the counters of processes that are gone.
+export PROMETHEUS_MULTIPROC_DIR=${PROMETHEUS_MULTIPROC_DIR:-$RUN_DIR/prometheus}
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+rm -f "$PROMETHEUS_MULTIPROC_DIR"/*.db
 
 children=()
 stopping=0

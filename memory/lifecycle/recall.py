@@ -24,6 +24,7 @@ from memory.lifecycle.scope import readable_by
 from memory.lifecycle.selectors import chunk_search
 from memory.store.deliverable import visible
 from memory.store.models import Chunk
+from protomem.metrics import RECALL_SECONDS, timed
 
 LIST_PREVIEW_CHARS = 200
 
@@ -75,6 +76,7 @@ def list_line(chunk: Chunk) -> str:
     return f"{line} expires={expires}" if expires else line
 
 
+@timed(RECALL_SECONDS)
 def memory_recall(
     *,
     agent: AgentRef,
