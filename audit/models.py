@@ -78,7 +78,9 @@ class InjectionLogItem(models.Model):
         ]
         indexes = [
             models.Index(fields=["chunk_id", "log"], name="injection_item_chunk"),
-            models.Index(fields=["chunk_id", "agent_id", "session_id", "section"], name="injection_item_reach"),
+            models.Index(
+                fields=["chunk_id", "agent_id", "session_id", "section"], name="injection_item_reach"
+            ),
         ]
 
     def __str__(self) -> str:

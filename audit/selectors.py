@@ -99,7 +99,8 @@ def chunk_influence(chunk_id: int) -> ChunkInfluence:
     if hot_turns or rag_turns:
         first_log = items.order_by("log_id").values_list("log_id", flat=True).first()
         last_log = items.order_by("-log_id").values_list("log_id", flat=True).first()
-        times = dict(InjectionLog.objects.filter(pk__in=[first_log, last_log]).values_list("pk", "created_at"))
+        ends = InjectionLog.objects.filter(pk__in=[first_log, last_log])
+        times = dict(ends.values_list("pk", "created_at"))
         first_at, last_at = times.get(first_log), times.get(last_log)
     agent_ids = items.exclude(agent_id__isnull=True).order_by("agent_id").values_list("agent_id", flat=True)
     return ChunkInfluence(
@@ -115,10 +116,10 @@ def chunk_influence(chunk_id: int) -> ChunkInfluence:
     )
 
 
-def chunk_influence_turns(chunk_id: int) -> QuerySet[InjectionLog]:
-    """The turns `chunk_id` entered, newest first by id (log ids grow with time), index-ordered."""
-    log_ids = InjectionLogItem.objects.filter(chunk_id=chunk_id).values("log_id")
-    return InjectionLog.objects.filter(pk__in=log_ids).order_by("-id")
+def chunk_influence_turns(chunk_id: int) -> QuerySet[InjectionLogItem]:
+    """The turns `chunk_id` entered as its log items (with `.log`), newest first by log id (log
+    ids grow with time): a walk down injection_item_chunk, so a page costs the same at any size."""
+    return InjectionLogItem.objects.filter(chunk_id=chunk_id).select_related("log").order_by("-log_id")
 
 
 def session_received(*, session_id: str, agent_id: int | None) -> list[tuple[int, int, str]]:

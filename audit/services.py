@@ -49,7 +49,8 @@ def _item_insert_sql(alias: str) -> str:
     """
     fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
     query = InsertQuery(InjectionLogItem)
-    query.insert_values(fields, [InjectionLogItem(log_id=0, chunk_id=0, section="", scope="", agent_id=None, session_id="")])
+    blank = InjectionLogItem(log_id=0, chunk_id=0, section="", scope="", agent_id=None, session_id="")
+    query.insert_values(fields, [blank])
     ((sql, _params),) = query.get_compiler(using=alias).as_sql()
     return sql
 

@@ -82,7 +82,9 @@ def build(path: str, turns: int, rng: random.Random) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--turns", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--rebuild", action="store_true")
@@ -119,7 +121,7 @@ def main() -> None:
 
     def influence(chunk_id: int) -> None:
         chunk_influence(chunk_id)
-        list(chunk_influence_turns(chunk_id)[:PAGE])
+        list(chunk_influence_turns(chunk_id)[:PAGE])  # the API and the admin page
 
     def plain_count(chunk_id: int) -> None:
         cursor.execute("SELECT count(*) FROM audit_injectionlogitem WHERE chunk_id = %s", [chunk_id])
@@ -137,9 +139,8 @@ def main() -> None:
         print(f"{label} (turns per chunk: {min(turns):,}..{max(turns):,})")
         inf = common.print_latency("influence (summary + first page)", spent["influence"])
         cnt = common.print_latency("plain indexed count", spent["count"])
-        print(
-            f"  ratio influence/count: p50 {inf['p50'] / cnt['p50']:.1f}x   p99 {inf['p99'] / cnt['p99']:.1f}x"
-        )
+        ratio_50, ratio_99 = inf["p50"] / cnt["p50"], inf["p99"] / cnt["p99"]
+        print(f"  ratio influence/count: p50 {ratio_50:.1f}x   p99 {ratio_99:.1f}x")
 
 
 if __name__ == "__main__":

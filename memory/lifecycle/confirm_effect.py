@@ -29,7 +29,10 @@ class AlwaysOnEffect:
     @property
     def text(self) -> str:
         if not self.agents and not self.shed_for:
-            return "Enters every turn of no active agent today (none can read it); any agent that can read it later gets it on every turn."
+            return (
+                "Enters every turn of no active agent today (none can read it); "
+                "any agent that can read it later gets it on every turn."
+            )
         parts = []
         if self.agents:
             names = ", ".join(self.agents) + (f" and {self.more_agents} more" if self.more_agents else "")
@@ -92,7 +95,9 @@ def always_on_effect(chunk: Chunk) -> AlwaysOnEffect:
             continue
         if not readable_ids([chunk.pk], agent=agent):
             continue
-        namespaces = (agent.namespace,) if agent.namespace else tuple(get_config().knowledge.inject_namespaces)
+        namespaces = (
+            (agent.namespace,) if agent.namespace else tuple(get_config().knowledge.inject_namespaces)
+        )
         current = [e for e in hot_entries(namespaces=namespaces or None, agent=agent) if e.pk != chunk.pk]
         used = sum(len(e.content) for e in current) + len(chunk.content)
         if used > HOT_MAX_CHARS:
@@ -112,3 +117,10 @@ def confirm_effect(chunk: Chunk) -> ConfirmEffect:
     if not needs_second_step(chunk):
         return ConfirmEffect(needs_second_step=False, supersedes=supersedes)
     return ConfirmEffect(needs_second_step=True, always_on=always_on_effect(chunk), supersedes=supersedes)
+
+
+def agent_names(ids: list[int]) -> dict[int, str]:
+    """Agent id -> name for the console's labels (one query)."""
+    if not ids:
+        return {}
+    return dict(_agent_model().objects.filter(pk__in=ids).values_list("pk", "name"))

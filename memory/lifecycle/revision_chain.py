@@ -45,7 +45,12 @@ def _older(chunk: Chunk) -> list[Chunk]:
             .exclude(pk__in=seen)
             .order_by("id")
         )
-        if not rows and len(frontier) == 1 and frontier[0].proposes_id and frontier[0].proposes_id not in seen:
+        if (
+            not rows
+            and len(frontier) == 1
+            and frontier[0].proposes_id
+            and frontier[0].proposes_id not in seen
+        ):
             target = Chunk.objects.filter(pk=frontier[0].proposes_id).first()  # not accepted yet
             rows = [target] if target is not None else []
         if not rows:
