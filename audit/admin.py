@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
 from django.db.models import Case, CharField, IntegerField, OuterRef, QuerySet, Subquery, When
 from django.db.models.functions import Cast, Substr
@@ -21,6 +22,7 @@ from django.utils.text import Truncator
 
 from audit.models import AuditEvent, InjectionLog, InjectionLogItem
 from memory.lifecycle.selectors import chunks_by_ids
+from sessions_app.models import Agent
 
 RECENT_SESSIONS = 30  # session choices offered in the injection log's filter sidebar
 
@@ -104,18 +106,47 @@ class AgentFilter(admin.SimpleListFilter):
 class ChunkFilter(admin.SimpleListFilter):
     """?chunk=<id>: the turns one chunk entered (linked from the chunk's change page)."""
 
-    title = "delivered chunk"
+    title = "turns that received a chunk"
     parameter_name = "chunk"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         value = self.value()
-        return [(value, f"#{value}")] if value and value.isdigit() else []
+        return [(value, f"turns that received chunk #{value}")] if value and value.isdigit() else []
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[InjectionLog]) -> QuerySet[InjectionLog]:
         value = self.value()
         if not (value and value.isdigit()):
             return queryset
         return queryset.filter(pk__in=InjectionLogItem.objects.filter(chunk_id=int(value)).values("log_id"))
+
+
+class LabelledChangeList(ChangeList):
+    """Reads the page's agent names and chunk headings / trust in two queries, not one a row."""
+
+    def get_results(self, request: HttpRequest) -> None:
+        super().get_results(request)
+        logs = list(self.result_list)
+        agent_ids = {log.agent_id for log in logs if log.agent_id is not None}
+        names = dict(Agent.objects.filter(pk__in=agent_ids).values_list("pk", "name"))
+        chunk_ids = sorted({int(i) for log in logs for i in [*(log.hot_ids or []), *(log.rag_ids or [])]})
+        chunks = {c.pk: c for c in chunks_by_ids(chunk_ids)}
+        for log in logs:
+            log.agent_name = names.get(log.agent_id)
+            log.chunk_rows = chunks
+
+
+def chunk_labels(ids: list[int], chunks: dict[int, Any]) -> SafeString:
+    """#id, heading and trust of each delivered chunk (escaped: chunk text is untrusted)."""
+    if not ids:
+        return format_html('<span class="pm-quiet">{}</span>', "none")
+    rows = []
+    for chunk_id in ids:
+        chunk = chunks.get(chunk_id)
+        title = Truncator(chunk.heading or " ".join(chunk.content.split())).chars(40) if chunk else "(gone)"
+        rows.append((chunk_url(chunk_id), chunk_id, title, chunk.trust_label if chunk else ""))
+    return format_html_join(
+        "", '<div><a href="{}">#{}</a> {} <span class="pm-quiet">{}</span></div>', rows
+    )
 
 
 @admin.register(InjectionLog)
@@ -153,23 +184,33 @@ class InjectionLogAdmin(ReadOnlyAdmin):
             Truncator(obj.session_id).chars(40),
         )
 
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return LabelledChangeList
+
     @admin.display(description="agent", ordering="agent_id")
     def agent(self, obj: InjectionLog) -> SafeString | str:
         if obj.agent_id is None:
             return "—"
+        name = getattr(obj, "agent_name", None)
+        if name is None:
+            name = Agent.objects.filter(pk=obj.agent_id).values_list("name", flat=True).first()
         return format_html(
-            '<a href="{}">#{}</a>',
+            '<a href="{}">{}</a>',
             reverse("admin:sessions_app_agent_change", args=[obj.agent_id]),
-            obj.agent_id,
+            name or f"#{obj.agent_id}",
         )
 
     @admin.display(description="hot memory")
     def hot(self, obj: InjectionLog) -> SafeString:
-        return id_links(list(obj.hot_ids or []))
+        chunks = getattr(obj, "chunk_rows", None)
+        ids = list(obj.hot_ids or [])
+        return id_links(ids) if chunks is None else chunk_labels(ids, chunks)
 
     @admin.display(description="RAG hits")
     def rag(self, obj: InjectionLog) -> SafeString:
-        return id_links(list(obj.rag_ids or []))
+        chunks = getattr(obj, "chunk_rows", None)
+        ids = list(obj.rag_ids or [])
+        return id_links(ids) if chunks is None else chunk_labels(ids, chunks)
 
     @admin.display(description="digest")
     def digest(self, obj: InjectionLog) -> str:

@@ -67,12 +67,21 @@ class InjectionLogItem(models.Model):
     section = models.CharField(max_length=8, choices=InjectionSection.choices)
     # Whether the delivered row was private or commons when it entered the prompt (memory.lifecycle.scope).
     scope = models.CharField(max_length=8, choices=InjectionScope.choices, default=InjectionScope.PRIVATE)
+    # The log row's agent and session, copied so a chunk's blast radius (how many sessions and
+    # agents it entered) is an index-only read on injection_item_reach, never a join.
+    agent_id = models.BigIntegerField(null=True, blank=True)
+    session_id = models.CharField(max_length=255, blank=True, default="")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["log", "section", "chunk_id"], name="injection_item_unique")
         ]
-        indexes = [models.Index(fields=["chunk_id", "log"], name="injection_item_chunk")]
+        indexes = [
+            models.Index(fields=["chunk_id", "log"], name="injection_item_chunk"),
+            models.Index(
+                fields=["chunk_id", "agent_id", "session_id", "section"], name="injection_item_reach"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.section} #{self.chunk_id} in injection #{self.log_id}"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from audit.models import InjectionLog, InjectionLogItem
 
@@ -49,3 +50,94 @@ def injection_chunk_sections(chunk_id: int) -> dict[int, list[str]]:
     ):
         out.setdefault(log_id, []).append(section)
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Blast radius: where one chunk went, what one session received
+
+
+@dataclass(frozen=True)
+class ChunkInfluence:
+    """The turns, sessions and agents one chunk entered (as hot memory or a RAG hit)."""
+
+    chunk_id: int
+    turns: int
+    hot_turns: int
+    rag_turns: int
+    sessions: int
+    agents: int
+    agent_ids: tuple[int, ...]
+    first_at: datetime | None
+    last_at: datetime | None
+
+
+MAX_INFLUENCE_AGENTS = 100  # agent ids listed (the count covers them all)
+
+
+def chunk_influence(chunk_id: int) -> ChunkInfluence:
+    """Blast radius of `chunk_id` from the injection log, index-only on its items.
+
+    Sessions and agents come from injection_item_reach (chunk, agent, session, section), grouped
+    in index order; first and last time are those of its lowest and highest log ids (log ids
+    grow with time). The projection never gives one row as hot memory and a RAG hit in the same
+    turn, so turns = hot turns + RAG turns.
+    """
+    items = InjectionLogItem.objects.filter(chunk_id=chunk_id)
+    per_session = (
+        items.values("agent_id", "session_id")
+        .annotate(hot=Count("id", filter=Q(section="hot")), rag=Count("id", filter=Q(section="rag")))
+        .order_by()
+    )
+    totals = per_session.aggregate(
+        sessions=Count("session_id"),
+        agents=Count("agent_id", distinct=True),
+        hot_turns=Sum("hot"),
+        rag_turns=Sum("rag"),
+    )
+    hot_turns, rag_turns = totals["hot_turns"] or 0, totals["rag_turns"] or 0
+    first_at = last_at = None
+    if hot_turns or rag_turns:
+        first_log = items.order_by("log_id").values_list("log_id", flat=True).first()
+        last_log = items.order_by("-log_id").values_list("log_id", flat=True).first()
+        ends = InjectionLog.objects.filter(pk__in=[first_log, last_log])
+        times = dict(ends.values_list("pk", "created_at"))
+        first_at, last_at = times.get(first_log), times.get(last_log)
+    agent_ids = items.exclude(agent_id__isnull=True).order_by("agent_id").values_list("agent_id", flat=True)
+    return ChunkInfluence(
+        chunk_id=chunk_id,
+        turns=hot_turns + rag_turns,
+        hot_turns=hot_turns,
+        rag_turns=rag_turns,
+        sessions=totals["sessions"] or 0,
+        agents=totals["agents"] or 0,
+        agent_ids=tuple(agent_ids.distinct()[:MAX_INFLUENCE_AGENTS]),
+        first_at=first_at,
+        last_at=last_at,
+    )
+
+
+def chunk_influence_turns(chunk_id: int) -> QuerySet[InjectionLogItem]:
+    """The turns `chunk_id` entered as its log items (with `.log`), newest first by log id (log
+    ids grow with time): a walk down injection_item_chunk, so a page costs the same at any size."""
+    return InjectionLogItem.objects.filter(chunk_id=chunk_id).select_related("log").order_by("-log_id")
+
+
+def session_received(*, session_id: str, agent_id: int | None) -> list[tuple[int, int, str]]:
+    """What one session's turns were given: (chunk id, turns, sections) for each chunk, most
+    often first."""
+    logs = InjectionLog.objects.filter(session_id=session_id)
+    if agent_id is not None:
+        logs = logs.filter(agent_id=agent_id)
+    rows = (
+        InjectionLogItem.objects.filter(log__in=logs.values("id"))
+        .values("chunk_id", "section")
+        .annotate(n=Count("log_id", distinct=True))
+        .order_by()
+    )
+    merged: dict[int, tuple[int, set[str]]] = {}
+    for row in rows:
+        turns, sections = merged.get(row["chunk_id"], (0, set()))
+        sections.add(row["section"])
+        merged[row["chunk_id"]] = (max(turns, row["n"]), sections)
+    ordered = sorted(merged.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    return [(chunk_id, turns, ",".join(sorted(sections))) for chunk_id, (turns, sections) in ordered]

@@ -37,7 +37,7 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
     return event
 
 
-_ITEM_FIELDS = ("log", "chunk_id", "section", "scope")
+_ITEM_FIELDS = ("log", "chunk_id", "section", "scope", "agent_id", "session_id")
 
 
 @functools.cache
@@ -49,7 +49,8 @@ def _item_insert_sql(alias: str) -> str:
     """
     fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
     query = InsertQuery(InjectionLogItem)
-    query.insert_values(fields, [InjectionLogItem(log_id=0, chunk_id=0, section="", scope="")])
+    blank = InjectionLogItem(log_id=0, chunk_id=0, section="", scope="", agent_id=None, session_id="")
+    query.insert_values(fields, [blank])
     ((sql, _params),) = query.get_compiler(using=alias).as_sql()
     return sql
 
@@ -83,7 +84,7 @@ def injection_log_record(
             approx_tokens=max(int(approx_tokens), 0),
         )
         rows = [
-            (log.pk, i, section, scope_of.get(i, private))
+            (log.pk, i, section, scope_of.get(i, private), agent_id, session_id)
             for section, ids in ((hot_section, hot), (rag_section, rag))
             for i in ids
         ]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
+from delivery.preview_admin import prompt_preview_view
 from delivery.projection import hot_rows, resolve_namespaces
 from delivery.skills import skill_create, skill_search_ids, skill_update
 from memory.admin.base import ChunkAdminBase
@@ -109,6 +111,10 @@ class HotChunkAdmin(ChunkAdminBase):
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.change_fieldsets if obj is not None else self.hot_add_fieldsets
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(partial(prompt_preview_view, self.admin_site))
+        return [path("preview/", view, name="delivery_prompt_preview"), *super().get_urls()]
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         return {"domain": "hot", **super().get_changeform_initial_data(request)}

@@ -24,6 +24,7 @@ from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey, Session, Ses
 from sessions_app.retirement import session_harvest_requeue, session_retire
 from sessions_app.selectors import session_summary_get
 from sessions_app.services import agent_deactivate
+from sessions_app.session_memory_admin import SessionMemoryPanels
 
 # The package's own key model is unused here (agents and operators have their own key models).
 if admin.site.is_registered(APIKey):
@@ -178,11 +179,11 @@ def digest_line(summary: SessionSummary) -> str:
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
     """Memory → Sessions: each thread, its summary as the digest shows it, and its injections."""
 
     result_noun, result_noun_plural = "session", "sessions"
-    actions = ["retire_selected", "requeue_harvest"]
+    actions = ["retire_selected", "requeue_harvest", "quarantine_selected"]
     list_display = (
         "session_id",
         "agent",
@@ -223,7 +224,8 @@ class SessionAdmin(admin.ModelAdmin):
         ),
         ("In the prior-sessions digest", {"fields": ("digest_display",)}),
         ("Summary (as recall_session returns it)", {"fields": ("summary_display",)}),
-        ("Injections", {"fields": ("injections_display",)}),
+        ("Memory it wrote", {"fields": ("written_display",)}),
+        ("Memory it received", {"fields": ("received_display", "injections_display")}),
         (
             "Harvest",
             {"fields": ("harvest", "harvest_attempts", "harvest_error", "harvested_at", "harvest_result")},
@@ -240,6 +242,8 @@ class SessionAdmin(admin.ModelAdmin):
         "digest_display",
         "summary_display",
         "injections_display",
+        "written_display",
+        "received_display",
         "harvest",
         "harvest_attempts",
         "harvest_error",
@@ -264,7 +268,7 @@ class SessionAdmin(admin.ModelAdmin):
         lookup = path(
             "lookup/", self.admin_site.admin_view(self.lookup_view), name="sessions_app_session_lookup"
         )
-        return [lookup, *super().get_urls()]
+        return [lookup, *self.quarantine_urls(), *super().get_urls()]
 
     def lookup_view(self, request: HttpRequest) -> HttpResponse:
         """Open the session with this runtime id (and agent): its page, or the matching list."""

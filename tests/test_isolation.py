@@ -63,6 +63,8 @@ OPERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "knowledge/chunks/bulk-delete", {"ids": ["{chunk}"]}),
     ("POST", "knowledge/chunks/bulk-restore", {"ids": ["{chunk}"]}),
     ("POST", "memory/chunks/{chunk}/review", {"state": "confirmed"}),
+    ("GET", "memory/chunks/{chunk}/influence", None),
+    ("POST", f"sessions/{B_ONLY}/quarantine", {}),
     ("GET", "memory/injections", None),
     ("GET", "prompts/preview", None),
     ("POST", "skills", {"name": "agent-skill", "content": "x"}),

@@ -73,6 +73,8 @@ OPERATOR_OPERATIONS = frozenset(
         "POST /api/knowledge/chunks/bulk-delete/",
         "POST /api/knowledge/chunks/bulk-restore/",
         "POST /api/memory/chunks/{chunk_id}/review/",
+        "GET /api/memory/chunks/{chunk_id}/influence/",
+        "POST /api/sessions/{session_id}/quarantine/",
         "GET /api/memory/injections/",
         "GET /api/prompts/preview/",
         "GET /api/skills/",

@@ -29,6 +29,7 @@ from memory.admin.html import (
     state_badge,
     trust_badge,
 )
+from memory.lifecycle.confirm_effect import needs_second_step
 from memory.lifecycle.retention import (
     BULK_DELETE_MARKER,
     chunks_bulk_delete,
@@ -122,6 +123,8 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         if (
             with_preview
             and obj.delivery_policy == DeliveryPolicy.ALWAYS
+            and obj.review_state != ReviewState.REJECTED
+            and obj.invalidated_at is None
             and self.admin_model_name != "hotchunk"
         ):
             flags.append(policy_badge(obj.delivery_policy))  # an always-on proposal is the risky kind
@@ -218,28 +221,45 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
 
     # -- review actions (memory.lifecycle.review.chunk_review per row, audited there)
 
+    def verdict_ids(self, request: HttpRequest, ids: list[int]) -> list[int]:
+        """The rows a verdict on `ids` applies to (the review queue widens it to duplicate groups)."""
+        return ids
+
     def _review_rows(self, request: HttpRequest, queryset: QuerySet[Chunk], state: str) -> None:
-        changed = already = failed = 0
-        for chunk_id, current in queryset.values_list("pk", "review_state"):
-            if current == state:
+        chosen = list(queryset.values_list("pk", flat=True))
+        ids = self.verdict_ids(request, chosen)
+        changed = already = failed = two_step = 0
+        for chunk in Chunk.objects.filter(pk__in=ids).order_by("id"):
+            if chunk.review_state == state:
                 already += 1
                 continue
+            if state == ReviewState.CONFIRMED and needs_second_step(chunk):
+                two_step += 1  # enters every turn once confirmed: only from its page, in two steps
+                continue
+            cause = None if chunk.pk in chosen else "same content as a row the verdict was given on"
             try:
-                chunk_review(chunk_id=chunk_id, state=state, actor=actor_for(request), path=ADMIN_PATH)
+                chunk_review(
+                    chunk_id=chunk.pk, state=state, actor=actor_for(request), path=ADMIN_PATH, cause=cause
+                )
             except (ApplicationError, Chunk.DoesNotExist) as exc:
                 failed += 1
-                logger.info("admin review of #%s to %s skipped: %s", chunk_id, state, exc)
+                logger.info("admin review of #%s to %s skipped: %s", chunk.pk, state, exc)
             else:
                 changed += 1
         word = VERDICT_WORDS[ReviewState(state)]
         parts = [f"{changed} {word}"]
-        if already or failed:
+        if already or failed or two_step:
             reasons = []
             if already:
                 reasons.append(f"{already} already {state}")
             if failed:
                 reasons.append(f"{failed} changed concurrently")
-            parts.append(f"{already + failed} skipped ({', '.join(reasons)})")
+            if two_step:
+                reasons.append(
+                    f"{two_step} always-on written by an agent or a document: confirm "
+                    f"{'it' if two_step == 1 else 'them'} on the row's page, which shows the effect first"
+                )
+            parts.append(f"{already + failed + two_step} skipped ({', '.join(reasons)})")
         self.message_user(request, ", ".join(parts) + ".", messages.SUCCESS if changed else messages.WARNING)
 
     @admin.action(description="Confirm selected chunks", permissions=["review"])
@@ -325,7 +345,7 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         ),
         ("Provenance", {"fields": ("trust_display", "source_display", "agent", "created_at", "audit_trail")}),
         ("Revision history", {"fields": ("supersession_chain",)}),
-        ("Injection history", {"fields": ("injection_history",)}),
+        ("Blast radius: where this row went", {"fields": ("influence_summary", "injection_history")}),
     )
     always_readonly = (
         "audit_trail",
@@ -334,4 +354,5 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         "source_display",
         "supersession_chain",
         "injection_history",
+        "influence_summary",
     )

@@ -7,16 +7,16 @@ from typing import Any
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
-from audit.selectors import injection_chunk_sections, injections_for_chunk
+from audit.selectors import chunk_influence, chunk_influence_turns
 from memory.admin.forms import ADD_HELP, REVISE_HELP
 from memory.admin.html import (
     ADMIN_PATH,
-    CHAIN_MAX_STEPS,
     INJECTION_HISTORY_ROWS,
     LIFECYCLE_BUTTONS,
     REVIEW_BUTTONS,
@@ -31,6 +31,8 @@ from memory.admin.html import (
     state_badge,
     trust_badge,
 )
+from memory.lifecycle.confirm_effect import ConfirmEffect, agent_names, confirm_effect
+from memory.lifecycle.quarantine import Derived, chunk_reject_with_derived, derived_rows
 from memory.lifecycle.retention import (
     BULK_DELETE_MARKER,
     bulk_delete_grace,
@@ -38,7 +40,8 @@ from memory.lifecycle.retention import (
     chunks_bulk_restore,
 )
 from memory.lifecycle.review import chunk_review, chunk_revise
-from memory.lifecycle.writes import SUPERSEDED_PREFIX, ChunkDraft, add_chunk
+from memory.lifecycle.revision_chain import revision_chain
+from memory.lifecycle.writes import ChunkDraft, add_chunk
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, DeliveryPolicy, ReviewState
 from protomem.errors import ApplicationError
@@ -90,11 +93,9 @@ class ChunkChangePage:
 
     @admin.display(description="status")
     def status_summary(self, obj: Chunk) -> SafeString:
-        pieces = [
-            state_badge(obj.review_state),
-            trust_badge(obj.source_type),
-            policy_badge(obj.delivery_policy),
-        ]
+        pieces = [state_badge(obj.review_state), trust_badge(obj.source_type)]
+        if obj.review_state != ReviewState.REJECTED and obj.invalidated_at is None:
+            pieces.append(policy_badge(obj.delivery_policy))  # a rejected or old row delivers nothing
         if obj.is_expired():
             pieces.append(badge("expired", "pm-flag-expired"))
         deleted = obj.invalidation_reason == BULK_DELETE_MARKER
@@ -155,19 +156,22 @@ class ChunkChangePage:
             '<a href="{}">Reviews, always-on writes, deletes and lapses of #{} →</a>', url, obj.pk
         )
 
-    @admin.display(description="revisions (oldest first)")
+    @admin.display(description="revisions (oldest first, by their links)")
     def supersession_chain(self, obj: Chunk) -> SafeString:
-        older = self._older_revisions(obj)
-        newer = self._newer_revisions(obj)
-        if not older and not newer:
+        steps = revision_chain(obj)
+        if not steps:
             return format_html(
                 '<span class="pm-quiet">{}</span>', "No other revisions: this row was never edited."
             )
-        items = [(self._chain_item(c, note=f"superseded by #{c.superseded_by_id}"), "") for c in older]
-        items.append((format_html("{} <em>(this row)</em>", chunk_link(obj)), "pm-this"))
-        for c in newer:
-            note = f"superseded by #{c.superseded_by_id}" if c.superseded_by_id else "current"
-            items.append((self._chain_item(c, note=note), ""))
+        items = [
+            (
+                format_html("{} <em>(this row)</em>", chunk_link(step.chunk))
+                if step.is_this
+                else self._chain_item(step.chunk, note=step.note),
+                "pm-this" if step.is_this else "",
+            )
+            for step in steps
+        ]
         return format_html(
             '<ol class="pm-chain">{}</ol>',
             format_html_join("", '<li class="{1}">{0}</li>', ((html, css) for html, css in items)),
@@ -182,45 +186,42 @@ class ChunkChangePage:
             note,
         )
 
-    def _older_revisions(self, obj: Chunk) -> list[Chunk]:
-        """Rows this one superseded, transitively, oldest first (indexed on invalidation_reason)."""
-        out: list[Chunk] = []
-        frontier = [obj.pk]
-        seen = {obj.pk}
-        while frontier and len(out) < CHAIN_MAX_STEPS:
-            reasons = [f"{SUPERSEDED_PREFIX}{pk}" for pk in frontier]
-            rows = list(
-                Chunk.objects.filter(invalidated_at__isnull=False, invalidation_reason__in=reasons)
-                .exclude(pk__in=seen)
-                .order_by("-created_at", "-id")
-            )
-            seen.update(r.pk for r in rows)
-            out.extend(rows)
-            frontier = [r.pk for r in rows]
-        return sorted(out[:CHAIN_MAX_STEPS], key=lambda c: (c.created_at, c.pk))
-
-    def _newer_revisions(self, obj: Chunk) -> list[Chunk]:
-        """The rows that superseded this one, following superseded_by:<id>, oldest first."""
-        out: list[Chunk] = []
-        seen = {obj.pk}
-        next_id = obj.superseded_by_id
-        while next_id and next_id not in seen and len(out) < CHAIN_MAX_STEPS:
-            row = Chunk.objects.filter(pk=next_id).first()
-            if row is None:
-                break
-            out.append(row)
-            seen.add(row.pk)
-            next_id = row.superseded_by_id
-        return out
+    @admin.display(description="blast radius")
+    def influence_summary(self, obj: Chunk) -> SafeString:
+        reach = chunk_influence(obj.pk)
+        if not reach.turns:
+            return format_html('<span class="pm-quiet pm-influence">{}</span>', "Never entered a turn.")
+        names = agent_names(list(reach.agent_ids))
+        agents = ", ".join(names.get(i, f"#{i}") for i in reach.agent_ids)
+        return format_html(
+            '<div class="pm-influence">Entered <strong>{}</strong> turn{} ({} as always-on, {} as a RAG hit) '
+            "in <strong>{}</strong> session{} of <strong>{}</strong> agent{} ({}), first {}, last {}. "
+            '<a href="{}?{}">Turns that received chunk #{} →</a></div>',
+            reach.turns,
+            "s" if reach.turns != 1 else "",
+            reach.hot_turns,
+            reach.rag_turns,
+            reach.sessions,
+            "s" if reach.sessions != 1 else "",
+            reach.agents,
+            "s" if reach.agents != 1 else "",
+            agents or "no agent",
+            f"{reach.first_at:%Y-%m-%d %H:%M}",
+            f"{reach.last_at:%Y-%m-%d %H:%M}",
+            reverse("admin:audit_injectionlog_changelist"),
+            urlencode({"chunk": obj.pk}),
+            obj.pk,
+        )
 
     @admin.display(description="entered these turns")
     def injection_history(self, obj: Chunk) -> SafeString:
-        logs = list(injections_for_chunk(obj.pk)[: INJECTION_HISTORY_ROWS + 1])
-        if not logs:
+        items = list(chunk_influence_turns(obj.pk)[: INJECTION_HISTORY_ROWS + 1])
+        if not items:
             return format_html(
                 '<span class="pm-quiet">{}</span>', "Never injected: no turn has been given this row yet."
             )
-        sections = injection_chunk_sections(obj.pk)
+        sections = {item.log_id: [item.section] for item in items}
+        logs = [item.log for item in items]
         rows = [
             (
                 f"{log.created_at:%Y-%m-%d %H:%M:%S}",
@@ -386,23 +387,144 @@ class ChunkChangePage:
         self.message_user(request, text, messages.SUCCESS if done else messages.WARNING)
         return HttpResponseRedirect(request.path)
 
+    def _edited(self, request: HttpRequest, obj: Chunk) -> dict[str, str] | None:
+        """The heading / content the operator typed, when they differ from the stored row."""
+        if "content" not in request.POST:
+            return None
+        content = request.POST.get("content", "").replace("\r\n", "\n")
+        heading = request.POST.get("heading", obj.heading)
+        if content == obj.content.replace("\r\n", "\n") and heading == obj.heading:
+            return None
+        return {"content": content, "heading": heading}
+
     def _review_one(self, request: HttpRequest, object_id: str, state: str) -> HttpResponse:
         if not self.has_review_permission(request):
             raise PermissionDenied
         obj = self.get_object(request, object_id)
         if obj is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        edit = self._edited(request, obj)
+        if edit is not None and state != ReviewState.CONFIRMED:
+            self.message_user(
+                request,
+                f"Nothing changed: you edited the text, and “{VERDICT_WORDS[ReviewState(state)]}” judges the "
+                "stored text. Save the edit as a new revision (or undo it) first.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(request.get_full_path())
+        if state == ReviewState.CONFIRMED:
+            effect = confirm_effect(obj)
+            if effect.needs_second_step and "_effect_ack" not in request.POST:
+                return self._verdict_step(request, obj, state, edit=edit, effect=effect)
+            if edit is not None:
+                return self._confirm_edit(request, obj, edit)
+        if state == ReviewState.REJECTED and "_quarantine_ack" not in request.POST:
+            derived = derived_rows(obj)
+            if derived:
+                return self._verdict_step(request, obj, state, derived=derived)
+        return self._apply_verdict(request, obj, state)
+
+    def _apply_verdict(self, request: HttpRequest, obj: Chunk, state: str) -> HttpResponse:
         before = obj.review_state
+        group = [i for i in self.verdict_ids(request, [obj.pk]) if i != obj.pk]
         try:
-            chunk_review(chunk_id=obj.pk, state=state, actor=actor_for(request), path=ADMIN_PATH)
+            if state == ReviewState.REJECTED:
+                chunk_reject_with_derived(
+                    chunk_id=obj.pk,
+                    also_reject=[int(i) for i in request.POST.getlist("derived") if i.isdigit()],
+                    actor=actor_for(request),
+                    path=ADMIN_PATH,
+                )
+            else:
+                chunk_review(chunk_id=obj.pk, state=state, actor=actor_for(request), path=ADMIN_PATH)
+            for pk in group:
+                chunk_review(
+                    chunk_id=pk,
+                    state=state,
+                    actor=actor_for(request),
+                    path=ADMIN_PATH,
+                    cause=f"same content as #{obj.pk}",
+                )
         except ApplicationError as exc:
             self.message_user(request, f"Not changed: {exc}", messages.ERROR)
-            return HttpResponseRedirect(request.path)
-        if before == state:
+            return HttpResponseRedirect(request.get_full_path())
+        word = VERDICT_WORDS[ReviewState(state)]
+        extra = f" (and {len(group)} identical row{'s' if len(group) != 1 else ''})" if group else ""
+        derived = len(request.POST.getlist("derived")) if state == ReviewState.REJECTED else 0
+        if derived:
+            extra += f", with {derived} derived row{'s' if derived != 1 else ''}"
+        if before == state and not group:
             self.message_user(request, f"#{obj.pk} was already {state}.", messages.INFO)
         else:
-            self.message_user(request, f"#{obj.pk} {VERDICT_WORDS[ReviewState(state)]}.", messages.SUCCESS)
-        return HttpResponseRedirect(self.after_review_url(request, obj))
+            self.message_user(request, f"#{obj.pk} {word}{extra}.", messages.SUCCESS)
+        return HttpResponseRedirect(self.after_review_url(request, obj, state))
 
-    def after_review_url(self, request: HttpRequest, obj: Chunk) -> str:
-        return request.path
+    def _confirm_edit(self, request: HttpRequest, obj: Chunk, edit: dict[str, str]) -> HttpResponse:
+        """Edit + Confirm: the edit becomes the confirmed revision, or is refused with a message."""
+        if obj.proposes_id is not None:
+            self.message_user(
+                request,
+                f"Not confirmed and not saved: #{obj.pk} proposes a revision of #{obj.proposes_id}; confirm "
+                "it as written, or reject it and edit the original.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(request.get_full_path())
+        try:
+            new = chunk_revise(
+                chunk_id=obj.pk,
+                content=edit["content"],
+                heading=edit["heading"],
+                actor=actor_for(request),
+                path=ADMIN_PATH,
+            )
+            if new.review_state != ReviewState.CONFIRMED:
+                new = chunk_review(
+                    chunk_id=new.pk, state=ReviewState.CONFIRMED, actor=actor_for(request), path=ADMIN_PATH
+                )
+        except ApplicationError as exc:
+            self.message_user(request, f"Not confirmed and not saved: {exc}", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+        self.message_user(
+            request,
+            format_html(
+                "Your edit was saved as revision <a href='{}'>#{}</a>, confirmed. #{} is kept as history, "
+                "superseded by #{}.",
+                chunk_url(new.pk),
+                new.pk,
+                obj.pk,
+                new.pk,
+            ),
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(self.after_review_url(request, obj, ReviewState.CONFIRMED))
+
+    def _verdict_step(
+        self,
+        request: HttpRequest,
+        obj: Chunk,
+        state: str,
+        *,
+        edit: dict[str, str] | None = None,
+        effect: ConfirmEffect | None = None,
+        derived: list[Derived] | None = None,
+    ) -> HttpResponse:
+        """The second, explicit step: what the verdict will do, and a button to do it."""
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"{'Confirm' if state == ReviewState.CONFIRMED else 'Reject'} #{obj.pk}?",
+            "opts": self.opts,
+            "original": obj,
+            "button": next(key for key, s in REVIEW_BUTTONS.items() if s == state),
+            "ack": "_effect_ack" if state == ReviewState.CONFIRMED else "_quarantine_ack",
+            "edit": edit,
+            "effect": effect,
+            "derived": derived or [],
+            "back_url": request.get_full_path(),
+        }
+        return TemplateResponse(request, "admin/memory/verdict_step.html", context)
+
+    def after_review_url(self, request: HttpRequest, obj: Chunk, state: str) -> str:
+        return request.get_full_path()
+
+    def verdict_ids(self, request: HttpRequest, ids: list[int]) -> list[int]:
+        return ids

@@ -156,3 +156,34 @@ class QueueStateFilter(admin.SimpleListFilter):
         if value == "all":
             return queryset
         return queryset.filter(review_state=value)
+
+
+class QueueExpiryFilter(admin.SimpleListFilter):
+    """Expired rows never deliver: the queue hides them unless asked."""
+
+    title = "expiry"
+    parameter_name = "expired"
+    DEFAULT = "hide"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("hide", "not expired"), ("yes", "expired only"), ("all", "expired or not")]
+
+    def current(self) -> str:
+        return self.value() or self.DEFAULT
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.current() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        now = timezone.now()
+        value = self.current()
+        if value == "yes":
+            return queryset.filter(expires_at__lte=now)
+        if value == "all":
+            return queryset
+        return queryset.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
@@ -55,6 +55,34 @@ def trust_badge(source_type: str | None) -> SafeString:
 def policy_badge(policy: str | None) -> SafeString:
     text = "always-on" if policy == DeliveryPolicy.ALWAYS else (policy or "unstamped").replace("_", "-")
     return badge(text, f"pm-policy-{policy or 'none'}")
+
+
+RISK_WORDS = {1: "risk 1 · high", 2: "risk 2", 3: "risk 3"}
+REASON_WORDS = {
+    "instruction": "instruction-shaped",
+    "hidden_text": "hidden text",
+    "secret": "secret (redacted)",
+    "protected_subject": "protected subject",
+    "oversized": "oversized",
+    "repeated": "repeated across sessions",
+    "proposed_revision": "proposed revision",
+}
+
+
+def risk_badge(chunk: Chunk) -> SafeString:
+    """The inspection's risk level (NULL = 3) with the held reasons beside it."""
+    level = chunk.risk if chunk.risk in (1, 2, 3) else 3
+    reasons = [code for code in (chunk.held_reasons or "").split(",") if code]
+    held = format_html_join(
+        " ", '<span class="pm-badge pm-reason">{}</span>', ((REASON_WORDS.get(r, r),) for r in reasons)
+    )
+    return format_html(
+        '<span class="pm-badge pm-risk-{}" title="{}">{}</span> {}',
+        level,
+        "held: " + ", ".join(reasons) if reasons else "not held",
+        RISK_WORDS[level],
+        held,
+    )
 
 
 def chunk_url(chunk_id: int, *, model: str = "chunk") -> str:

@@ -18,6 +18,10 @@ urlpatterns = [
     re_path(r"^memory/recall/?$", views.MemoryRecallApi.as_view(), name="memory-recall"),
     re_path(r"^memory/list/?$", views.MemoryListApi.as_view(), name="memory-list"),
     re_path(rf"^memory/chunks/{CHUNK}/review/?$", views.ChunkReviewApi.as_view(), name="chunk-review"),
+    re_path(
+        rf"^memory/chunks/{CHUNK}/influence/?$", views.ChunkInfluenceApi.as_view(), name="chunk-influence"
+    ),
+    re_path(rf"^{SESSION}/quarantine/?$", views.SessionQuarantineApi.as_view(), name="session-quarantine"),
     re_path(r"^knowledge/chunks/?$", views.StoreChunkListApi.as_view(), name="store-chunk-list"),
     re_path(
         r"^knowledge/chunks/bulk-delete/?$",

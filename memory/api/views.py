@@ -21,11 +21,21 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
+from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.models import InjectionLogItem
+from audit.selectors import chunk_influence, chunk_influence_turns
 from memory.api.filters import BULK_FILTER_KEYS, MemoryListFilter, StoreFilter
+from memory.api.review_serializers import (
+    InfluencePageOutput,
+    InfluenceSummaryOutput,
+    InfluenceTurnOutput,
+    QuarantineInput,
+    QuarantineOutput,
+)
 from memory.api.serializers import (
     BulkDeleteInput,
     BulkDeleteOutput,
@@ -45,6 +55,7 @@ from memory.api.serializers import (
     RevisionOutput,
 )
 from memory.lifecycle import ingest, recall, retention
+from memory.lifecycle.quarantine import session_quarantine
 from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
@@ -54,6 +65,7 @@ from sessions_app.permissions import HasModelPerms, IsAgent
 OPERATOR_EDIT_PATH = "operator_edit"
 REVIEW_PATH = "review_api"
 PROMOTE_PATH = "promote_api"
+QUARANTINE_PATH = "quarantine_api"
 
 
 def _agent_session(request: Request, session_id: str) -> Session:
@@ -379,3 +391,83 @@ class StoreBulkRestoreApi(APIView):
             ids=data.validated_data["ids"], actor=_operator(request), path="bulk_restore_api"
         )
         return Response({"restored": len(ids), "ids": list(ids)})
+
+
+# ----------------------------------------------------------------------------------------------
+# The review console: a chunk's blast radius, a session's quarantine
+
+
+class InfluencePagination(CursorPagination):
+    ordering = "-log_id"  # log ids grow with time: newest first, a walk down injection_item_chunk
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class ChunkInfluenceApi(ListAPIView):
+    """Operators: the turns, sessions and agents one chunk entered (summary + the turns, paginated)."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("memory.view_chunk", "audit.view_injectionlog")}
+    serializer_class = InfluenceTurnOutput
+    pagination_class = InfluencePagination
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return InjectionLogItem.objects.none()
+        return chunk_influence_turns(_chunk(self.kwargs["chunk_id"]).pk)
+
+    @extend_schema(
+        parameters=[CHUNK_ID],
+        responses={
+            200: InfluencePageOutput,
+            403: OpenApiResponse(description="not an operator with view_chunk and view_injectionlog"),
+            404: OpenApiResponse(description="no such chunk"),
+        },
+        summary="Blast radius of a chunk: where it went (turns newest first)",
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().get(request, *args, **kwargs)
+        summary = InfluenceSummaryOutput(chunk_influence(int(self.kwargs["chunk_id"]))).data
+        response.data = {"summary": summary, **response.data}
+        return response
+
+
+class SessionQuarantineApi(APIView):
+    """Reviewers: reject everything a session wrote, in one transaction (undo: reopen)."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.review_chunk",)}
+
+    @extend_schema(
+        request=QuarantineInput,
+        responses={
+            200: QuarantineOutput,
+            400: OpenApiResponse(description="several agents have a session with this id: pass agent"),
+            403: OpenApiResponse(description="not an operator with memory.review_chunk"),
+            404: OpenApiResponse(description="no such session"),
+        },
+        summary="Quarantine a session: reject every memory it wrote",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        data = QuarantineInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        sessions = Session.objects.filter(session_id=session_id)
+        if data.validated_data.get("agent") is not None:
+            sessions = sessions.filter(agent_id=data.validated_data["agent"])
+        found = list(sessions.values_list("agent_id", flat=True)[:2])
+        if not found:
+            raise Http404
+        if len(found) > 1:
+            raise ValidationError({"agent": ["several agents have a session with this id: pass agent"]})
+        result = session_quarantine(
+            session_id=session_id, agent_id=found[0], actor=_operator(request), path=QUARANTINE_PATH
+        )
+        body = {
+            "session_id": session_id,
+            "agent_id": found[0],
+            "rejected": list(result.rejected),
+            "already_rejected": result.already,
+        }
+        return Response(QuarantineOutput(body).data)

@@ -34,8 +34,13 @@ from protomem.errors import ApplicationError, ConflictError
 logger = logging.getLogger(__name__)
 
 
-def chunk_review(*, chunk_id: int, state: str, actor: str, path: str = "api") -> Chunk:
+def chunk_review(
+    *, chunk_id: int, state: str, actor: str, path: str = "api", cause: str | None = None
+) -> Chunk:
     """Set the operator's verdict (confirmed / rejected / pending). Idempotent; never deletes.
+
+    `cause` (why this row shares a verdict taken on another one: a quarantine, a duplicate
+    group) is recorded in the audit event.
 
     Confirming a proposed revision (Chunk.proposes_id) supersedes the row it proposes to replace,
     with the reviewer as the actor; taking that verdict back (reopen or reject) restores it.
@@ -49,9 +54,8 @@ def chunk_review(*, chunk_id: int, state: str, actor: str, path: str = "api") ->
         updated = Chunk.objects.filter(pk=chunk_id, review_state=old).update(review_state=state)
         if updated != 1:
             raise ConflictError("chunk was reviewed concurrently; reload and retry")
-        audit_event_record(
-            event=REVIEWED, actor=actor, path=path, chunk_id=chunk_id, data={"from": old, "to": state}
-        )
+        data = {"from": old, "to": state, **({"cause": cause} if cause else {})}
+        audit_event_record(event=REVIEWED, actor=actor, path=path, chunk_id=chunk_id, data=data)
         chunk.review_state = state
         if chunk.proposes_id is not None:
             _apply_proposal(chunk, accepted=state == ReviewState.CONFIRMED, actor=actor, path=path)

@@ -183,7 +183,13 @@ def test_verdict_button_in_the_queue_moves_to_the_next_pending_row(reviewer_web:
     older = ChunkFactory(review_state="pending", created_at=now - timedelta(hours=2))
     newer = ChunkFactory(review_state="pending", created_at=now - timedelta(hours=1))
     url = reverse("admin:memory_pendingchunk_change", args=[newer.pk])
-    response = reviewer_web.post(url, {"_review_rejected": "Reject", "content": "ignored"})
+    # An edited text with Reject is refused, never silently dropped (issue 14) ...
+    refused = reviewer_web.post(url, {"_review_rejected": "Reject", "content": "ignored"}, follow=True)
+    assert "Nothing changed: you edited the text" in refused.content.decode()
+    newer.refresh_from_db()
+    assert newer.review_state == "pending"
+    # ... the unedited form rejects.
+    response = reviewer_web.post(url, {"_review_rejected": "Reject", "content": newer.content})
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:memory_pendingchunk_change", args=[older.pk])
     newer.refresh_from_db()

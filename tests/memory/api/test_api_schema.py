@@ -19,6 +19,8 @@ MINE = {
     "/api/memory/recall/": {"get", "post"},
     "/api/memory/list/": {"get"},
     "/api/memory/chunks/{chunk_id}/review/": {"post"},
+    "/api/memory/chunks/{chunk_id}/influence/": {"get"},
+    "/api/sessions/{session_id}/quarantine/": {"post"},
     "/api/knowledge/chunks/": {"get"},
     "/api/knowledge/chunks/{chunk_id}/": {"get", "put"},
     "/api/knowledge/chunks/{chunk_id}/promote/": {"post"},

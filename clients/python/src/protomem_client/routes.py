@@ -73,6 +73,8 @@ OPERATOR_ONLY: frozenset[tuple[str, str]] = frozenset(
         ("POST", "/api/knowledge/chunks/bulk-delete/"),
         ("POST", "/api/knowledge/chunks/bulk-restore/"),
         ("POST", "/api/memory/chunks/{chunk_id}/review/"),  # reviewers: the verdict
+        ("GET", "/api/memory/chunks/{chunk_id}/influence/"),  # a chunk's blast radius
+        ("POST", "/api/sessions/{session_id}/quarantine/"),  # reviewers: reject all a session wrote
         ("GET", "/api/memory/injections/"),  # the injection log
         ("GET", "/api/prompts/preview/"),  # the projection without logging
         ("POST", "/api/skills/"),  # add a skill

@@ -1,0 +1,50 @@
+"""Serializers of the review console's API: a chunk's blast radius and quarantine."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class InfluenceSummaryOutput(serializers.Serializer):
+    chunk_id = serializers.IntegerField()
+    turns = serializers.IntegerField()
+    hot_turns = serializers.IntegerField()
+    rag_turns = serializers.IntegerField()
+    sessions = serializers.IntegerField()
+    agents = serializers.IntegerField()
+    agent_ids = serializers.ListField(child=serializers.IntegerField())
+    first_at = serializers.DateTimeField(allow_null=True)
+    last_at = serializers.DateTimeField(allow_null=True)
+
+
+class InfluenceTurnOutput(serializers.Serializer):
+    """One turn the chunk entered: the injection-log row and the section it was given in."""
+
+    log_id = serializers.IntegerField()
+    section = serializers.CharField()
+    created_at = serializers.DateTimeField(source="log.created_at")
+    agent_id = serializers.IntegerField(source="log.agent_id", allow_null=True)
+    session_id = serializers.CharField(source="log.session_id")
+
+
+class InfluencePageOutput(serializers.Serializer):
+    summary = InfluenceSummaryOutput()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = InfluenceTurnOutput(many=True)
+
+
+class QuarantineInput(serializers.Serializer):
+    agent = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="the session's agent, when several agents share the id",
+    )
+
+
+class QuarantineOutput(serializers.Serializer):
+    session_id = serializers.CharField()
+    agent_id = serializers.IntegerField()
+    rejected = serializers.ListField(child=serializers.IntegerField())
+    already_rejected = serializers.IntegerField()
