@@ -8,7 +8,8 @@ class SessionsAppConfig(AppConfig):
     verbose_name = "Sessions"
 
     def ready(self) -> None:
-        from sessions_app import checks  # noqa: F401 - registers the system checks
+        # tasks: registered in every process, since services enqueue them by name (protomem.queue)
+        from sessions_app import checks, tasks  # noqa: F401 - registers the system checks and tasks
         from sessions_app.api import schema  # noqa: F401 - registers the OpenAPI auth scheme
         from sessions_app.integrity import register_summary_index
 

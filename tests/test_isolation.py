@@ -64,7 +64,7 @@ OPERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "knowledge/chunks/bulk-restore", {"ids": ["{chunk}"]}),
     ("POST", "memory/chunks/{chunk}/review", {"state": "confirmed"}),
     ("GET", "memory/chunks/{chunk}/influence", None),
-    ("POST", f"sessions/{B_ONLY}/quarantine", {}),
+    ("POST", "sessions/{sid}/quarantine", {}),
     ("GET", "memory/injections", None),
     ("GET", "prompts/preview", None),
     ("POST", "skills", {"name": "agent-skill", "content": "x"}),
@@ -289,7 +289,7 @@ def test_operator_routes_refuse_an_agent_key(agent_client, b_world, method, path
     before = snapshot()
     if body is not None:
         body = {k: [chunk.pk] if v == ["{chunk}"] else v for k, v in body.items()}
-    resp = call(agent_client, method, path.format(chunk=chunk.pk, name="deploy"), body)
+    resp = call(agent_client, method, path.format(chunk=chunk.pk, name="deploy", sid=B_ONLY), body)
     assert resp.status_code == 403, (method, path, resp.content)
     assert snapshot() == before
     assert Skill.objects.get().content == "1. ship"

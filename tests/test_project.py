@@ -168,3 +168,17 @@ def test_every_beat_task_is_registered(settings):
     assert scheduled
     missing = sorted(scheduled - set(app.tasks))
     assert missing == []
+
+
+def test_every_task_a_service_enqueues_by_name_is_registered_in_a_web_process():
+    # Services send tasks by registered name (protomem.queue), so each app's ready() must have
+    # imported its tasks module, not only the worker's autodiscovery.
+    from celery import current_app
+    from django.conf import settings
+
+    from memory.store.embedding_index import EMBED_TASK
+    from sessions_app.retirement import HARVEST_TASK
+
+    names = set(current_app.tasks)
+    assert {EMBED_TASK, HARVEST_TASK} <= names
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.urls import re_path
 
-from memory.api import views
+from memory.api import review_views, views
 
 SESSION = r"sessions/(?P<session_id>[^/]+)"
 CHUNK = r"(?P<chunk_id>[0-9]+)"
@@ -19,9 +19,13 @@ urlpatterns = [
     re_path(r"^memory/list/?$", views.MemoryListApi.as_view(), name="memory-list"),
     re_path(rf"^memory/chunks/{CHUNK}/review/?$", views.ChunkReviewApi.as_view(), name="chunk-review"),
     re_path(
-        rf"^memory/chunks/{CHUNK}/influence/?$", views.ChunkInfluenceApi.as_view(), name="chunk-influence"
+        rf"^memory/chunks/{CHUNK}/influence/?$",
+        review_views.ChunkInfluenceApi.as_view(),
+        name="chunk-influence",
     ),
-    re_path(rf"^{SESSION}/quarantine/?$", views.SessionQuarantineApi.as_view(), name="session-quarantine"),
+    re_path(
+        rf"^{SESSION}/quarantine/?$", review_views.SessionQuarantineApi.as_view(), name="session-quarantine"
+    ),
     re_path(r"^knowledge/chunks/?$", views.StoreChunkListApi.as_view(), name="store-chunk-list"),
     re_path(
         r"^knowledge/chunks/bulk-delete/?$",

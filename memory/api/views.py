@@ -21,21 +21,11 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.models import InjectionLogItem
-from audit.selectors import chunk_influence, chunk_influence_turns
 from memory.api.filters import BULK_FILTER_KEYS, MemoryListFilter, StoreFilter
-from memory.api.review_serializers import (
-    InfluencePageOutput,
-    InfluenceSummaryOutput,
-    InfluenceTurnOutput,
-    QuarantineInput,
-    QuarantineOutput,
-)
 from memory.api.serializers import (
     BulkDeleteInput,
     BulkDeleteOutput,
@@ -55,7 +45,6 @@ from memory.api.serializers import (
     RevisionOutput,
 )
 from memory.lifecycle import ingest, recall, retention
-from memory.lifecycle.quarantine import session_quarantine
 from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
@@ -65,7 +54,6 @@ from sessions_app.permissions import HasModelPerms, IsAgent
 OPERATOR_EDIT_PATH = "operator_edit"
 REVIEW_PATH = "review_api"
 PROMOTE_PATH = "promote_api"
-QUARANTINE_PATH = "quarantine_api"
 
 
 def _agent_session(request: Request, session_id: str) -> Session:
@@ -76,11 +64,11 @@ def _agent_session(request: Request, session_id: str) -> Session:
         raise Http404 from None
 
 
-def _operator(request: Request) -> str:
+def operator_actor(request: Request) -> str:
     return f"user:{request.user.pk}"
 
 
-def _chunk(chunk_id: int | str) -> Chunk:
+def chunk_or_404(chunk_id: int | str) -> Chunk:
     # The route takes any digits; past the DB's integer range no row can match (and the
     # lookup itself would overflow).
     if int(chunk_id) > MAX_DB_INT:
@@ -251,13 +239,13 @@ class ChunkReviewApi(APIView):
         summary="Review a chunk",
     )
     def post(self, request: Request, chunk_id: int) -> Response:
-        _chunk(chunk_id)
+        chunk_or_404(chunk_id)
         data = ReviewInput(data=request.data)
         data.is_valid(raise_exception=True)
         chunk = chunk_review(
             chunk_id=int(chunk_id),
             state=data.validated_data["state"],
-            actor=_operator(request),
+            actor=operator_actor(request),
             path=REVIEW_PATH,
         )
         return Response(ChunkOutput(chunk).data)
@@ -283,9 +271,9 @@ class ChunkPromoteApi(APIView):
         summary="Promote a private chunk into the commons (201 new copy, 200 already promoted)",
     )
     def post(self, request: Request, chunk_id: int) -> Response:
-        _chunk(chunk_id)
+        chunk_or_404(chunk_id)
         already = Chunk.objects.filter(promoted_from=int(chunk_id)).exists()
-        copy = chunk_promote(chunk_id=int(chunk_id), actor=_operator(request), path=PROMOTE_PATH)
+        copy = chunk_promote(chunk_id=int(chunk_id), actor=operator_actor(request), path=PROMOTE_PATH)
         code = status.HTTP_200_OK if already else status.HTTP_201_CREATED
         return Response(ChunkOutput(copy).data, status=code)
 
@@ -310,7 +298,7 @@ class StoreChunkDetailApi(APIView):
 
     @extend_schema(parameters=[CHUNK_ID], responses={200: ChunkOutput}, summary="One chunk")
     def get(self, request: Request, chunk_id: int) -> Response:
-        return Response(ChunkOutput(_chunk(chunk_id)).data)
+        return Response(ChunkOutput(chunk_or_404(chunk_id)).data)
 
     @extend_schema(
         parameters=[CHUNK_ID],
@@ -324,14 +312,14 @@ class StoreChunkDetailApi(APIView):
         summary="Operator edit: a new revision superseding this row",
     )
     def put(self, request: Request, chunk_id: int) -> Response:
-        _chunk(chunk_id)
+        chunk_or_404(chunk_id)
         data = ReviseInput(data=request.data)
         data.is_valid(raise_exception=True)
         new = chunk_revise(
             chunk_id=int(chunk_id),
             content=data.validated_data["content"],
             heading=data.validated_data.get("heading"),
-            actor=_operator(request),
+            actor=operator_actor(request),
             path=OPERATOR_EDIT_PATH,
         )
         return Response({"chunk": ChunkOutput(new).data, "supersedes": int(chunk_id)})
@@ -371,7 +359,7 @@ class StoreBulkDeleteApi(APIView):
         result = retention.chunks_bulk_delete(
             ids=data.validated_data.get("ids"),
             queryset=queryset,
-            actor=_operator(request),
+            actor=operator_actor(request),
             path="bulk_delete_api",
         )
         return Response({"marked": result.marked, "ids": list(result.ids), "reap_after": result.reap_after})
@@ -388,86 +376,6 @@ class StoreBulkRestoreApi(APIView):
         data = BulkRestoreInput(data=request.data)
         data.is_valid(raise_exception=True)
         ids = retention.chunks_bulk_restore(
-            ids=data.validated_data["ids"], actor=_operator(request), path="bulk_restore_api"
+            ids=data.validated_data["ids"], actor=operator_actor(request), path="bulk_restore_api"
         )
         return Response({"restored": len(ids), "ids": list(ids)})
-
-
-# ----------------------------------------------------------------------------------------------
-# The review console: a chunk's blast radius, a session's quarantine
-
-
-class InfluencePagination(CursorPagination):
-    ordering = "-log_id"  # log ids grow with time: newest first, a walk down injection_item_chunk
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
-
-
-class ChunkInfluenceApi(ListAPIView):
-    """Operators: the turns, sessions and agents one chunk entered (summary + the turns, paginated)."""
-
-    permission_classes = [HasModelPerms]
-    required_perms = {"GET": ("memory.view_chunk", "audit.view_injectionlog")}
-    serializer_class = InfluenceTurnOutput
-    pagination_class = InfluencePagination
-    filter_backends: list[Any] = []
-
-    def get_queryset(self) -> Any:
-        if getattr(self, "swagger_fake_view", False):
-            return InjectionLogItem.objects.none()
-        return chunk_influence_turns(_chunk(self.kwargs["chunk_id"]).pk)
-
-    @extend_schema(
-        parameters=[CHUNK_ID],
-        responses={
-            200: InfluencePageOutput,
-            403: OpenApiResponse(description="not an operator with view_chunk and view_injectionlog"),
-            404: OpenApiResponse(description="no such chunk"),
-        },
-        summary="Blast radius of a chunk: where it went (turns newest first)",
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        response = super().get(request, *args, **kwargs)
-        summary = InfluenceSummaryOutput(chunk_influence(int(self.kwargs["chunk_id"]))).data
-        response.data = {"summary": summary, **response.data}
-        return response
-
-
-class SessionQuarantineApi(APIView):
-    """Reviewers: reject everything a session wrote, in one transaction (undo: reopen)."""
-
-    permission_classes = [HasModelPerms]
-    required_perms = {"POST": ("memory.review_chunk",)}
-
-    @extend_schema(
-        request=QuarantineInput,
-        responses={
-            200: QuarantineOutput,
-            400: OpenApiResponse(description="several agents have a session with this id: pass agent"),
-            403: OpenApiResponse(description="not an operator with memory.review_chunk"),
-            404: OpenApiResponse(description="no such session"),
-        },
-        summary="Quarantine a session: reject every memory it wrote",
-    )
-    def post(self, request: Request, session_id: str) -> Response:
-        data = QuarantineInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        sessions = Session.objects.filter(session_id=session_id)
-        if data.validated_data.get("agent") is not None:
-            sessions = sessions.filter(agent_id=data.validated_data["agent"])
-        found = list(sessions.values_list("agent_id", flat=True)[:2])
-        if not found:
-            raise Http404
-        if len(found) > 1:
-            raise ValidationError({"agent": ["several agents have a session with this id: pass agent"]})
-        result = session_quarantine(
-            session_id=session_id, agent_id=found[0], actor=_operator(request), path=QUARANTINE_PATH
-        )
-        body = {
-            "session_id": session_id,
-            "agent_id": found[0],
-            "rejected": list(result.rejected),
-            "already_rejected": result.already,
-        }
-        return Response(QuarantineOutput(body).data)

@@ -144,7 +144,7 @@ def test_edit_then_confirm_saves_the_edit_as_the_confirmed_revision(
 
     # A proposal's edit is refused with a message, not dropped.
     target = ChunkFactory(review_state="confirmed", source_type="console", heading="Pager")
-    proposal = ChunkFactory(proposes=target, held_reasons="proposed_revision", heading="Pager v2")
+    proposal = ChunkFactory(proposes_id=target.pk, held_reasons="proposed_revision", heading="Pager v2")
     page.goto(f"{live_server.url}/admin/memory/pendingchunk/{proposal.pk}/change/")
     assert f"Confirming supersedes #{target.pk}" in page.locator(".pm-verdict").inner_text()
     page.fill("#id_content", "an edited proposal")

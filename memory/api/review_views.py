@@ -1,0 +1,106 @@
+"""The review console over HTTP: a chunk's blast radius and a session's quarantine (operators)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from audit.models import InjectionLogItem
+from audit.selectors import chunk_influence, chunk_influence_turns
+from memory.api.review_serializers import (
+    InfluencePageOutput,
+    InfluenceSummaryOutput,
+    InfluenceTurnOutput,
+    QuarantineInput,
+    QuarantineOutput,
+)
+from memory.api.views import CHUNK_ID, chunk_or_404, operator_actor
+from memory.lifecycle.quarantine import session_quarantine
+from sessions_app.models import Session
+from sessions_app.permissions import HasModelPerms
+
+QUARANTINE_PATH = "quarantine_api"
+
+
+class InfluencePagination(CursorPagination):
+    ordering = "-log_id"  # log ids grow with time: newest first, a walk down injection_item_chunk
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class ChunkInfluenceApi(ListAPIView):
+    """Operators: the turns, sessions and agents one chunk entered (summary + the turns, paginated)."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"GET": ("memory.view_chunk", "audit.view_injectionlog")}
+    serializer_class = InfluenceTurnOutput
+    pagination_class = InfluencePagination
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return InjectionLogItem.objects.none()
+        return chunk_influence_turns(chunk_or_404(self.kwargs["chunk_id"]).pk)
+
+    @extend_schema(
+        parameters=[CHUNK_ID],
+        responses={
+            200: InfluencePageOutput,
+            403: OpenApiResponse(description="not an operator with view_chunk and view_injectionlog"),
+            404: OpenApiResponse(description="no such chunk"),
+        },
+        summary="Blast radius of a chunk: where it went (turns newest first)",
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().get(request, *args, **kwargs)
+        summary = InfluenceSummaryOutput(chunk_influence(int(self.kwargs["chunk_id"]))).data
+        response.data = {"summary": summary, **response.data}
+        return response
+
+
+class SessionQuarantineApi(APIView):
+    """Reviewers: reject everything a session wrote, in one transaction (undo: reopen)."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.review_chunk",)}
+
+    @extend_schema(
+        request=QuarantineInput,
+        responses={
+            200: QuarantineOutput,
+            400: OpenApiResponse(description="several agents have a session with this id: pass agent"),
+            403: OpenApiResponse(description="not an operator with memory.review_chunk"),
+            404: OpenApiResponse(description="no such session"),
+        },
+        summary="Quarantine a session: reject every memory it wrote",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        data = QuarantineInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        sessions = Session.objects.filter(session_id=session_id)
+        if data.validated_data.get("agent") is not None:
+            sessions = sessions.filter(agent_id=data.validated_data["agent"])
+        found = list(sessions.values_list("agent_id", flat=True)[:2])
+        if not found:
+            raise Http404
+        if len(found) > 1:
+            raise ValidationError({"agent": ["several agents have a session with this id: pass agent"]})
+        result = session_quarantine(
+            session_id=session_id, agent_id=found[0], actor=operator_actor(request), path=QUARANTINE_PATH
+        )
+        body = {
+            "session_id": session_id,
+            "agent_id": found[0],
+            "rejected": list(result.rejected),
+            "already_rejected": result.already,
+        }
+        return Response(QuarantineOutput(body).data)
