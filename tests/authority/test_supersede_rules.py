@@ -59,11 +59,14 @@ def test_the_fixtures_are_paraphrases_in_the_revision_band() -> None:
 def operator_row(content: str, **fields: Any) -> Chunk:
     """A confirmed host row written the way the operator's surfaces write one (no agent)."""
     row = add_chunk(
-        ChunkDraft(content=content, domain="fact", source_type="operator", review_state="confirmed", **fields),
+        ChunkDraft(
+            content=content, domain="fact", source_type="operator", review_state="confirmed", **fields
+        ),
         actor="user:1",
         path="admin",
     )
-    assert row is not None and row.scope == "host"
+    assert row is not None
+    assert row.scope == "host"
     return row
 
 
@@ -210,7 +213,9 @@ def test_a_commons_row_in_layered_scope_is_only_proposed_against(
     assert_accept_then_withdraw(operator_client, reviewer, proposal, commons)
 
 
-def test_a_higher_tier_row_of_the_agents_own_is_only_proposed_against(agent_client, operator_client, reviewer):
+def test_a_higher_tier_row_of_the_agents_own_is_only_proposed_against(
+    agent_client, operator_client, reviewer
+):
     # given agent A's own fact, revised by an operator (tier 3, still A's) and then reopened:
     # only the tier rule protects it (same owner, private, pending)
     register(agent_client, SID)
@@ -306,7 +311,8 @@ def test_re_ingesting_a_host_document_proposes_instead_of_replacing(
         ),
         actor="system",
     )
-    assert host_page is not None and host_page.scope == "host"
+    assert host_page is not None
+    assert host_page.scope == "host"
     register(agent_client, SID)
     register(other_agent_client, SID)
     # when agent A ingests the same origin with changed text
