@@ -73,6 +73,15 @@ class AgentAdmin(admin.ModelAdmin):
             .annotate(n_keys=Count("api_keys", distinct=True), n_sessions=Count("sessions", distinct=True))
         )
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, Any, set[str], list[Any]]:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        if protected:
+            # Chunks are never deletable in the admin, so Django would report the protected rows
+            # as a missing "delete chunk" permission and list none of them; the delete is
+            # refused either way, so the page lists the rows that keep the agent instead.
+            perms_needed = set()
+        return deleted, counts, perms_needed, protected
+
     @admin.display(description="namespace", ordering="namespace")
     def namespace_display(self, obj: Agent) -> str:
         return obj.namespace or "— (any)"

@@ -113,6 +113,7 @@ OPERATOR_PERMS = (
     ("memory", "add_skill"),
     ("memory", "change_skill"),
     ("audit", "view_injectionlog"),
+    ("sessions_app", "view_session"),
 )
 
 

@@ -32,7 +32,10 @@ from sessions_app.api.serializers import (
 )
 from sessions_app.authentication import AgentPrincipal
 from sessions_app.models import Message, Session
-from sessions_app.permissions import IsAgent, IsOperator
+from sessions_app.permissions import HasModelPerms, IsAgent
+
+# Operators read sessions (and their summaries) with the permission the admin's session pages need.
+SESSION_READ_PERMS = {"GET": ("sessions_app.view_session",)}
 
 AGENT_PARAM = OpenApiParameter(
     "agent", int, required=False, description="operators: the agent that owns the session"
@@ -65,10 +68,12 @@ class SessionListCreateApi(ListAPIView):
     serializer_class = SessionOutput
     filterset_class = SessionFilter
 
+    required_perms = SESSION_READ_PERMS
+
     def get_permissions(self) -> list[Any]:
         if self.request.method == "POST":
             return [IsAgent()]
-        return [(IsAgent | IsOperator)()]
+        return [(IsAgent | HasModelPerms)()]
 
     def get_queryset(self) -> Any:
         user = self.request.user
@@ -94,10 +99,12 @@ class SessionListCreateApi(ListAPIView):
 class SessionDetailApi(APIView):
     """GET one session; DELETE retires it (and enqueues its harvest)."""
 
+    required_perms = SESSION_READ_PERMS
+
     def get_permissions(self) -> list[Any]:
         if self.request.method == "DELETE":
             return [IsAgent()]
-        return [(IsAgent | IsOperator)()]
+        return [(IsAgent | HasModelPerms)()]
 
     @extend_schema(parameters=[AGENT_PARAM], responses={200: SessionOutput}, summary="One session")
     def get(self, request: Request, session_id: str) -> Response:
@@ -177,8 +184,10 @@ class SessionSearchApi(APIView):
 class SessionSummaryApi(APIView):
     """recall_session: one session's full summary (reasoning-stripped, credentials redacted)."""
 
+    required_perms = SESSION_READ_PERMS
+
     def get_permissions(self) -> list[Any]:
-        return [(IsAgent | IsOperator)()]
+        return [(IsAgent | HasModelPerms)()]
 
     @extend_schema(parameters=[AGENT_PARAM], responses={200: SessionSummaryOutput}, summary="One summary")
     def get(self, request: Request, session_id: str) -> Response:
