@@ -45,8 +45,13 @@ def may_supersede(*, writer_agent_id: int | None, writer_source_type: str | None
         return True  # an operator's write is a verdict: the store is theirs
     if target.agent_id != writer_agent_id:
         return False  # another agent's row, or (for an agent) a host row written for every agent
-    if target.scope == ChunkScope.COMMONS:
-        return False  # the shared tier: only a reviewer changes what everyone reads
+    shared_with_all = target.scope == ChunkScope.COMMONS or (
+        target.scope == ChunkScope.HOST and writer_agent_id is not None
+    )
+    if shared_with_all:
+        # Read by every agent (a host row may name an agent as its author once a reviewer
+        # accepted its proposal): only a reviewer changes what everyone reads.
+        return False
     if trust_tier(target.source_type) > writer_tier:
         return False  # never outrank the writer
     # What an operator confirmed stays true until an operator says otherwise.

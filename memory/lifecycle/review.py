@@ -18,7 +18,7 @@ from audit.services import (
     audit_event_record,
     hot_written_record,
 )
-from memory.lifecycle.scope import COMMONS, row_scope
+from memory.lifecycle.scope import COMMONS, row_scope, write_scope
 from memory.lifecycle.writes import (
     OPERATOR_EDIT_SOURCE_TYPE,
     SUPERSEDED_PREFIX,
@@ -64,10 +64,17 @@ def chunk_review(
 
 
 def _apply_proposal(chunk: Chunk, *, accepted: bool, actor: str, path: str) -> None:
-    """Supersede (accepted) or restore (taken back) the row a proposed revision names; audited."""
+    """Supersede (accepted) or restore (taken back) the row a proposed revision names; audited.
+
+    An accepted revision takes the original's place: its scope too, so a host or commons fact
+    an agent's proposal replaced stays readable by every agent that read it (the agent stays
+    recorded as the author). Taken back, the revision returns to its writer's own scope.
+    """
     target_id = chunk.proposes_id
     if accepted:
-        done = chunk_supersede(old_id=target_id, new_id=chunk.pk)
+        target = Chunk.objects.filter(pk=target_id).first()
+        done = target is not None and chunk_supersede(old_id=target.pk, new_id=chunk.pk)
+        scope = row_scope(target) if done and target is not None else chunk.scope
         event = PROPOSAL_ACCEPTED
     else:
         done = bool(
@@ -75,10 +82,18 @@ def _apply_proposal(chunk: Chunk, *, accepted: bool, actor: str, path: str) -> N
                 pk=target_id, invalidation_reason=f"{SUPERSEDED_PREFIX}{chunk.pk}"
             ).update(invalidated_at=None, invalidation_reason="")
         )
+        scope = write_scope(agent=chunk.agent_id)
         event = PROPOSAL_WITHDRAWN
     if done:
+        if scope != chunk.scope:
+            Chunk.objects.filter(pk=chunk.pk).update(scope=scope)
+            chunk.scope = scope
         audit_event_record(
-            event=event, actor=actor, path=path, chunk_id=chunk.pk, data={"proposes": target_id}
+            event=event,
+            actor=actor,
+            path=path,
+            chunk_id=chunk.pk,
+            data={"proposes": target_id, "scope": scope},
         )
 
 

@@ -127,6 +127,12 @@ EXAMPLES: dict[tuple[str, str], Example] = {
         f"/api/memory/chunks/{w.chunk_id}/review/", body={"state": "confirmed"}
     ),
     ("GET", "/api/memory/injections/"): lambda w: Call("/api/memory/injections/"),
+    ("GET", "/api/memory/chunks/{chunk_id}/influence/"): lambda w: Call(
+        f"/api/memory/chunks/{w.chunk_id}/influence/"
+    ),
+    ("POST", "/api/sessions/{session_id}/quarantine/"): lambda w: Call(
+        f"/api/sessions/{SESSION}/quarantine/", body={"agent": w.agent.pk}
+    ),
     ("GET", "/api/prompts/preview/"): lambda w: Call(
         "/api/prompts/preview/", params={"agent": w.agent.pk, "session": SESSION, "query": "kestrel"}
     ),

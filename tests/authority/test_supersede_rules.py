@@ -18,6 +18,7 @@ import pytest
 from audit.models import AuditEvent
 from audit.services import PROPOSAL_ACCEPTED, PROPOSAL_WITHDRAWN
 from memory.lifecycle import dedup
+from memory.lifecycle.scope import row_scope
 from memory.lifecycle.writes import ChunkDraft, add_chunk
 from memory.store.models import Chunk
 from sessions_app.retirement import HarvestPolicy, session_harvest, session_retire
@@ -96,18 +97,24 @@ def review(operator_client: Any, chunk_id: int, state: str) -> None:
 
 
 def assert_accept_then_withdraw(operator_client: Any, reviewer: Any, proposal: Chunk, target: Chunk) -> None:
-    """Confirming supersedes the target with the reviewer as actor; reopening restores it."""
+    """Confirming supersedes the target with the reviewer as actor and gives the revision the
+    target's scope (everyone who read the original reads it); reopening restores both."""
+    own_scope = proposal.scope
     review(operator_client, proposal.pk, "confirmed")
     target.refresh_from_db()
+    proposal.refresh_from_db()
     assert target.invalidated_at is not None
     assert target.invalidation_reason == f"superseded_by:{proposal.pk}"
+    assert proposal.scope == row_scope(target)
     accepted = AuditEvent.objects.get(event=PROPOSAL_ACCEPTED, chunk_id=proposal.pk)
     assert accepted.actor == f"user:{reviewer.pk}"
-    assert accepted.data == {"proposes": target.pk}
+    assert accepted.data == {"proposes": target.pk, "scope": row_scope(target)}
 
     review(operator_client, proposal.pk, "pending")
     target.refresh_from_db()
+    proposal.refresh_from_db()
     assert (target.invalidated_at, target.invalidation_reason) == (None, "")
+    assert proposal.scope == own_scope
     withdrawn = AuditEvent.objects.get(event=PROPOSAL_WITHDRAWN, chunk_id=proposal.pk)
     assert withdrawn.actor == f"user:{reviewer.pk}"
 
@@ -131,9 +138,13 @@ def test_a_paraphrase_of_an_operator_fact_is_a_proposal_until_a_reviewer_confirm
     assert fact.pk in other_hits
     assert proposal.pk not in other_hits
     assert fact.pk in context(other_agent_client, SID, QUERY)["injected"]["rag_ids"]
-    # and only a reviewer's verdict supersedes it (and can take that back)
+    # and only a reviewer's verdict supersedes it (and can take that back) ...
     assert_accept_then_withdraw(operator_client, reviewer, proposal, fact)
     assert fact.pk in recall_ids(other_agent_client, QUERY)
+    # ... once accepted, the other agent reads the revision where it read the fact
+    review(operator_client, proposal.pk, "confirmed")
+    other_hits = recall_ids(other_agent_client, QUERY)
+    assert (proposal.pk in other_hits, fact.pk in other_hits) == (True, False)
 
 
 def test_a_paraphrase_of_an_always_on_rule_leaves_the_rule_in_every_prompt(
