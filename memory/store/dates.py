@@ -56,7 +56,9 @@ _PATTERNS = (
     ("iso_month", re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-)")),
     (
         "day_month",
-        re.compile(rf"\b{_DAY.format('d')}(?:\s+of)?\s+(?P<mon>{_MONTH})\b\.?(?:,?\s+{_YEAR.format('y')}\b)?"),
+        re.compile(
+            rf"\b{_DAY.format('d')}(?:\s+of)?\s+(?P<mon>{_MONTH})\b\.?(?:,?\s+{_YEAR.format('y')}\b)?"
+        ),
     ),
     (
         "month_day",
@@ -64,8 +66,16 @@ _PATTERNS = (
     ),
     ("month_year", re.compile(rf"\b(?P<mon>{_MONTH})\.?,?\s+{_YEAR.format('y')}\b")),
     ("month", re.compile(rf"(?:\b(?P<cue>\w+)\s+)?\b(?P<mon>{_MONTH})\b")),
-    ("ago", re.compile(r"\b(?P<n>\d+|a|an|one|two|three|four|five|six)\s+(?P<unit>day|week|month|year)s?\s+ago\b")),
-    ("relative", re.compile(r"\b(?P<which>this|last|past|previous|next)\s+(?P<unit>week|weekend|month|year)\b")),
+    (
+        "ago",
+        re.compile(
+            r"\b(?P<n>\d+|a|an|one|two|three|four|five|six)\s+(?P<unit>day|week|month|year)s?\s+ago\b"
+        ),
+    ),
+    (
+        "relative",
+        re.compile(r"\b(?P<which>this|last|past|previous|next)\s+(?P<unit>week|weekend|month|year)\b"),
+    ),
     ("last_weekday", re.compile(rf"\b(?:last|on|past)\s+(?P<wd>{'|'.join(WEEKDAYS)})\b")),
     ("named_day", re.compile(r"\b(?P<word>today|yesterday|tonight)\b")),
     ("year", re.compile(r"\b(?:in|during|since|of)\s+(?P<y>(?:19|20)\d\d)\b")),
@@ -129,16 +139,20 @@ def _ago(count: int, unit: str, today: date) -> DateRange:
     days = count * UNIT_DAYS[unit]
     slack = 1 if unit == "day" else UNIT_DAYS[unit] // 2
     point = today - timedelta(days=days)
-    return DateRange(point - timedelta(days=slack), min(point + timedelta(days=slack + 1), today + timedelta(days=1)))
+    return DateRange(
+        point - timedelta(days=slack), min(point + timedelta(days=slack + 1), today + timedelta(days=1))
+    )
 
 
-def _match_range(kind: str, m: re.Match[str], today: date) -> DateRange | None:  # noqa: PLR0911 - one branch a form
+def _match_range(kind: str, m: re.Match[str], today: date) -> DateRange | None:
     g = m.groupdict()
     if kind in ("iso_day", "iso_month"):
         month = int(g["m"])
         if not 1 <= month <= 12:
             return None
-        return _day(int(g["y"]), month, int(g["d"])) if kind == "iso_day" else _month_range(int(g["y"]), month)
+        return (
+            _day(int(g["y"]), month, int(g["d"])) if kind == "iso_day" else _month_range(int(g["y"]), month)
+        )
     if kind in ("day_month", "month_day"):
         month, day = MONTHS[g["mon"]], int(g["d"])
         year = int(g["y"]) if g.get("y") else _latest_year(month, day, today)

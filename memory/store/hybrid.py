@@ -77,4 +77,3 @@ def fused_ids(
     keyword = search_chunk_ids(query, k=depth, queryset=queryset)
     semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
     return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset)
-

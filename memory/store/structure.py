@@ -18,7 +18,8 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
      session. An answer usually follows the turn that matches the question ("Who did you go
      with?" / "My cousin Rita"), and a multi-hop question's second part sits in the same
      exchange, so the top k can hold several turns of one exchange. A turn takes the larger of
-     its own score and the best score lent to it, plus `lend_share` of the rest it was lent.
+     its own score and the best score lent to it, plus `lend_share` of the rest it was lent,
+     but never above the turn that lent it (the question's turn stays first).
 
 Other rows (facts, notes, session summaries: one row per source) pass through steps 1-2 only,
 so memory_recall, chunk_search and the per-turn context (delivery.projection) serve both kinds
@@ -43,6 +44,7 @@ from memory.store.search import search_chunk_ids
 from memory.store.text_index.fts5 import STOPWORDS
 
 TURN_DOMAINS = frozenset({"turn", "conversation"})
+LENDER_CAP = 0.999  # a turn lifted by the window ranks just below the turn that lifted it, at most
 POOL_FACTOR = 3
 MIN_POOL = 20
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
@@ -62,7 +64,7 @@ class Weights:
     window_reach: int = 2
     next_decay: float = 0.8
     prev_decay: float = 0.6
-    lend_share: float = 0.3
+    lend_share: float = 0.0  # tuned: 0.0 > 0.3 > 0.6 on the tuning split
 
 
 WEIGHTS = Weights()
@@ -129,16 +131,20 @@ def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]
     if not sources:
         return {}
     by_source: dict[str, list[Row]] = {}
-    for row in _rows(queryset.order_by("source", "created_at", "id"), source__in=sources, domain__in=TURN_DOMAINS):
+    for row in _rows(
+        queryset.order_by("source", "created_at", "id"), source__in=sources, domain__in=TURN_DOMAINS
+    ):
         by_source.setdefault(row.source, []).append(row)
     return by_source
 
 
-def _window(scores: dict[int, float], rows: dict[int, Row], queryset: QuerySet[Chunk], weights: Weights) -> None:
+def _window(
+    scores: dict[int, float], rows: dict[int, Row], queryset: QuerySet[Chunk], weights: Weights
+) -> None:
     """Lend the best turns' scores to the next and previous informative turns (module doc, step 3)."""
     ranked = sorted(scores, key=lambda i: -scores[i])
     hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
-    lent: dict[int, list[float]] = {}
+    lent: dict[int, list[tuple[float, float]]] = {}  # turn -> (offer, lender's score)
     for source, turns in _sessions(hits, queryset).items():
         position = {row.id: at for at, row in enumerate(turns)}
         for hit in (h for h in hits if h.source == source and h.id in position):
@@ -153,13 +159,16 @@ def _window(scores: dict[int, float], rows: dict[int, Row], queryset: QuerySet[C
                     if is_small_talk(turn, weights):
                         continue  # skipped, not counted: the answer is the next real turn
                     steps += 1
-                    lent.setdefault(turn.id, []).append(scores[hit.id] * decay**steps)
+                    lent.setdefault(turn.id, []).append((scores[hit.id] * decay**steps, scores[hit.id]))
     for turn_id, offers in lent.items():
         offers.sort(reverse=True)
         own = scores.get(turn_id, 0.0)
-        best = max(own, offers[0])
-        rest = own + sum(offers) - best
-        scores[turn_id] = best + weights.lend_share * rest
+        best = max(own, offers[0][0])
+        rest = own + sum(offer for offer, _ in offers) - best
+        lifted = best + weights.lend_share * rest
+        if lifted > own:  # lent: stays below the best turn that lent to it
+            lifted = min(lifted, max(lender for _, lender in offers) * LENDER_CAP)
+        scores[turn_id] = max(own, lifted)
 
 
 def rerank(
