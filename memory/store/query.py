@@ -12,7 +12,9 @@ memory.store.search they crowd out the rows holding the subject's terms. So a qu
 
 Only when nothing else is left are they kept (a query "what now" still searches for something).
 The lists are short on purpose: a word that can carry the answer ("work", "live", "start")
-stays. Both backends use these terms (FTS5 and PostgreSQL's tsvector get the same list).
+stays, and so do "must" / "should", which rules and policies are written in (dropping "must"
+lost a hit on memory/evals/recall.jsonl: "who must approve edits ...").
+Both backends use these terms (FTS5 and PostgreSQL's tsvector get the same list).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 QUESTION_WORDS = frozenset(
     "what whats when where which who whom whose why how "
     "do does did done doing is are was were be been being am has have had having "
-    "can could would should will shall may might must "
+    "can could would will may might "
     "now ever still currently recently again already just yet "
     "s t d ll ve re m".split()
 )
