@@ -135,11 +135,15 @@ def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]
     sources = sorted({row.source for row in hits})
     if not sources:
         return {}
+    # By source alone (the chunk_source index), then the domain here and the caller's filters on
+    # those ids by rowid. With the domain or the filters in the same statement SQLite drives from
+    # chunk_domain_namespace or chunk_invalidated instead (~8 ms at 20k rows, against ~0.1 ms).
+    turns = [row for row in _rows(Chunk.objects.order_by(), source__in=sources) if row.is_turn]
+    allowed = set(queryset.filter(pk__in=[row.id for row in turns]).values_list("pk", flat=True))
     by_source: dict[str, list[Row]] = {}
-    for row in _rows(
-        queryset.order_by("source", "created_at", "id"), source__in=sources, domain__in=TURN_DOMAINS
-    ):
-        by_source.setdefault(row.source, []).append(row)
+    for row in sorted(turns, key=lambda r: (r.source, r.created_at, r.id)):
+        if row.id in allowed:
+            by_source.setdefault(row.source, []).append(row)
     return by_source
 
 
