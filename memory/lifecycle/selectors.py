@@ -223,12 +223,13 @@ def chunk_search(
 
         base = deliverable(queryset, include_superseded=include_superseded)
         return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base))
-    base = deliverable(queryset, include_superseded=include_superseded)
 
     def keyword(depth: int) -> list[Chunk]:
         if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process
             return search_deliverable(query, k=depth, include_superseded=include_superseded)
-        return search_chunks(query, k=depth, queryset=base)
+        return search_chunks(
+            query, k=depth, queryset=deliverable(queryset, include_superseded=include_superseded)
+        )
 
     hits = keyword(k)
     # Keyword only: memory.store.structure reorders for dates and conversation turns, from a
@@ -236,6 +237,7 @@ def chunk_search(
     if not structure.wants_rerank(query, hits):
         return hits
     hits = keyword(structure.pool_size(k))
+    base = deliverable(queryset, include_superseded=include_superseded)
     ids = structure.rerank(query, [[c.pk for c in hits]], k=k, queryset=base, loaded=hits)
     held = {c.pk: c for c in hits}
     missing = [i for i in ids if i not in held]  # turns the window added

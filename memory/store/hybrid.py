@@ -6,8 +6,11 @@ is kept among rows only it found. RRF_K = 60, the paper's constant: it damps the
 between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the row with the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
-`hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
-filtered by the same queryset, and hands both rankings to memory.store.structure.rerank: RRF,
+`hybrid_chunk_ids` asks each side for max(k, 5) candidates, both filtered by the same queryset.
+When none is a conversation turn and the query names no date, they are fused by RRF as they are
+(a plain store pays one rowid lookup more than before). Otherwise it asks each side again for
+structure.pool_size(k) candidates (3k, at least 20) and hands both rankings to
+memory.store.structure.rerank: RRF,
 then the date boost and, for conversation turns, small-talk damping and the neighbouring-turn
 window. The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
@@ -73,6 +76,11 @@ def fused_ids(
     memory.store.structure.rerank (RRF, dates, turns), best `k`."""
     if k <= 0:
         return []
+    depth = max(k, structure.PLAIN_DEPTH)
+    keyword = search_chunk_ids(query, k=depth, queryset=queryset)
+    semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
+    if not structure.any_turn_or_date(query, [*keyword, *semantic]):
+        return rrf_fuse([keyword, semantic], limit=k)  # a plain store: nothing to reorder
     depth = structure.pool_size(k)
     keyword = search_chunk_ids(query, k=depth, queryset=queryset)
     semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)

@@ -21,7 +21,7 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
      its own score and the best score lent to it, plus `lend_share` of the rest it was lent,
      but never above the turn that lent it (the question's turn stays first).
 
-Other rows (facts, notes, session summaries: one row per source) pass through steps 1-2 only,
+Other rows (facts, notes, session summaries of domain "conversation") pass through steps 1-2 only,
 and when no candidate is a turn, fusion reads only the top of each ranking (PLAIN_DEPTH),
 so memory_recall, chunk_search and the per-turn context (delivery.projection) serve both kinds
 with one code path. Weights were tuned on the tuning split of memory/evals/conversations
@@ -30,6 +30,7 @@ with one code path. Weights were tuned on the tuning split of memory/evals/conve
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +45,9 @@ from memory.store.query import FILLER
 from memory.store.search import search_chunk_ids
 from memory.store.text_index.fts5 import STOPWORDS
 
-TURN_DOMAINS = frozenset({"turn", "conversation"})
+# Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
+# per session, which has no neighbouring turns and is not small talk.
+TURN_DOMAINS = frozenset({"turn"})
 LENDER_CAP = 0.999  # a turn lifted by the window ranks just below the turn that lifted it, at most
 POOL_FACTOR = 3
 MIN_POOL = 20
@@ -92,10 +95,11 @@ class Row:
         return self.domain in TURN_DOMAINS and bool(self.source)
 
 
-def content_words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)  # a session's turns are read again by every query that hits it
+def content_words(text: str) -> frozenset[str]:
     """The words of a turn that can carry meaning: no speaker prefix, stopwords, filler or numbers."""
     body = _SPEAKER.sub("", text or "", count=1).lower()
-    return {w for w in _WORD.findall(body) if w not in STOPWORDS and w not in FILLER}
+    return frozenset(w for w in _WORD.findall(body) if w not in STOPWORDS and w not in FILLER)
 
 
 def is_small_talk(row: Row, weights: Weights = WEIGHTS) -> bool:
@@ -224,6 +228,15 @@ def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None
     if any(Row.of(chunk).is_turn for chunk in hits):
         return True
     return dates.date_range(query, today or timezone.localdate()) is not None
+
+
+def any_turn_or_date(query: str, ids: Sequence[int], *, today: date | None = None) -> bool:
+    """wants_rerank for ids: one rowid lookup of their domain and source (the ids passed the
+    caller's filters already)."""
+    if dates.date_range(query, today or timezone.localdate()) is not None:
+        return True
+    found = Chunk.objects.order_by().filter(pk__in=list(ids), domain__in=TURN_DOMAINS).exclude(source="")
+    return bool(ids) and found.exists()
 
 
 def pool_size(k: int) -> int:
