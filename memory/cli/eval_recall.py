@@ -2,10 +2,16 @@
 
     manage.py protomem eval-recall memory/evals/recall.jsonl --k 5
     manage.py protomem eval-recall memory/evals/recall.jsonl --embed-model local:all-minilm-l6-v2
+    manage.py protomem eval-recall --conversations --embed-model local:all-minilm-l6-v2
+    manage.py protomem eval-recall --conversations path/to/corpus/dir --keyword-only
 
 The corpus is loaded into the store inside a transaction that is rolled back (see
 memory.evals.recall_eval), so it leaves nothing behind; the embed model defaults to
 knowledge.embed_model (the gateway) and works whether or not knowledge.embeddings is on.
+
+--conversations scores the multi-session dialogue corpus instead (memory.evals.conversation_eval;
+default directory memory/evals/conversations): keyword vs hybrid side by side, r@5, r@10,
+all-evidence@10 and MRR per question kind, for the tuning and the held-out conversations.
 """
 
 from __future__ import annotations
@@ -17,13 +23,26 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from memory.evals import conversation_eval
 from memory.evals.recall_eval import DatasetError, evaluate, load_dataset
 
 help = "Score keyword vs hybrid recall (recall@k, MRR) on a labelled JSONL dataset of queries and chunks."
 
 
 def add_arguments(parser: ArgumentParser) -> None:
-    parser.add_argument("dataset", type=Path, help="JSONL file: chunk records and query records")
+    parser.add_argument("dataset", type=Path, nargs="?", help="JSONL file: chunk records and query records")
+    parser.add_argument(
+        "--conversations",
+        type=Path,
+        nargs="?",
+        const=conversation_eval.CORPUS_DIR,
+        default=None,
+        metavar="DIR",
+        help="score the conversation corpus (default memory/evals/conversations) instead of a dataset",
+    )
+    parser.add_argument(
+        "--keyword-only", action="store_true", help="with --conversations: no embeddings, keyword column only"
+    )
     parser.add_argument("--k", type=int, default=5, help="cut-off for recall@k and MRR@k (default 5)")
     parser.add_argument(
         "--embed-model",
@@ -36,6 +55,11 @@ def add_arguments(parser: ArgumentParser) -> None:
 def handle(command: Any, options: dict[str, Any]) -> None:
     from memory.store.embeddings import EmbeddingError
 
+    if options.get("conversations") is not None:
+        _conversations(command, options)
+        return
+    if options["dataset"] is None:
+        raise CommandError("give a DATASET file or --conversations")
     if options["k"] < 1:
         raise CommandError("--k must be at least 1")
     try:
@@ -59,3 +83,27 @@ def handle(command: Any, options: dict[str, Any]) -> None:
     for mode, scores in result.scores.items():
         kinds = "".join(f"  {scores.kind_recall(kind):>16.3f}" for kind in result.kinds)
         command.stdout.write(f"{mode:<8}  {scores.recall:>9.3f}  {scores.mrr:>7.3f}{kinds}")
+
+
+def _conversations(command: Any, options: dict[str, Any]) -> None:
+    """The conversation eval: keyword vs hybrid per split and kind (conversation_eval.format_table)."""
+    from memory.store.embeddings import EmbeddingError, active_model
+
+    try:
+        corpus = conversation_eval.load_corpus(options["conversations"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise CommandError(f"cannot read the conversation corpus: {exc}") from exc
+    retrievers: dict[str, conversation_eval.Retriever] = {"keyword": conversation_eval.keyword}
+    model = None
+    if not options.get("keyword_only"):
+        retrievers["hybrid"] = conversation_eval.hybrid
+        model = options["embed_model"] or active_model()
+    progress = None if options.get("no_progress") or options["json"] else command.stderr.write
+    try:
+        result = conversation_eval.evaluate(corpus, retrievers, model=model, progress=progress)
+    except EmbeddingError as exc:
+        raise CommandError(f"no embeddings, so no hybrid score (try --keyword-only): {exc}") from exc
+    if options["json"]:
+        command.stdout.write(json.dumps(result.as_dict(), indent=2))
+        return
+    command.stdout.write(conversation_eval.format_table(result))

@@ -8,8 +8,10 @@ stays behind): content "[2026-05-03] Alice: text", heading the session's date wr
 ("Sunday 3 May 2026", so month and weekday words are searchable), source the session id,
 created_at the session date, one namespace per conversation. Each question is run through
 each *retriever* against its own conversation's turns only. A retriever is any
-`(question, k, scope) -> [chunk id, ...]` (best first); KEYWORD and HYBRID are today's
-search paths, and new strategies plug in the same way.
+`(question, k, scope) -> [chunk id, ...]` (best first); `keyword` and `hybrid` are the
+product's search paths (chunk_search with knowledge.embeddings off / on), `plain_keyword` the
+text index alone, and new strategies plug in the same way. Turns are stored with domain
+TURN_DOMAIN, so memory.store.structure treats them as conversation turns.
 
 Metrics from the top 10 each retriever returns, averaged over questions, per split and kind:
   r@5, r@10   share of questions with at least one evidence turn in the top 5 / 10
@@ -40,6 +42,7 @@ DEPTH = 10
 KINDS = ("single_hop", "multi_hop", "temporal", "open_domain")
 SPLITS = ("tuning", "held_out")
 METRICS = ("r@5", "r@10", "all@10", "mrr")
+TURN_DOMAIN = "turn"  # what a transcript ingest stores a turn as (memory.store.structure.TURN_DOMAINS)
 
 
 @dataclass(frozen=True)
@@ -126,14 +129,22 @@ Retriever = Callable[[str, int, SearchScope], list[int]]
 
 
 def keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """Today's keyword search (memory.store.search: FTS5 AND -> pairs -> OR, bm25 within a step)."""
+    """The keyword path with embeddings off (memory.store.structure.keyword_ids: FTS5 AND ->
+    pairs -> OR, then dates, small-talk damping and the turn window)."""
+    from memory.store.structure import keyword_ids
+
+    return keyword_ids(question, k=k, queryset=scope.queryset)
+
+
+def plain_keyword(question: str, k: int, scope: SearchScope) -> list[int]:
+    """The text index alone, no structure steps (memory.store.search.search_chunk_ids)."""
     from memory.store.search import search_chunk_ids
 
     return search_chunk_ids(question, k=k, queryset=scope.queryset)
 
 
 def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
-    """Today's hybrid search (memory.store.hybrid: keyword and vector ids fused by RRF)."""
+    """The hybrid path (memory.store.hybrid: keyword and vector rankings through structure.rerank)."""
     from memory.store.hybrid import fused_ids
 
     if scope.model is None:
@@ -226,6 +237,7 @@ def evaluate(
             ChunkDraft(
                 content=t.content,
                 heading=t.heading,
+                domain=TURN_DOMAIN,
                 namespace=f"conv-eval-{run}-{t.conv}",
                 source=t.session,
                 created_at=_session_time(t.date),

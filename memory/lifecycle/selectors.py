@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from memory.lifecycle.principals import AgentRef
 from memory.lifecycle.scope import current_scope, readable_by
+from memory.store import structure
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk, DeliveryPolicy
 from memory.store.search import search_chunks, search_deliverable
@@ -222,7 +223,24 @@ def chunk_search(
 
         base = deliverable(queryset, include_superseded=include_superseded)
         return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base))
-    if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process
-        return search_deliverable(query, k=k, include_superseded=include_superseded)
+
+    def keyword(depth: int) -> list[Chunk]:
+        if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process
+            return search_deliverable(query, k=depth, include_superseded=include_superseded)
+        return search_chunks(
+            query, k=depth, queryset=deliverable(queryset, include_superseded=include_superseded)
+        )
+
+    hits = keyword(k)
+    # Keyword only: memory.store.structure reorders for dates and conversation turns, from a
+    # deeper pool; a plain store (no turns, no date in the query) keeps the top k as found.
+    if not structure.wants_rerank(query, hits):
+        return hits
+    hits = keyword(structure.pool_size(k))
     base = deliverable(queryset, include_superseded=include_superseded)
-    return search_chunks(query, k=k, queryset=base)
+    ids = structure.rerank(query, [[c.pk for c in hits]], k=k, queryset=base, loaded=hits)
+    held = {c.pk: c for c in hits}
+    missing = [i for i in ids if i not in held]  # turns the window added
+    if missing:
+        held.update(Chunk.objects.in_bulk(missing))
+    return [held[i] for i in ids if i in held]

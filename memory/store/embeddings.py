@@ -32,6 +32,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,6 +175,8 @@ def reset() -> None:
     with _breakers_lock:
         _breakers.clear()
     _local_encoder.cache_clear()
+    with _query_cache_lock:
+        _query_cache.clear()
 
 
 # -- the gateway backend
@@ -335,9 +338,34 @@ def embed_texts(texts: Sequence[str], *, model: str | None = None, purpose: str 
     return vectors
 
 
+QUERY_CACHE_SIZE = 256
+_query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_query_cache_lock = threading.Lock()
+
+
 def embed_query(text: str, *, model: str | None = None) -> np.ndarray:
-    """One unit vector for a search query (short timeout); raises EmbeddingError."""
-    return embed_texts([text], model=model, purpose=QUERY)[0]
+    """One unit vector for a search query (short timeout); raises EmbeddingError.
+
+    The last QUERY_CACHE_SIZE vectors are kept, keyed by (backend, text): an agent asks the same
+    thing again within a conversation, and the per-turn context repeats its query, so a repeat
+    costs a dict lookup instead of a model run or a gateway round trip. Failures are not cached.
+    """
+    try:
+        key = (backend_for(model).name, text)  # the gateway's URL too: two gateways, two caches
+    except EmbeddingNotConfigured:
+        return embed_texts([text], model=model, purpose=QUERY)[0]  # raises, logged once
+    with _query_cache_lock:
+        vector = _query_cache.get(key)
+        if vector is not None:
+            _query_cache.move_to_end(key)
+            return vector
+    vector = embed_texts([text], model=model, purpose=QUERY)[0]
+    vector.setflags(write=False)  # shared by every caller that asks again
+    with _query_cache_lock:
+        _query_cache[key] = vector
+        while len(_query_cache) > QUERY_CACHE_SIZE:
+            _query_cache.popitem(last=False)
+    return vector
 
 
 def chunk_text(heading: str, content: str) -> str:

@@ -6,12 +6,17 @@ is kept among rows only it found. RRF_K = 60, the paper's constant: it damps the
 between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the row with the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
-`hybrid_chunk_ids` asks each side for DEPTH_FACTOR * k candidates (at least MIN_DEPTH), both
-filtered by the same queryset, and keeps the best k. The window is k (like Elasticsearch's
-rank_window_size default): on memory/evals/recall.jsonl with all-MiniLM-L6-v2, recall@5 was
-0.909 with a window of max(k, 5) against 0.894 with max(2k, 10), since deeper keyword lists
-mostly add one-term matches. When the embedding backend is down (or its breaker open) it
-returns keyword ids alone, at keyword-only cost.
+`hybrid_chunk_ids` asks each side for max(k, 5) candidates, both filtered by the same queryset.
+When none is a conversation turn and the query names no date, they are fused by RRF as they are
+(a plain store pays one rowid lookup more than before). Otherwise it asks each side again for
+structure.pool_size(k) candidates (3k, at least 20) and hands both rankings to
+memory.store.structure.rerank: RRF,
+then the date boost and, for conversation turns, small-talk damping and the neighbouring-turn
+window. The pool is deeper than k because the window and the damping reorder it: on the tuning
+conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
+max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
+lists mostly add one-term matches). When the embedding backend is down (or its breaker open)
+it returns structure.keyword_ids: the keyword ranking through the same steps.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from memory.store import embeddings, vectors
+from memory.store import embeddings, structure, vectors
 from memory.store.models import Chunk
 from memory.store.search import search_chunk_ids
 
@@ -32,8 +37,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RRF_K = 60
-DEPTH_FACTOR = 1
-MIN_DEPTH = 5
 
 
 def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf_k: int = RRF_K) -> list[int]:
@@ -62,15 +65,23 @@ def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: st
         query_vector = embeddings.embed_query(query, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return search_chunk_ids(query, k=k, queryset=queryset)
+        return structure.keyword_ids(query, k=k, queryset=queryset)
     return fused_ids(query, query_vector, k=k, queryset=queryset, model=model)
 
 
 def fused_ids(
     query: str, query_vector: np.ndarray, *, k: int, queryset: QuerySet[Chunk], model: str
 ) -> list[int]:
-    """RRF of the keyword ranking of `query` and the vector ranking of `query_vector`, best `k`."""
-    depth = max(k * DEPTH_FACTOR, MIN_DEPTH)
+    """The keyword ranking of `query` and the vector ranking of `query_vector` through
+    memory.store.structure.rerank (RRF, dates, turns), best `k`."""
+    if k <= 0:
+        return []
+    depth = max(k, structure.PLAIN_DEPTH)
     keyword = search_chunk_ids(query, k=depth, queryset=queryset)
     semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
-    return rrf_fuse([keyword, semantic], limit=k)
+    if not structure.any_turn_or_date(query, [*keyword, *semantic]):
+        return rrf_fuse([keyword, semantic], limit=k)  # a plain store: nothing to reorder
+    depth = structure.pool_size(k)
+    keyword = search_chunk_ids(query, k=depth, queryset=queryset)
+    semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
+    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset)

@@ -186,3 +186,29 @@ def test_a_plugged_in_retriever_is_scored_beside_the_others(tmp_path: Path, hybr
     assert "keyword" in table.splitlines()[1]
     assert "last" in table.splitlines()[1]
     assert any(line.startswith("tuning    multi_hop") for line in table.splitlines())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eval_recall_scores_a_conversation_corpus_from_the_command(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command(
+        "protomem", "eval-recall", "--conversations", str(tiny_corpus(tmp_path)), "--keyword-only", stdout=out
+    )
+
+    table = out.getvalue().splitlines()
+    assert table[0].startswith("8 turns, 4 questions")
+    assert "keyword" in table[1]
+    assert any(line.startswith("tuning    all") for line in table)
+    assert Chunk.objects.count() == 0
+
+
+def test_eval_recall_needs_a_dataset_or_conversations() -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--conversations"):
+        call_command("protomem", "eval-recall")

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 
 from django.db import connection
 
+from memory.store.query import weighted_terms
+
 FTS_TABLE = "memory_chunk_fts"
 CHUNK_TABLE = "memory_chunk"
 TRIGGERS = ("memory_chunk_fts_ai", "memory_chunk_fts_ad", "memory_chunk_fts_au")
@@ -45,7 +47,8 @@ _RANKED = (
 
 
 def terms_of(text: str) -> list[str]:
-    """Word tokens of a user query, lowercased and deduplicated, stopwords dropped if any remain.
+    """Word tokens of a user query, lowercased and deduplicated, stopwords and question filler
+    dropped if any remain (memory.store.query.weighted_terms).
 
     Every FTS5 operator character (quotes, hyphens, colons, parentheses, *, ^) is a separator
     here, and each term is later quoted, so AND/OR/NOT/NEAR are just words.
@@ -54,9 +57,7 @@ def terms_of(text: str) -> list[str]:
     for word in _WORD.findall((text or "").lower()):
         if word.strip("_"):
             seen.setdefault(word, None)
-    words = list(seen)
-    content = [w for w in words if w not in STOPWORDS]
-    return (content or words)[:MAX_TERMS]
+    return weighted_terms(list(seen), STOPWORDS)[:MAX_TERMS]
 
 
 def quote(term: str) -> str:

@@ -176,9 +176,9 @@ def test_failures_must_be_consecutive(hybrid: Any) -> None:
     fail_n(hybrid, FAILURE_THRESHOLD - 1)
     for _ in range(FAILURE_THRESHOLD - 1):
         with pytest.raises(EmbeddingCallFailed):
-            embed_query("q")
+            embed_query("another q")  # not the cached "q": this one goes out and fails
 
-    assert embed_query("q").shape == (64,)
+    assert embed_query("another q").shape == (64,)
 
 
 def test_breaker_recovers_after_the_cool_down(hybrid: Any, caplog: pytest.LogCaptureFixture) -> None:
@@ -198,7 +198,7 @@ def test_breaker_recovers_after_the_cool_down(hybrid: Any, caplog: pytest.LogCap
 
         assert vector.shape == (64,)
         assert len(embed_requests(hybrid)) == FAILURE_THRESHOLD + 1
-        embed_query("q")  # closed again: calls flow
+        embed_query("another q")  # closed again: calls flow ("q" itself is now cached)
         assert len(embed_requests(hybrid)) == FAILURE_THRESHOLD + 2
     messages = [r.getMessage() for r in caplog.records if r.name == "memory.store.embeddings"]
     assert sum("open after" in m for m in messages) == 1
@@ -419,3 +419,13 @@ def test_local_backend_without_its_package_is_unavailable(monkeypatch: pytest.Mo
         embed_query("q", model="local:missing")
     with pytest.raises(EmbeddingNotConfigured, match="unknown local embedding model"):
         embed_query("q", model="local:not-a-model")
+
+
+def test_a_repeated_query_is_embedded_once(hybrid: Any) -> None:
+    first = embed_query("where does Marcus work")
+    again = embed_query("where does Marcus work")
+
+    assert len(embed_requests(hybrid)) == 1
+    assert np.array_equal(first, again)
+    embed_query("something else")
+    assert len(embed_requests(hybrid)) == 2

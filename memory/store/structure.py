@@ -1,0 +1,251 @@
+"""Recall that reads conversation structure: the steps between fused ranking and the final top k.
+
+memory.store.hybrid (keyword + vector lists) and the keyword path hand their rankings to
+`rerank`, which scores a pool of candidates and applies, in order:
+
+1. Fusion: each ranking contributes weight / (RRF_K + rank) (Reciprocal Rank Fusion).
+2. Dates: when the query names a time ("last week", "in May", "on 3 May 2026":
+   memory.store.dates, relative to today), rows created in that range get `date_boost` added
+   (a boost, not a filter: a wrong reading moves rows, it never hides one).
+3. Turns. Rows whose domain is in TURN_DOMAINS are conversation turns: `source` names the
+   session they belong to and (created_at, id) orders them within it (id breaks ties, since an
+   ingest may stamp a whole session with one time). For those rows:
+   - small talk ("Ha!", "Clearly.", "Classic Marcus.": at most `small_talk_words` content words)
+     is scaled by `small_talk_factor`, and short turns (at most `short_words`) by `short_factor`:
+     such a turn matches a name or one word and says little on its own (its neighbours may);
+   - the window: each of the best `window_hits` turns lends its score, times `next_decay` /
+     `prev_decay` per step, to the non-small-talk turns up to `window_reach` places after / before it in its
+     session. An answer usually follows the turn that matches the question ("Who did you go
+     with?" / "My cousin Rita"), and a multi-hop question's second part sits in the same
+     exchange, so the top k can hold several turns of one exchange. A turn takes the larger of
+     its own score and the best score lent to it, plus `lend_share` of the rest it was lent,
+     but never above the turn that lent it (the question's turn stays first).
+
+Other rows (facts, notes, session summaries of domain "conversation") pass through steps 1-2 only,
+and when no candidate is a turn, fusion reads only the top of each ranking (PLAIN_DEPTH),
+so memory_recall, chunk_search and the per-turn context (delivery.projection) serve both kinds
+with one code path. Weights were tuned on the tuning split of memory/evals/conversations
+(never on the held-out conversations); see memory.evals.conversation_eval.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from memory.store import dates
+from memory.store.models import Chunk
+from memory.store.query import FILLER
+from memory.store.search import search_chunk_ids
+from memory.store.text_index.fts5 import STOPWORDS
+
+# Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
+# per session, which has no neighbouring turns and is not small talk.
+TURN_DOMAINS = frozenset({"turn"})
+LENDER_CAP = 0.999  # a turn lifted by the window ranks just below the turn that lifted it, at most
+POOL_FACTOR = 3
+MIN_POOL = 20
+# Rows that are not turns are fused from each list's top max(k, PLAIN_DEPTH) only: on
+# memory/evals/recall.jsonl (facts, k=5) hybrid recall@5 is 0.909 so and 0.869 from the whole pool,
+# since deeper keyword lists mostly add one-term matches.
+PLAIN_DEPTH = 5
+_WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?[^:\n]{1,40}:\s")  # "[2026-05-03] Alice: " or "Alice: "
+
+
+@dataclass(frozen=True)
+class Weights:
+    rrf_k: int = 60
+    list_weights: tuple[float, ...] = (1.0, 1.0)  # keyword, vector
+    date_boost: float = 0.02
+    small_talk_words: int = 2
+    small_talk_factor: float = 0.3
+    short_words: int = 4
+    short_factor: float = 0.6
+    window_hits: int = 10
+    window_reach: int = 2
+    next_decay: float = 0.8
+    prev_decay: float = 0.6
+    lend_share: float = 0.0  # tuned: 0.0 > 0.3 > 0.6 on the tuning split
+
+
+WEIGHTS = Weights()
+
+
+@dataclass(frozen=True)
+class Row:
+    id: int
+    domain: str
+    source: str
+    created_at: datetime
+    content: str
+
+    @classmethod
+    def of(cls, chunk: Chunk) -> Row:
+        return cls(chunk.pk, chunk.domain, chunk.source, chunk.created_at, chunk.content)
+
+    @property
+    def is_turn(self) -> bool:
+        return self.domain in TURN_DOMAINS and bool(self.source)
+
+
+@functools.lru_cache(maxsize=8192)  # a session's turns are read again by every query that hits it
+def content_words(text: str) -> frozenset[str]:
+    """The words of a turn that can carry meaning: no speaker prefix, stopwords, filler or numbers."""
+    body = _SPEAKER.sub("", text or "", count=1).lower()
+    return frozenset(w for w in _WORD.findall(body) if w not in STOPWORDS and w not in FILLER)
+
+
+def is_small_talk(row: Row, weights: Weights = WEIGHTS) -> bool:
+    return len(content_words(row.content)) <= weights.small_talk_words
+
+
+def turn_weight(row: Row, weights: Weights = WEIGHTS) -> float:
+    """How much a turn's own match counts: small talk and very short turns say little."""
+    words = len(content_words(row.content))
+    if words <= weights.small_talk_words:
+        return weights.small_talk_factor
+    if words <= weights.short_words:
+        return weights.short_factor
+    return 1.0
+
+
+def fuse(rankings: Sequence[Sequence[int]], weights: Weights = WEIGHTS) -> dict[int, float]:
+    """Weighted RRF score of every id in the rankings (a list repeating an id counts it once)."""
+    scores: dict[int, float] = {}
+    for index, ranking in enumerate(rankings):
+        weight = weights.list_weights[index] if index < len(weights.list_weights) else 1.0
+        seen: set[int] = set()
+        for rank, item in enumerate(ranking, start=1):
+            if item not in seen:
+                seen.add(item)
+                scores[item] = scores.get(item, 0.0) + weight / (weights.rrf_k + rank)
+    return scores
+
+
+def _rows(queryset: QuerySet[Chunk], **filters: object) -> list[Row]:
+    fields = ("id", "domain", "source", "created_at", "content")
+    return [Row(*values) for values in queryset.filter(**filters).values_list(*fields)]
+
+
+def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]]:
+    """The turns of each hit's session that pass the queryset, in (created_at, id) order."""
+    sources = sorted({row.source for row in hits})
+    if not sources:
+        return {}
+    # By source alone (the chunk_source index), then the domain here and the caller's filters on
+    # those ids by rowid. With the domain or the filters in the same statement SQLite drives from
+    # chunk_domain_namespace or chunk_invalidated instead (~8 ms at 20k rows, against ~0.1 ms).
+    turns = [row for row in _rows(Chunk.objects.order_by(), source__in=sources) if row.is_turn]
+    allowed = set(queryset.filter(pk__in=[row.id for row in turns]).values_list("pk", flat=True))
+    by_source: dict[str, list[Row]] = {}
+    for row in sorted(turns, key=lambda r: (r.source, r.created_at, r.id)):
+        if row.id in allowed:
+            by_source.setdefault(row.source, []).append(row)
+    return by_source
+
+
+def _window(
+    scores: dict[int, float], rows: dict[int, Row], queryset: QuerySet[Chunk], weights: Weights
+) -> None:
+    """Lend the best turns' scores to the next and previous informative turns (module doc, step 3)."""
+    ranked = sorted(scores, key=lambda i: -scores[i])
+    hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
+    lent: dict[int, list[tuple[float, float]]] = {}  # turn -> (offer, lender's score)
+    for source, turns in _sessions(hits, queryset).items():
+        position = {row.id: at for at, row in enumerate(turns)}
+        for hit in (h for h in hits if h.source == source and h.id in position):
+            for direction, decay in ((1, weights.next_decay), (-1, weights.prev_decay)):
+                steps, at = 0, position[hit.id]
+                while steps < weights.window_reach:
+                    at += direction
+                    if not 0 <= at < len(turns):
+                        break
+                    turn = turns[at]
+                    rows.setdefault(turn.id, turn)
+                    if is_small_talk(turn, weights):
+                        continue  # skipped, not counted: the answer is the next real turn
+                    steps += 1
+                    lent.setdefault(turn.id, []).append((scores[hit.id] * decay**steps, scores[hit.id]))
+    for turn_id, offers in lent.items():
+        offers.sort(reverse=True)
+        own = scores.get(turn_id, 0.0)
+        best = max(own, offers[0][0])
+        rest = own + sum(offer for offer, _ in offers) - best
+        lifted = best + weights.lend_share * rest
+        if lifted > own:  # lent: stays below the best turn that lent to it
+            lifted = min(lifted, max(lender for _, lender in offers) * LENDER_CAP)
+        scores[turn_id] = max(own, lifted)
+
+
+def rerank(
+    query: str,
+    rankings: Sequence[Sequence[int]],
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    loaded: Sequence[Chunk] = (),
+    today: date | None = None,
+    weights: Weights = WEIGHTS,
+) -> list[int]:
+    """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
+
+    Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
+    adds. `loaded`: ranked rows the caller already holds (not read again).
+    """
+    scores = fuse(rankings, weights)
+    if not scores or k <= 0:
+        return []
+    span = dates.date_range(query, today or timezone.localdate())
+    rows = {chunk.pk: Row.of(chunk) for chunk in loaded if chunk.pk in scores}
+    missing = [i for i in scores if i not in rows]
+    if missing:
+        rows.update((row.id, row) for row in _rows(queryset, pk__in=missing))
+    has_turns = any(row.is_turn for row in rows.values())
+    if not has_turns:  # no turns: RRF over the top of each list, as before the deeper pool
+        scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
+    scores = {i: s for i, s in scores.items() if i in rows}
+    if span is not None:
+        for row_id, row in rows.items():
+            if timezone.localtime(row.created_at).date() in span:
+                scores[row_id] += weights.date_boost
+    for row_id, row in rows.items():
+        if row.is_turn:
+            scores[row_id] *= turn_weight(row, weights)
+    if has_turns:
+        _window(scores, rows, queryset, weights)
+    return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+
+
+def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None) -> bool:
+    """Whether rerank would change anything: a turn among the hits, or a date in the query."""
+    if any(Row.of(chunk).is_turn for chunk in hits):
+        return True
+    return dates.date_range(query, today or timezone.localdate()) is not None
+
+
+def any_turn_or_date(query: str, ids: Sequence[int], *, today: date | None = None) -> bool:
+    """wants_rerank for ids: one rowid lookup of their domain and source (the ids passed the
+    caller's filters already)."""
+    if dates.date_range(query, today or timezone.localdate()) is not None:
+        return True
+    found = Chunk.objects.order_by().filter(pk__in=list(ids), domain__in=TURN_DOMAINS).exclude(source="")
+    return bool(ids) and found.exists()
+
+
+def pool_size(k: int) -> int:
+    """Candidates each ranking contributes for a top `k` (see memory.store.hybrid)."""
+    return max(k * POOL_FACTOR, MIN_POOL)
+
+
+def keyword_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
+    """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down)."""
+    if k <= 0:
+        return []
+    return rerank(query, [search_chunk_ids(query, k=pool_size(k), queryset=queryset)], k=k, queryset=queryset)

@@ -1,0 +1,194 @@
+"""Recall over conversation turns (memory.store.structure): the window, dates, small talk, filler words."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from memory.lifecycle.selectors import chunk_search
+from memory.lifecycle.writes import ChunkDraft, add_chunks
+from memory.store import embeddings, structure, vectors
+from memory.store.deliverable import deliverable
+from memory.store.embedding_index import chunks_embed
+from memory.store.hybrid import fused_ids
+from memory.store.models import Chunk
+from memory.store.search import search_chunk_ids
+from memory.store.text_index import fts5
+from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
+
+pytestmark = [pytest.mark.usefixtures("clean_embedding_state"), pytest.mark.django_db]
+
+NAMESPACE = "conv-test"
+
+
+def store_sessions(sessions: list[tuple[str, str, list[str]]]) -> dict[str, int]:
+    """Turns ("Speaker: text") of each (session id, ISO day, turns); returns text -> chunk id."""
+    drafts = [
+        ChunkDraft(
+            content=f"[{day}] {turn}",
+            domain="turn",
+            namespace=NAMESPACE,
+            source=session,
+            created_at=datetime.fromisoformat(day).replace(hour=12, tzinfo=UTC),
+        )
+        for session, day, turns in sessions
+        for turn in turns
+    ]
+    add_chunks(drafts)
+    rows = Chunk.objects.filter(namespace=NAMESPACE).values_list("pk", "content")
+    return {content.split("] ", 1)[1]: pk for pk, content in rows}
+
+
+def turns() -> Any:
+    return Chunk.objects.filter(namespace=NAMESPACE)
+
+
+def scope() -> Any:
+    return deliverable(Chunk.objects.filter(namespace=NAMESPACE))
+
+
+FILLER_SESSION = [
+    "Alice: Ha!",
+    "Bob: Classic Alice.",
+    "Alice: What did you have for dinner?",
+    "Bob: Pasta again, the usual.",
+    "Alice: Traffic was a nightmare this morning.",
+]
+ADOPTION = [
+    "Alice: So I finally did it. Last Saturday I adopted a corgi from the shelter on Harbor Road.",
+    "Bob: No way! Congratulations.",
+    "Alice: We went with Waffles. It just suited the face.",
+    "Bob: Perfect choice, send photos soon.",
+]
+
+
+def test_a_question_that_needs_two_turns_gets_both() -> None:
+    ids = store_sessions(
+        [
+            ("s1", "2026-01-10", FILLER_SESSION),
+            ("s2", "2026-02-05", [*FILLER_SESSION[:2], *ADOPTION]),
+            ("s3", "2026-03-01", ["Alice: The corgi at the park was adorable.", *FILLER_SESSION[2:]]),
+        ]
+    )
+    question = "Which corgi did Alice adopt from the shelter, and what did she call it?"
+    adopted, named = ids[ADOPTION[0]], ids[ADOPTION[2]]
+
+    plain = search_chunk_ids(question, k=5, queryset=scope())
+    found = [c.pk for c in chunk_search(question, k=5, queryset=turns())]
+
+    assert named not in plain  # "Waffles" shares no word with the question
+    assert adopted in found[:2]
+    assert named in found  # the window brought the answer turn in beside its question turn
+    assert found.index(named) < found.index(ids["Alice: The corgi at the park was adorable."])
+
+
+def test_the_window_finds_the_next_real_turn_past_small_talk() -> None:
+    ids = store_sessions(
+        [
+            (
+                "s1",
+                "2026-04-14",
+                [
+                    "Alice: Planning something fun: Marrakech, probably in spring.",
+                    "Bob: Ha!",
+                    "Alice: With my best friend, if we can line up our days off.",
+                ],
+            ),
+            ("s2", "2026-04-20", FILLER_SESSION),
+        ]
+    )
+
+    found = structure.rerank(
+        "Who is Alice travelling to Marrakech with?",
+        [search_chunk_ids("Who is Alice travelling to Marrakech with?", k=20, queryset=scope())],
+        k=3,
+        queryset=scope(),
+    )
+
+    assert set(found[:2]) == {
+        ids["Alice: Planning something fun: Marrakech, probably in spring."],
+        ids["Alice: With my best friend, if we can line up our days off."],  # the answer, two turns on
+    }
+
+
+def test_a_temporal_question_ranks_the_turn_from_the_right_session_date_first() -> None:
+    march = "Alice: I bought new running shoes."
+    may = "Alice: I bought new running shoes for the trail, grippy ones for the long hill routes near home."
+    ids = store_sessions(
+        [("s1", "2026-03-03", [march, *FILLER_SESSION]), ("s2", "2026-05-12", [may, *FILLER_SESSION])]
+    )
+    question = "Which running shoes did Alice buy in May 2026?"
+
+    plain = search_chunk_ids(question, k=5, queryset=scope())
+    found = [c.pk for c in chunk_search(question, k=5, queryset=turns())]
+    relative = structure.rerank(
+        "Which running shoes did Alice get last week?",
+        [[ids[march], ids[may]]],
+        k=2,
+        queryset=scope(),
+        today=date(2026, 5, 20),
+    )
+
+    assert plain.index(ids[march]) < plain.index(ids[may])  # the index alone prefers the shorter March turn
+    assert found[0] == ids[may]
+    assert relative[0] == ids[may]  # "last week" of 20 May 2026 is 11-17 May
+
+
+def test_a_date_is_a_boost_not_a_filter() -> None:
+    ids = store_sessions([("s1", "2026-03-03", ["Alice: I bought new running shoes.", *FILLER_SESSION])])
+
+    found = [c.pk for c in chunk_search("running shoes in May 2026", k=3, queryset=turns())]
+
+    assert found[0] == ids["Alice: I bought new running shoes."]
+
+
+def test_question_words_do_not_pull_in_filler() -> None:
+    ids = store_sessions(
+        [
+            (
+                "s1",
+                "2026-02-22",
+                [
+                    "Bob: What now? When is it ever done, honestly, and who does it now?",
+                    "Alice: Marcus started at Quarry Labs on Monday.",
+                    "Bob: Classic Marcus.",
+                ],
+            )
+        ]
+    )
+
+    assert fts5.terms_of("Where does Marcus work now?") == ["marcus", "work"]
+    assert fts5.terms_of("What would Alice likely be interested in?") == ["alice"]
+    assert fts5.terms_of("what now?") == ["now"]  # nothing but filler left: keep it
+    assert fts5.terms_of("what is it?") == ["what", "is", "it"]  # only stopwords: keep them all
+    found = [c.pk for c in chunk_search("When did Marcus start now?", k=3, queryset=turns())]
+    assert ids["Bob: What now? When is it ever done, honestly, and who does it now?"] not in found
+    assert found[0] == ids["Alice: Marcus started at Quarry Labs on Monday."]
+    assert found.index(ids["Bob: Classic Marcus."]) > 0  # small talk naming him says nothing
+
+
+def test_rows_that_are_not_turns_keep_the_keyword_order() -> None:
+    add_chunks(
+        ChunkDraft(content=text, namespace=NAMESPACE, source="notes")
+        for text in ("deploy the pipeline by hand", "the deploy pipeline runs nightly", "deploy notes")
+    )
+    base = Chunk.objects.filter(namespace=NAMESPACE)
+
+    assert [c.pk for c in chunk_search("deploy pipeline", k=3, queryset=base)] == search_chunk_ids(
+        "deploy pipeline", k=3, queryset=deliverable(base)
+    )
+
+
+def test_the_hybrid_path_returns_both_turns_of_an_exchange(hybrid: Any) -> None:
+    ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION), ("s2", "2026-02-05", ADOPTION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "Which corgi did Alice adopt from the shelter, and what did she call it?"
+
+    vector = embeddings.embed_query(question, model=MODEL)
+    found = fused_ids(question, vector, k=4, queryset=scope(), model=MODEL)
+
+    assert vectors.vector_count(model=MODEL) == len(ids)
+    assert ids[ADOPTION[0]] in found
+    assert ids[ADOPTION[2]] in found
