@@ -122,7 +122,7 @@ def tiny_corpus(tmp_path: Path) -> Path:
         for i, (s, d, who, text) in enumerate(lines, 1)
     ]
     questions = [
-        ("single_hop", "What breed is Bob's dog Biscuit?", ["t1-t2"]),
+        ("single_hop", "What breed of dog did Bob adopt?", ["t1-t2"]),
         (
             "multi_hop",
             "What happened to Biscuit at the vet, and where did Bob get the beagle?",
