@@ -125,7 +125,24 @@ class SupersededFilter(admin.SimpleListFilter):
         return queryset
 
 
-class QueueStateFilter(admin.SimpleListFilter):
+class DefaultedFilter(admin.SimpleListFilter):
+    """A list filter that applies DEFAULT when none is chosen (and shows it selected), instead of "All"."""
+
+    DEFAULT = ""
+
+    def current(self) -> str:
+        return self.value() or self.DEFAULT
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.current() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+
+class QueueStateFilter(DefaultedFilter):
     """The review queue opens on pending rows; the other verdicts are one click away."""
 
     title = "review state"
@@ -140,17 +157,6 @@ class QueueStateFilter(admin.SimpleListFilter):
             ("all", "all, pending first"),
         ]
 
-    def current(self) -> str:
-        return self.value() or self.DEFAULT
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.current() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
-
     def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
         value = self.current()
         if value == "all":
@@ -158,7 +164,7 @@ class QueueStateFilter(admin.SimpleListFilter):
         return queryset.filter(review_state=value)
 
 
-class QueueExpiryFilter(admin.SimpleListFilter):
+class QueueExpiryFilter(DefaultedFilter):
     """Expired rows never deliver: the queue hides them unless asked."""
 
     title = "expiry"
@@ -167,17 +173,6 @@ class QueueExpiryFilter(admin.SimpleListFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("hide", "not expired"), ("yes", "expired only"), ("all", "expired or not")]
-
-    def current(self) -> str:
-        return self.value() or self.DEFAULT
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.current() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
         now = timezone.now()
