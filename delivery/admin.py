@@ -14,14 +14,14 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from delivery.preview_admin import prompt_preview_view
-from delivery.projection import hot_rows, resolve_namespaces
+from delivery.projection import hot_rows
 from delivery.skills import skill_create, skill_search_ids, skill_update
 from memory.admin.base import ChunkAdminBase
 from memory.admin.html import (
     badge,
     preview,
 )
-from memory.lifecycle.selectors import HOT_MAX_CHARS, HOT_MAX_ROWS
+from memory.lifecycle.selectors import HOT_MAX_CHARS, HOT_MAX_ROWS, resolve_namespaces
 from memory.lifecycle.writes import ChunkDraft
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, DeliveryPolicy, HotChunk, ReviewState, Skill

@@ -50,7 +50,6 @@ from delivery.types import (
     ProjectedSection,
     ProjectionOptions,
     Source,
-    resolve_namespaces,
 )
 from memory.lifecycle.rendering import hot_line, normalized, one_line, rag_line, stored_date
 from memory.lifecycle.scope import readable_by, row_scope
@@ -61,6 +60,7 @@ from memory.lifecycle.selectors import (
     hot_entries,
     hot_set,
     in_namespaces,
+    resolve_namespaces,
 )
 from memory.store.models import Chunk, DeliveryPolicy, Skill
 from protomem.metrics import CONTEXT_SECONDS, timed

@@ -5,7 +5,7 @@ wording, ProjectionOptions (from config) and the typed ProjectedContext with its
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -116,19 +116,6 @@ class ProjectionOptions:
                     name,
                 )
         return budget.ceiling_chars(window_tokens=window, budget_pct=self.budget_pct)
-
-
-def resolve_namespaces(configured: Sequence[str], pinned: str) -> tuple[str, ...] | None:
-    """Namespaces memory may auto-inject from: None = unfiltered, () = none at all.
-
-    `configured` is knowledge.inject_namespaces (empty = all, "" = un-namespaced); a non-blank
-    `pinned` (the agent's own namespace) narrows that to itself.
-    """
-    if not pinned:
-        return tuple(configured) or None
-    if configured and pinned not in configured:
-        return ()
-    return (pinned,)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memory.lifecycle.scope import readable_ids
-from memory.lifecycle.selectors import HOT_MAX_CHARS, hot_entries
+from memory.lifecycle.selectors import HOT_MAX_CHARS, hot_entries, resolve_namespaces
 from memory.store.models import Chunk, DeliveryPolicy, ReviewState
 from memory.store.trust import TrustTier, trust_tier
 from protomem.config import get_config
@@ -67,17 +67,6 @@ def _agent_model() -> type:
     return Chunk._meta.get_field("agent").related_model
 
 
-def _reads_namespace(pinned: str, namespace: str) -> bool:
-    """delivery.types.resolve_namespaces' rule for one row: may an agent pinned to `pinned`
-    be given always-on rows of `namespace`?"""
-    configured = tuple(get_config().knowledge.inject_namespaces)
-    if not pinned:
-        return not configured or namespace in configured
-    if configured and pinned not in configured:
-        return False
-    return namespace == pinned
-
-
 def always_on_effect(chunk: Chunk) -> AlwaysOnEffect:
     """Which active agents would get `chunk` on every turn, and the budget used with it."""
     if trust_tier(chunk.source_type) < get_config().knowledge.inject_min_trust:
@@ -91,14 +80,13 @@ def always_on_effect(chunk: Chunk) -> AlwaysOnEffect:
         examined += 1
         if examined > MAX_READERS:
             break
-        if not _reads_namespace(agent.namespace, chunk.namespace):
+        # the projection's own rule for which namespaces may auto-inject into this agent's turns
+        namespaces = resolve_namespaces(get_config().knowledge.inject_namespaces, agent.namespace)
+        if namespaces is not None and chunk.namespace not in namespaces:
             continue
         if not readable_ids([chunk.pk], agent=agent):
             continue
-        namespaces = (
-            (agent.namespace,) if agent.namespace else tuple(get_config().knowledge.inject_namespaces)
-        )
-        current = [e for e in hot_entries(namespaces=namespaces or None, agent=agent) if e.pk != chunk.pk]
+        current = [e for e in hot_entries(namespaces=namespaces, agent=agent) if e.pk != chunk.pk]
         used = sum(len(e.content) for e in current) + len(chunk.content)
         if used > HOT_MAX_CHARS:
             shed.append(agent.name)

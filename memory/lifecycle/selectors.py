@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -42,6 +42,19 @@ def in_namespaces(queryset: QuerySet[Chunk], namespaces: Iterable[str] | None) -
     """Restrict to namespaces; None or empty means unfiltered, "" is the un-namespaced bucket."""
     names = list(namespaces or ())
     return queryset.filter(namespace__in=names) if names else queryset
+
+
+def resolve_namespaces(configured: Sequence[str], pinned: str) -> tuple[str, ...] | None:
+    """Namespaces memory may auto-inject from: None = unfiltered, () = none at all.
+
+    `configured` is knowledge.inject_namespaces (empty = all, "" = un-namespaced); a non-blank
+    `pinned` (the agent's own namespace) narrows that to itself.
+    """
+    if not pinned:
+        return tuple(configured) or None
+    if configured and pinned not in configured:
+        return ()
+    return (pinned,)
 
 
 def at_or_above_trust(queryset: QuerySet[Chunk], min_tier: int) -> QuerySet[Chunk]:
