@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 if TYPE_CHECKING:
-    import numpy as np
     from django.db.models import QuerySet
 
     from memory.store.models import Chunk
@@ -117,12 +116,11 @@ def load_corpus(directory: Path = CORPUS_DIR, *, convs: Iterable[str] | None = N
 
 @dataclass(frozen=True)
 class SearchScope:
-    """What a retriever may use: this conversation's rows, and precomputed query vectors."""
+    """What a retriever may use: this conversation's rows and the run's embedding model."""
 
     conv: str
     queryset: QuerySet[Chunk]
     model: str | None  # embedding model; None when the run has no vectors
-    query_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
 Retriever = Callable[[str, int, SearchScope], list[int]]
@@ -144,12 +142,13 @@ def plain_keyword(question: str, k: int, scope: SearchScope) -> list[int]:
 
 
 def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The hybrid path (memory.store.hybrid: keyword and vector rankings through structure.rerank)."""
-    from memory.store.hybrid import fused_ids
+    """The hybrid path (memory.store.hybrid: keyword and vector rankings through structure.rerank),
+    embedding the question as the product does (speaker names dropped, query cache)."""
+    from memory.store.hybrid import hybrid_chunk_ids
 
     if scope.model is None:
         raise ValueError("the hybrid retriever needs a run with an embedding model")
-    return fused_ids(question, scope.query_vectors[question], k=k, queryset=scope.queryset, model=scope.model)
+    return hybrid_chunk_ids(question, k=k, queryset=scope.queryset, model=scope.model)
 
 
 # -- scoring
@@ -217,15 +216,11 @@ def evaluate(
     from memory.store.models import Chunk
 
     say = progress or (lambda _message: None)
-    turn_vectors = query_vectors = None
+    turn_vectors = None
     if model is not None:
-        say(f"embedding {len(corpus.turns)} turns and {len(corpus.questions)} questions with {model}")
+        say(f"embedding {len(corpus.turns)} turns with {model} (questions are embedded as searched)")
         turn_vectors = embeddings.embed_texts(
             [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=model
-        )
-        texts = sorted({q.text for q in corpus.questions})
-        query_vectors = dict(
-            zip(texts, embeddings.embed_texts(texts, model=model, purpose=embeddings.QUERY), strict=True)
         )
         vectors.warm(model)
     run = uuid.uuid4().hex[:10]
@@ -260,7 +255,6 @@ def evaluate(
                 conv=conv,
                 queryset=deliverable(Chunk.objects.filter(namespace=f"conv-eval-{run}-{conv}")),
                 model=model,
-                query_vectors=query_vectors or {},
             )
             for question in (q for q in corpus.questions if q.conv == conv):
                 for mode, retrieve in retrievers.items():

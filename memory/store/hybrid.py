@@ -6,13 +6,12 @@ is kept among rows only it found. RRF_K = 60, the paper's constant: it damps the
 between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the row with the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
-`hybrid_chunk_ids` asks each side for max(k, 5) candidates, both filtered by the same queryset.
-When none is a conversation turn and the query names no date, they are fused by RRF as they are
-(a plain store pays one rowid lookup more than before). Otherwise it asks each side again for
-structure.pool_size(k) candidates (3k, at least 20) and hands both rankings to
-memory.store.structure.rerank: RRF,
-then the date boost and, for conversation turns, small-talk damping and the neighbouring-turn
-window. The pool is deeper than k because the window and the damping reorder it: on the tuning
+`hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
+filtered by the same queryset. When none of the top max(k, 5) of either is a conversation turn
+and the query names no date, those tops are fused by RRF as they are (a plain store). Otherwise
+both whole rankings go to memory.store.structure.rerank: weighted RRF, then the date boost
+and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
+The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
 lists mostly add one-term matches). When the embedding backend is down (or its breaker open)
@@ -57,31 +56,42 @@ def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf
 
 
 def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: str | None = None) -> list[int]:
-    """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage."""
+    """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage.
+
+    The keyword ranking comes first: the speakers of the conversation turns it found are dropped
+    from the text the vector side embeds (structure.vector_query)."""
     if k <= 0 or not query.strip():
         return []
     model = model or embeddings.active_model()
+    keyword = search_chunk_ids(query, k=structure.pool_size(k), queryset=queryset)
     try:
-        query_vector = embeddings.embed_query(query, model=model)
+        query_vector = embeddings.embed_query(structure.vector_query(query, keyword), model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.keyword_ids(query, k=k, queryset=queryset)
-    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model)
+        return structure.rerank(query, [keyword], k=k, queryset=queryset)  # structure.keyword_ids
+    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, keyword=keyword)
 
 
 def fused_ids(
-    query: str, query_vector: np.ndarray, *, k: int, queryset: QuerySet[Chunk], model: str
+    query: str,
+    query_vector: np.ndarray,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str,
+    keyword: Sequence[int] | None = None,
 ) -> list[int]:
-    """The keyword ranking of `query` and the vector ranking of `query_vector` through
-    memory.store.structure.rerank (RRF, dates, turns), best `k`."""
+    """The keyword ranking of `query` (searched here unless given, at structure.pool_size(k)
+    depth) and the vector ranking of `query_vector` through memory.store.structure.rerank
+    (RRF, dates, turns), best `k`."""
     if k <= 0:
         return []
+    pool = structure.pool_size(k)
+    if keyword is None:
+        keyword = search_chunk_ids(query, k=pool, queryset=queryset)
+    semantic = vectors.nearest_ids(query_vector, k=pool, model=model, queryset=queryset)
     depth = max(k, structure.PLAIN_DEPTH)
-    keyword = search_chunk_ids(query, k=depth, queryset=queryset)
-    semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
-    if not structure.any_turn_or_date(query, [*keyword, *semantic]):
-        return rrf_fuse([keyword, semantic], limit=k)  # a plain store: nothing to reorder
-    depth = structure.pool_size(k)
-    keyword = search_chunk_ids(query, k=depth, queryset=queryset)
-    semantic = vectors.nearest_ids(query_vector, k=depth, model=model, queryset=queryset)
+    keyword_top, semantic_top = list(keyword[:depth]), semantic[:depth]
+    if not structure.any_turn_or_date(query, [*keyword_top, *semantic_top]):
+        return rrf_fuse([keyword_top, semantic_top], limit=k)  # a plain store: nothing to reorder
     return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset)

@@ -12,7 +12,7 @@ from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.store import embeddings, structure, vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import fused_ids
+from memory.store.hybrid import fused_ids, hybrid_chunk_ids
 from memory.store.models import Chunk
 from memory.store.search import search_chunk_ids
 from memory.store.text_index import fts5
@@ -192,3 +192,48 @@ def test_the_hybrid_path_returns_both_turns_of_an_exchange(hybrid: Any) -> None:
     assert vectors.vector_count(model=MODEL) == len(ids)
     assert ids[ADOPTION[0]] in found
     assert ids[ADOPTION[2]] in found
+
+
+def test_the_vector_side_embeds_the_question_without_the_speakers_names(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    embedded: list[str] = []
+    real = embeddings.embed_query
+
+    def spy(text: str, *, model: str | None = None) -> Any:
+        embedded.append(text)
+        return real(text, model=model)
+
+    monkeypatch.setattr(embeddings, "embed_query", spy)
+
+    found = hybrid_chunk_ids("Which corgi did Alice's family adopt?", k=3, queryset=scope(), model=MODEL)
+    plain = hybrid_chunk_ids("Which corgi did Carol adopt?", k=3, queryset=scope(), model=MODEL)
+
+    assert embedded == ["Which corgi did family adopt?", "Which corgi did Carol adopt?"]  # Carol never speaks
+    assert found[0] == ids[ADOPTION[0]]
+    assert plain[0] == ids[ADOPTION[0]]
+
+
+def test_a_question_of_nothing_but_a_speakers_name_is_embedded_as_asked() -> None:
+    ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION)])
+
+    assert structure.speakers(list(ids.values())) == {"alice", "bob"}
+    assert structure.vector_query("Alice?", list(ids.values())) == "Alice?"
+    assert structure.vector_query("What did Bob eat?", list(ids.values())) == "What did eat?"
+    assert structure.vector_query("What did Bob eat?", []) == "What did Bob eat?"
+
+
+def test_a_line_said_in_many_sessions_ranks_below_one_said_once() -> None:
+    greeting = "Alice: Morning! Got a minute to catch up on the garden?"
+    news = "Alice: Morning. The garden finally has tomatoes, a minute ago I picked the first."
+    ids = store_sessions(
+        [("s1", "2026-01-10", [greeting]), ("s2", "2026-02-10", [greeting]), ("s3", "2026-03-10", [news])]
+    )
+    repeated = list(Chunk.objects.filter(content__contains="catch up").values_list("pk", flat=True))
+
+    found = structure.rerank("garden minute", [[*repeated, ids[news]]], k=3, queryset=scope())
+
+    assert len(repeated) == 2
+    assert found[0] == ids[news]  # ranked third by the index, first once the repeats are damped
