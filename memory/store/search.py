@@ -48,6 +48,7 @@ from django.utils import timezone
 from memory.store import text_index
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk
+from memory.store.row_filter import compiled_filter
 from memory.store.text_index import fts5, tsvector
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
@@ -124,28 +125,6 @@ def _row_reader() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, Ca
 
 def _convert(func: Callable[..., Any], col: Any, value: Any) -> Any:
     return func(value, col, connection)
-
-
-def _compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
-    """The queryset's WHERE as SQL over memory_chunk, or None if it needs more than that."""
-    query = queryset.query
-    if (
-        queryset.db != DEFAULT_DB_ALIAS
-        or query.model is None
-        or query.model._meta.db_table != fts5.CHUNK_TABLE
-        or any(query.alias_refcount[a] for a in query.alias_map if a != fts5.CHUNK_TABLE)  # a join
-        or query.extra_tables
-        or query.is_sliced
-        or query.distinct
-        or query.combinator
-        or query.annotations
-        or query.is_empty()
-    ):
-        return None
-    if not query.where:
-        return "", []
-    sql, params = query.get_compiler(using=DEFAULT_DB_ALIAS).compile(query.where)
-    return sql, list(params)
 
 
 def _fts_ranked(
@@ -251,7 +230,7 @@ def search_chunks(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[Chun
     if not terms or k <= 0:
         return []
     if _ranked_backend():
-        compiled = _compiled_filter(queryset)
+        compiled = compiled_filter(queryset)
         if compiled is not None:
             return _fts_rows(terms, k, queryset, compiled)
         return _in_order(queryset, _fts_ids(terms, k, queryset))
@@ -267,7 +246,7 @@ _NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
 @functools.cache
 def _deliverable_where(include_superseded: bool, hold: str) -> tuple[str, tuple[Any, ...], int] | None:
     """(sql, params, index of the `now` param) of deliverable()'s filter, or None if not templatable."""
-    compiled = _compiled_filter(
+    compiled = compiled_filter(
         deliverable(now=_NOW_MARKER, include_superseded=include_superseded, hold=hold)
     )
     if compiled is None:
@@ -286,7 +265,7 @@ def deliverable_filter(
     template = _deliverable_where(include_superseded, hold)
     now = now or timezone.now()
     if template is None:
-        compiled = _compiled_filter(deliverable(now=now, include_superseded=include_superseded, hold=hold))
+        compiled = compiled_filter(deliverable(now=now, include_superseded=include_superseded, hold=hold))
         if compiled is None:
             raise RuntimeError("deliverable() must stay a plain filter on memory_chunk")
         return compiled
@@ -315,7 +294,7 @@ def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[i
     if not terms or k <= 0:
         return []
     if _ranked_backend():
-        compiled = _compiled_filter(queryset)
+        compiled = compiled_filter(queryset)
         if compiled is not None:
             id_column = _row_reader()[0][:1]
             return [cast(int, row[0]) for row in _fts_ranked(terms, k, compiled, id_column)]

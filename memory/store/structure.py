@@ -53,6 +53,7 @@ from django.utils import timezone
 from memory.store import dates
 from memory.store.models import Chunk
 from memory.store.query import FILLER
+from memory.store.row_filter import RowFilter
 from memory.store.search import search_chunk_ids
 from memory.store.text_index.fts5 import STOPWORDS
 
@@ -147,12 +148,15 @@ def fuse(rankings: Sequence[Sequence[int]], weights: Weights = WEIGHTS) -> dict[
     return scores
 
 
-def _rows(queryset: QuerySet[Chunk], **filters: object) -> list[Row]:
-    fields = ("id", "domain", "source", "created_at", "content")
-    return [Row(*values) for values in queryset.filter(**filters).values_list(*fields)]
+ROW_FIELDS = ("id", "domain", "source", "created_at", "content")
 
 
-def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]]:
+def _rows(passes: RowFilter, ids: Sequence[int]) -> list[Row]:
+    """The rows among `ids` that pass the caller's filters (compiled once: memory.store.row_filter)."""
+    return [Row(*values) for values in passes.rows(ids, ROW_FIELDS)]
+
+
+def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[Row]]:
     """The turns of each hit's session that pass the queryset, in (created_at, id) order."""
     sources = sorted({row.source for row in hits})
     if not sources:
@@ -160,8 +164,9 @@ def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]
     # By source alone (the chunk_source index), then the domain here and the caller's filters on
     # those ids by rowid. With the domain or the filters in the same statement SQLite drives from
     # chunk_domain_namespace or chunk_invalidated instead (~8 ms at 20k rows, against ~0.1 ms).
-    turns = [row for row in _rows(Chunk.objects.order_by(), source__in=sources) if row.is_turn]
-    allowed = set(queryset.filter(pk__in=[row.id for row in turns]).values_list("pk", flat=True))
+    session_rows = Chunk.objects.order_by().filter(source__in=sources).values_list(*ROW_FIELDS)
+    turns = [row for row in (Row(*values) for values in session_rows) if row.is_turn]
+    allowed = passes.allowed(row.id for row in turns)
     by_source: dict[str, list[Row]] = {}
     for row in sorted(turns, key=lambda r: (r.source, r.created_at, r.id)):
         if row.id in allowed:
@@ -169,14 +174,12 @@ def _sessions(hits: list[Row], queryset: QuerySet[Chunk]) -> dict[str, list[Row]
     return by_source
 
 
-def _window(
-    scores: dict[int, float], rows: dict[int, Row], queryset: QuerySet[Chunk], weights: Weights
-) -> None:
+def _window(scores: dict[int, float], rows: dict[int, Row], passes: RowFilter, weights: Weights) -> None:
     """Lend the best turns' scores to the next and previous informative turns (module doc, step 3)."""
     ranked = sorted(scores, key=lambda i: -scores[i])
     hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
     lent: dict[int, list[tuple[float, float]]] = {}  # turn -> (offer, lender's score)
-    for source, turns in _sessions(hits, queryset).items():
+    for source, turns in _sessions(hits, passes).items():
         position = {row.id: at for at, row in enumerate(turns)}
         for hit in (h for h in hits if h.source == source and h.id in position):
             for direction, decay in ((1, weights.next_decay), (-1, weights.prev_decay)):
@@ -221,10 +224,11 @@ def rerank(
     if not scores or k <= 0:
         return []
     span = dates.date_range(query, today or timezone.localdate())
+    passes = RowFilter(queryset)
     rows = {chunk.pk: Row.of(chunk) for chunk in loaded if chunk.pk in scores}
     missing = [i for i in scores if i not in rows]
     if missing:
-        rows.update((row.id, row) for row in _rows(queryset, pk__in=missing))
+        rows.update((row.id, row) for row in _rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
     if not has_turns:  # no turns: RRF over the top of each list, as before the deeper pool
         scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
@@ -243,7 +247,7 @@ def rerank(
             if repeats[_body(row.content)] > 1:
                 scores[row_id] *= weights.repeat_factor
     if has_turns:
-        _window(scores, rows, queryset, weights)
+        _window(scores, rows, passes, weights)
     return sorted(scores, key=lambda i: (-scores[i], i))[:k]
 
 
@@ -259,16 +263,13 @@ def any_turn_or_date(query: str, ids: Sequence[int], *, today: date | None = Non
     caller's filters already)."""
     if dates.date_range(query, today or timezone.localdate()) is not None:
         return True
-    found = Chunk.objects.order_by().filter(pk__in=list(ids), domain__in=TURN_DOMAINS).exclude(source="")
-    return bool(ids) and found.exists()
+    return bool(_turns().allowed(ids))
 
 
 def speakers(ids: Sequence[int]) -> set[str]:
     """Who speaks in the conversation turns among `ids` (their "Name:" prefix), lowercased."""
-    if not ids:
-        return set()
-    found = Chunk.objects.order_by().filter(pk__in=list(ids), domain__in=TURN_DOMAINS).exclude(source="")
-    names = (_SPEAKER_NAME.match(content) for content in found.values_list("content", flat=True))
+    found = _turns().rows(ids, ("id", "content"))
+    names = (_SPEAKER_NAME.match(content) for _, content in found)
     return {match.group(1).strip().lower() for match in names if match}
 
 
@@ -288,6 +289,11 @@ def vector_query(query: str, keyword_ids: Sequence[int]) -> str:
     if len(kept) == len(query.split()) or not any(_WORD.search(w) for w in kept):
         return query
     return " ".join(kept)
+
+
+@functools.cache  # no time or caller in it: compiled once per process
+def _turns() -> RowFilter:
+    return RowFilter(Chunk.objects.filter(domain__in=TURN_DOMAINS).exclude(source=""))
 
 
 def pool_size(k: int) -> int:

@@ -40,6 +40,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
+from memory.store import row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -391,25 +392,26 @@ def nearest_ids(
     total = len(ids)
     kept: list[int] = []
     seen = 0
+    passes = row_filter.RowFilter(queryset) if queryset is not None else None
     for factor in WIDEN:
         count = total if factor is None else min(total, k * factor)
         order = _top(scores, count)
         candidates = [int(i) for i in ids[order[seen:]]]
         seen = count
-        kept.extend(_allowed(candidates, queryset, want=k - len(kept)))
+        kept.extend(_allowed(candidates, passes, want=k - len(kept)))
         if len(kept) >= k or count >= total:
             break
     return kept[:k]
 
 
-def _allowed(candidates: list[int], queryset: QuerySet[Chunk] | None, *, want: int) -> list[int]:
-    """The candidates that pass the queryset's filters, in order, at most `want`."""
-    if queryset is None:
+def _allowed(candidates: list[int], passes: row_filter.RowFilter | None, *, want: int) -> list[int]:
+    """The candidates that pass the caller's filters, in order, at most `want`."""
+    if passes is None:
         return candidates[:want]
     out: list[int] = []
     for start in range(0, len(candidates), IN_BATCH):
         batch = candidates[start : start + IN_BATCH]
-        allowed = set(queryset.filter(pk__in=batch).values_list("pk", flat=True))
+        allowed = passes.allowed(batch)
         for chunk_id in batch:
             if chunk_id in allowed:
                 out.append(chunk_id)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from memory.lifecycle.selectors import at_or_above_trust, chunk_search, in_namespaces
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede
-from memory.store import search, text_index
+from memory.store import row_filter, search, text_index
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, PendingChunk
 from memory.store.search import (
@@ -228,7 +228,7 @@ def test_the_fallback_path_widens_the_same_way():
         ChunkFactory(heading="quokka", content="quokka quokka", agent=agent, review_state="rejected")
     weak = ChunkFactory(heading="weak", content="a long note that mentions a quokka once", agent=agent)
     joined = deliverable().filter(agent__is_active=True)  # a join: not a plain single-table filter
-    assert search._compiled_filter(joined) is None
+    assert row_filter.compiled_filter(joined) is None
     assert [c.pk for c in search_chunks("quokka", k=1, queryset=joined)] == [weak.pk]
 
 
@@ -275,8 +275,8 @@ def scoped_rows(db):
 )
 def test_fast_and_fallback_paths_agree(scoped_rows, fast, slow):
     fast_qs, slow_qs = fast(), slow()
-    assert search._compiled_filter(fast_qs) is not None
-    assert search._compiled_filter(slow_qs) is None
+    assert row_filter.compiled_filter(fast_qs) is not None
+    assert row_filter.compiled_filter(slow_qs) is None
     for query in ["otter", "otter beaver", "beaver otter nothing"]:
         expected = [c.pk for c in search_chunks(query, k=4, queryset=slow_qs)]
         assert expected
@@ -409,7 +409,7 @@ def test_add_chunk_rows_are_searchable_at_once():
     ],
 )
 def test_deliverable_template_equals_a_fresh_compile(include_superseded, now):
-    fresh = search._compiled_filter(deliverable(now=now, include_superseded=include_superseded))
+    fresh = row_filter.compiled_filter(deliverable(now=now, include_superseded=include_superseded))
     assert search.deliverable_filter(include_superseded=include_superseded, now=now) == fresh
     assert search._deliverable_where(include_superseded, "risky") is not None
 

@@ -1,0 +1,51 @@
+"""memory.store.row_filter: the compiled path returns what the ORM would, converters included."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.lifecycle.writes import ChunkDraft, add_chunks
+from memory.store.deliverable import deliverable
+from memory.store.models import Chunk
+from memory.store.row_filter import RowFilter
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = ("id", "domain", "source", "created_at", "content")
+
+
+def test_compiled_rows_match_the_orm_and_keep_the_filters() -> None:
+    add_chunks(
+        ChunkDraft(
+            content=f"turn {i}",
+            domain="turn",
+            namespace="a" if i % 2 else "b",
+            source="s1",
+            created_at=datetime(2026, 5, 3, 12, i, tzinfo=UTC),
+        )
+        for i in range(6)
+    )
+    ids = list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
+    queryset = deliverable(Chunk.objects.filter(namespace="a"))
+    passes = RowFilter(queryset)
+
+    rows = sorted(passes.rows([*ids, *ids, 10**9], FIELDS))
+    expected = sorted(tuple(r) for r in queryset.filter(pk__in=ids).values_list(*FIELDS))
+
+    assert passes.compiled is not None  # the fast path, not the ORM fallback
+    assert rows == expected
+    assert len(rows) == 3
+    assert rows[0][3] == datetime(2026, 5, 3, 12, 1, tzinfo=UTC)  # a datetime, as the ORM gives it
+    assert passes.allowed(ids) == {r[0] for r in expected}
+    assert passes.rows([], FIELDS) == []
+
+
+def test_a_queryset_with_a_join_goes_through_the_orm() -> None:
+    add_chunks([ChunkDraft(content="one", namespace="a")])
+    queryset = Chunk.objects.filter(agent__is_active=True)
+    passes = RowFilter(queryset)
+
+    assert passes.compiled is None
+    assert passes.allowed(Chunk.objects.values_list("pk", flat=True)) == set()  # no agent: the join drops it
