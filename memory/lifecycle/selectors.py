@@ -251,7 +251,8 @@ def chunk_search(
         return hits
     hits = keyword(structure.pool_size(k))
     base = deliverable(queryset, include_superseded=include_superseded)
-    ids = structure.rerank(query, [[c.pk for c in hits]], k=k, queryset=base, loaded=hits)
+    loaded = {c.pk: structure.Row.of(c) for c in hits}
+    ids = structure.rerank(query, [list(loaded)], k=k, queryset=base, loaded=loaded)
     held = {c.pk: c for c in hits}
     missing = [i for i in ids if i not in held]  # turns the window added
     if missing:

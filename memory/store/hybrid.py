@@ -64,12 +64,13 @@ def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: st
         return []
     model = model or embeddings.active_model()
     keyword = search_chunk_ids(query, k=structure.pool_size(k), queryset=queryset)
+    held = structure.read_rows(keyword)
     try:
-        query_vector = embeddings.embed_query(structure.vector_query(query, keyword), model=model)
+        query_vector = embeddings.embed_query(structure.vector_query(query, held.values()), model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.rerank(query, [keyword], k=k, queryset=queryset)  # structure.keyword_ids
-    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, keyword=keyword)
+        return structure.rerank(query, [keyword], k=k, queryset=queryset, loaded=held)  # keyword_ids
+    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, keyword=keyword, held=held)
 
 
 def fused_ids(
@@ -80,10 +81,12 @@ def fused_ids(
     queryset: QuerySet[Chunk],
     model: str,
     keyword: Sequence[int] | None = None,
+    held: dict[int, structure.Row] | None = None,
 ) -> list[int]:
     """The keyword ranking of `query` (searched here unless given, at structure.pool_size(k)
     depth) and the vector ranking of `query_vector` through memory.store.structure.rerank
-    (RRF, dates, turns), best `k`."""
+    (RRF, dates, turns), best `k`. `held`: rows of ranked ids already read (structure.read_rows);
+    every ranked row is read once, for the turn check and for rerank."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
@@ -92,6 +95,9 @@ def fused_ids(
     semantic = vectors.nearest_ids(query_vector, k=pool, model=model, queryset=queryset)
     depth = max(k, structure.PLAIN_DEPTH)
     keyword_top, semantic_top = list(keyword[:depth]), semantic[:depth]
-    if not structure.any_turn_or_date(query, [*keyword_top, *semantic_top]):
+    held = dict(held) if held is not None else {}
+    held.update(structure.read_rows(i for i in (*keyword_top, *semantic_top) if i not in held))
+    if not structure.any_turn_or_date(query, (held[i] for i in (*keyword_top, *semantic_top) if i in held)):
         return rrf_fuse([keyword_top, semantic_top], limit=k)  # a plain store: nothing to reorder
-    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset)
+    held.update(structure.read_rows(i for i in (*keyword, *semantic) if i not in held))
+    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset, loaded=held)

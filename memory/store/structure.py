@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -218,21 +218,21 @@ def rerank(
     *,
     k: int,
     queryset: QuerySet[Chunk],
-    loaded: Sequence[Chunk] = (),
+    loaded: Mapping[int, Row] | None = None,
     today: date | None = None,
     weights: Weights = WEIGHTS,
 ) -> list[int]:
     """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
-    adds. `loaded`: ranked rows the caller already holds (not read again).
+    adds. `loaded`: ranked rows the caller already read (read_rows / Row.of), not read again.
     """
     scores = fuse(rankings, weights)
     if not scores or k <= 0:
         return []
     span = dates.date_range(query, today or timezone.localdate())
     passes = RowFilter(queryset)
-    rows = {chunk.pk: Row.of(chunk) for chunk in loaded if chunk.pk in scores}
+    rows = {i: row for i, row in (loaded or {}).items() if i in scores}
     missing = [i for i in scores if i not in rows]
     if missing:
         rows.update((row.id, row) for row in _rows(passes, missing))
@@ -265,22 +265,25 @@ def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None
     return dates.date_range(query, today or timezone.localdate()) is not None
 
 
-def any_turn_or_date(query: str, ids: Sequence[int], *, today: date | None = None) -> bool:
-    """wants_rerank for ids: one rowid lookup of their domain and source (the ids passed the
-    caller's filters already)."""
-    if dates.date_range(query, today or timezone.localdate()) is not None:
+def any_turn_or_date(query: str, rows: Iterable[Row], *, today: date | None = None) -> bool:
+    """wants_rerank for rows already read: a turn among them, or a date in the query."""
+    if any(row.is_turn for row in rows):
         return True
-    return bool(_turns().allowed(ids))
+    return dates.date_range(query, today or timezone.localdate()) is not None
 
 
-def speakers(ids: Sequence[int]) -> set[str]:
-    """Who speaks in the conversation turns among `ids` (their "Name:" prefix), lowercased."""
-    found = _turns().rows(ids, ("id", "content"))
-    names = (_SPEAKER_NAME.match(content) for _, content in found)
+def read_rows(ids: Iterable[int]) -> dict[int, Row]:
+    """The rows of `ids` (which already passed the caller's filters), by id."""
+    return {values[0]: Row(*values) for values in _all_rows().rows(ids, ROW_FIELDS)}
+
+
+def speakers(rows: Iterable[Row]) -> set[str]:
+    """Who speaks in the conversation turns among `rows` (their "Name:" prefix), lowercased."""
+    names = (_SPEAKER_NAME.match(row.content) for row in rows if row.is_turn)
     return {match.group(1).strip().lower() for match in names if match}
 
 
-def vector_query(query: str, keyword_ids: Sequence[int]) -> str:
+def vector_query(query: str, keyword_rows: Iterable[Row]) -> str:
     """The text the vector side embeds: `query` without the names of the speakers of the turns
     the keyword side found ("What did Alice buy in May?" -> "What did buy in May?").
 
@@ -289,7 +292,7 @@ def vector_query(query: str, keyword_ids: Sequence[int]) -> str:
     vector towards that speaker's small talk instead of the subject; the keyword side still
     matches the name. Unchanged when no speaker is named, or when nothing else would be left.
     """
-    names = speakers(keyword_ids)
+    names = speakers(keyword_rows)
     if not names:
         return query
     kept = [w for w in query.split() if _NAME_TOKEN.sub("", w.lower()) not in names]
@@ -298,9 +301,9 @@ def vector_query(query: str, keyword_ids: Sequence[int]) -> str:
     return " ".join(kept)
 
 
-@functools.cache  # no time or caller in it: compiled once per process
-def _turns() -> RowFilter:
-    return RowFilter(Chunk.objects.filter(domain__in=TURN_DOMAINS).exclude(source=""))
+@functools.cache  # no filter at all: ids that passed the caller's already
+def _all_rows() -> RowFilter:
+    return RowFilter(Chunk.objects.all())
 
 
 def pool_size(k: int) -> int:

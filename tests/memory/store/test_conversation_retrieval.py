@@ -219,9 +219,11 @@ def test_the_vector_side_embeds_the_question_without_the_speakers_names(
 def test_a_question_of_nothing_but_a_speakers_name_is_embedded_as_asked() -> None:
     ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION)])
 
-    assert structure.speakers(list(ids.values())) == {"alice", "bob"}
-    assert structure.vector_query("Alice?", list(ids.values())) == "Alice?"
-    assert structure.vector_query("What did Bob eat?", list(ids.values())) == "What did eat?"
+    rows = structure.read_rows(ids.values()).values()
+
+    assert structure.speakers(rows) == {"alice", "bob"}
+    assert structure.vector_query("Alice?", rows) == "Alice?"
+    assert structure.vector_query("What did Bob eat?", rows) == "What did eat?"
     assert structure.vector_query("What did Bob eat?", []) == "What did Bob eat?"
 
 
