@@ -58,34 +58,71 @@ class RowFilter:
         self.compiled = compiled_filter(queryset)
 
     def rows(self, ids: Iterable[int], fields: Sequence[str]) -> list[tuple[Any, ...]]:
-        """`fields` (plain columns, id first) of the rows among `ids` that pass, any order."""
+        """`fields` (plain columns) of the rows among `ids` that pass, any order."""
         ids = list(dict.fromkeys(ids))
-        if not ids:
+        out: list[tuple[Any, ...]] = []
+        for batch in _batches(ids):
+            out += self._select(fields, "id", batch, order_by=())
+        return out
+
+    def rows_by(
+        self, column: str, values: Sequence[Any], fields: Sequence[str], *, order_by: Sequence[str] = ()
+    ) -> list[tuple[Any, ...]]:
+        """`fields` of the rows whose `column` is one of `values` (fewer than IN_BATCH) that pass.
+
+        The rows are found by `column`'s own index first and only then checked against the
+        filters (`id IN (SELECT id ... WHERE column IN ...)`): with both in one WHERE, SQLite
+        may drive from the filters' index instead (a whole namespace read to find one session).
+        """
+        if len(values) > IN_BATCH:
+            raise ValueError(f"at most {IN_BATCH} values")
+        return self._select(fields, column, list(values), order_by=order_by, by_index=True)
+
+    def _select(
+        self,
+        fields: Sequence[str],
+        column: str,
+        values: list[Any],
+        *,
+        order_by: Sequence[str],
+        by_index: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        if not values:
             return []
         if self.compiled is None:
-            return [tuple(r) for r in self.queryset.order_by().filter(pk__in=ids).values_list(*fields)]
+            found = self.queryset.filter(**{f"{column}__in": values}).order_by(*order_by)
+            return [tuple(r) for r in found.values_list(*fields)]
         where, where_params = self.compiled
         qn = connection.ops.quote_name
-        columns = [Chunk._meta.get_field(name) for name in fields]
-        select = ", ".join(f"{qn(TABLE)}.{qn(field.column)}" for field in columns)
+        table = qn(TABLE)
+        fields_of = [Chunk._meta.get_field(name) for name in fields]
+        select = ", ".join(f"{table}.{qn(field.column)}" for field in fields_of)
+        marks = ", ".join(["%s"] * len(values))
+        match = f"{table}.{qn(Chunk._meta.get_field(column).column)} IN ({marks})"
+        if by_index:  # names and placeholders only below: values and filters are parameters
+            match = f"{table}.{qn('id')} IN (SELECT {qn('id')} FROM {table} WHERE {match})"  # noqa: S608
+        sql = f"SELECT {select} FROM {table} WHERE {match}"  # noqa: S608
+        if where:
+            sql += f" AND ({where})"
+        if order_by:
+            order = (f"{table}.{qn(Chunk._meta.get_field(name).column)}" for name in order_by)
+            sql += " ORDER BY " + ", ".join(order)
         converters = []  # what the ORM would apply to each column (SQLite's datetimes, say)
-        for index, field in enumerate(columns):
+        for index, field in enumerate(fields_of):
             col = field.get_col(TABLE)
             for func in connection.ops.get_db_converters(col) + field.get_db_converters(connection):
                 converters.append((index, func, col))
-        out: list[tuple[Any, ...]] = []
         with connection.cursor() as cursor:
-            for batch in _batches(ids):
-                marks = ", ".join(["%s"] * len(batch))
-                sql = f"SELECT {select} FROM {qn(TABLE)} WHERE {qn(TABLE)}.{qn('id')} IN ({marks})"  # noqa: S608 - names and placeholders only
-                if where:
-                    sql += f" AND ({where})"
-                cursor.execute(sql, [*batch, *where_params])
-                for raw in cursor.fetchall():
-                    values = list(raw)
-                    for index, func, col in converters:
-                        values[index] = func(values[index], col, connection)
-                    out.append(tuple(values))
+            cursor.execute(sql, [*values, *where_params])
+            raw_rows = cursor.fetchall()
+        if not converters:
+            return [tuple(raw) for raw in raw_rows]
+        out = []
+        for raw in raw_rows:
+            row = list(raw)
+            for index, func, col in converters:
+                row[index] = func(row[index], col, connection)
+            out.append(tuple(row))
         return out
 
     def allowed(self, ids: Iterable[int]) -> set[int]:

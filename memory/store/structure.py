@@ -161,22 +161,17 @@ def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[Row]]:
     sources = sorted({row.source for row in hits})
     if not sources:
         return {}
-    # By source alone (the chunk_source index), then the domain here and the caller's filters on
-    # those ids by rowid. With the domain or the filters in the same statement SQLite drives from
-    # chunk_domain_namespace or chunk_invalidated instead (~8 ms at 20k rows, against ~0.1 ms).
-    # Ordered in SQL and created_at left unread: converting ~300 timestamps a query was a third
-    # of the window's cost, and the date boost has run on the pool before the window adds rows.
-    session_rows = (
-        Chunk.objects.filter(source__in=sources)
-        .order_by("source", "created_at", "id")
-        .values_list("id", "domain", "source", "content")
+    # Found by source (the chunk_source index), then checked against the caller's filters, in
+    # one statement (RowFilter.rows_by); ordered in SQL, and created_at left unread: converting
+    # ~300 timestamps a query was a third of the window's cost, and the date boost has already
+    # run on the pool.
+    session_rows = passes.rows_by(
+        "source", sources, ("id", "domain", "source", "content"), order_by=("source", "created_at", "id")
     )
-    turns = [Row(pk, domain, source, None, content) for pk, domain, source, content in session_rows]
-    turns = [row for row in turns if row.is_turn]
-    allowed = passes.allowed(row.id for row in turns)
     by_source: dict[str, list[Row]] = {}
-    for row in turns:
-        if row.id in allowed:
+    for pk, domain, source, content in session_rows:
+        row = Row(pk, domain, source, None, content)
+        if row.is_turn:
             by_source.setdefault(row.source, []).append(row)
     return by_source
 

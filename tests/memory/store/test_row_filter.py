@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.db.models import Value
 
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.store.deliverable import deliverable
@@ -49,3 +50,27 @@ def test_a_queryset_with_a_join_goes_through_the_orm() -> None:
 
     assert passes.compiled is None
     assert passes.allowed(Chunk.objects.values_list("pk", flat=True)) == set()  # no agent: the join drops it
+
+
+def test_rows_by_a_column_are_filtered_and_ordered() -> None:
+    add_chunks(
+        ChunkDraft(
+            content=f"turn {i}",
+            domain="turn",
+            namespace="a" if i != 2 else "b",
+            source=f"s{i % 2}",
+            created_at=datetime(2026, 5, 3, 12, 10 - i, tzinfo=UTC),
+        )
+        for i in range(5)
+    )
+    passes = RowFilter(deliverable(Chunk.objects.filter(namespace="a")))
+    fallback = RowFilter(Chunk.objects.filter(namespace="a").annotate(one=Value(1)))  # not compilable
+
+    found = passes.rows_by("source", ["s0", "s9"], ("content", "source"), order_by=("source", "created_at"))
+
+    assert found == [("turn 4", "s0"), ("turn 0", "s0")]  # "turn 2" is in namespace b; oldest first
+    assert passes.rows_by("source", [], ("content",)) == []
+    assert fallback.compiled is None
+    assert sorted(fallback.rows_by("source", ["s1"], ("content",))) == [("turn 1",), ("turn 3",)]
+    with pytest.raises(ValueError, match="at most"):
+        passes.rows_by("source", ["s"] * 501, ("content",))
