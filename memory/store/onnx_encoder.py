@@ -1,8 +1,9 @@
 """The BERT sentence encoder of memory.store.local_model as an ONNX graph run by onnxruntime.
 
-Why: on the 2-core box the numpy forward spends ~80% of its time in OpenBLAS sgemm at ~120
-chunks/s; onnxruntime's MLAS kernels run the same fp32 graph ~3x faster (bench/embed_throughput.py),
-and can run int8 weights (VNNI/AMX) when asked for.
+Why: on the 2-core box the numpy forward spends ~80% of its time in OpenBLAS sgemm and tops out
+at ~120-170 chunks/s; onnxruntime's MLAS kernels run the same fp32 graph at ~390 (2.3x, and a
+cold query in ~3 ms instead of ~12; bench/embed_throughput.py), and can run int8 weights
+(VNNI/AMX) when asked for.
 
 One job: build the graph for a checkpoint directory from its own weights (model.safetensors +
 config.json, nothing downloaded), cache it on disk, and encode padded id batches with it. The
@@ -13,11 +14,11 @@ Cache: MODEL_CACHE_ENV or ~/.cache/protomem (XDG_CACHE_HOME respected). The file
 a digest of the checkpoint files, BUILDER_VERSION and the precision, and the same key is stored
 in the model's metadata and checked on load: a stale, foreign or corrupt file is rebuilt, never
 used. Writes go to a temp file in the same directory and os.replace, so racing processes each
-leave a complete file. `onnx` is needed only to build; loading a cached file needs only
-onnxruntime.
+leave a complete file; if the directory is not writable the graph runs from memory (and is
+rebuilt by the next process). `onnx` is needed only to build; a cached file needs only onnxruntime.
 
 Precision: "fp32" (the default: exact agreement with rows already stored by the numpy path) or
-"int8" (quantize_dynamic, per-channel QInt8 weights): ~1.9x the fp32 throughput here but ~0.992
+"int8" (quantize_dynamic, per-channel QInt8 weights): ~1.7x the fp32 throughput here but ~0.992
 mean cosine to the fp32 rows, too far to mix with vectors stored by fp32 (see the bench).
 """
 
@@ -243,11 +244,20 @@ class OnnxEncoder:
         self.key = cache_key(self.model_dir, precision)
         self.path = (directory or cache_dir()) / f"sentence-encoder-{self.key}-{precision}.onnx"
         self._ort = onnxruntime
+        self._pid = os.getpid()
+        self._in_memory: bytes | None = None  # the model, when it could not be cached on disk
         self.session = self._cached_session()
         if self.session is None:
             logger.info("building %s (%s) from %s", self.path.name, precision, self.model_dir)
-            write_atomically(self.path, build(config, weights(), precision, self.key))
-            self.session = self._open()
+            data = build(config, weights(), precision, self.key)
+            try:
+                write_atomically(self.path, data)
+            except OSError as exc:  # a read-only home, say: run from memory, rebuild next process
+                logger.warning("cannot cache the ONNX encoder in %s (%s)", self.path.parent, exc)
+                self._in_memory = data
+                self.session = self._open()
+            else:
+                self.session = self._open()
 
     def _open(self) -> onnxruntime.InferenceSession:
         options = self._ort.SessionOptions()
@@ -257,7 +267,8 @@ class OnnxEncoder:
         # No spinning between runs: a query is one short run, and idle pool threads spinning on
         # the other core slow the database work that follows (as OpenBLAS's did; see embeddings).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        return self._ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        source = self._in_memory if self._in_memory is not None else str(self.path)
+        return self._ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
 
     def _cached_session(self) -> onnxruntime.InferenceSession | None:
         """The session over the cached file if it is there, loads, and carries this key."""
@@ -276,6 +287,10 @@ class OnnxEncoder:
     def encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Unit rows for a padded batch: ids and mask are (batch, seq) integer arrays, mask 1 on
         real tokens."""
+        if os.getpid() != self._pid:
+            # A forked child (a prefork worker) has none of the parent's intra-op threads: a
+            # session it inherited could wait on them forever, so it opens its own.
+            self.session, self._pid = self._open(), os.getpid()
         feeds = {
             "input_ids": ids.astype(np.int64, copy=False),
             "attention_mask": mask.astype(np.int64, copy=False),

@@ -135,6 +135,33 @@ def test_a_stale_cache_file_is_rebuilt(model: Path, cache: Path, builds: list[st
     assert np.allclose(rows, SentenceEncoder(model, runtime="numpy").encode(TEXTS), atol=1e-5)
 
 
+def test_an_unwritable_cache_still_gives_a_working_encoder(
+    model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, builds: list[str]
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    monkeypatch.setenv(onnx_encoder.MODEL_CACHE_ENV, str(blocker / "cache"))
+
+    rows = SentenceEncoder(model, runtime="onnx").encode(TEXTS)
+
+    assert builds == ["fp32"]
+    assert np.allclose(rows, SentenceEncoder(model, runtime="numpy").encode(TEXTS), atol=1e-5)
+
+
+def test_a_forked_child_opens_its_own_session(
+    model: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoder = graph_encoder(model)
+    ids, mask = np.array([[2, 12, 3]]), np.ones((1, 3), dtype=np.int64)
+    before, parent_session = encoder.encode(ids, mask), encoder.session
+    monkeypatch.setattr(onnx_encoder.os, "getpid", lambda: -1)  # as seen from a child process
+
+    after = encoder.encode(ids, mask)
+
+    assert encoder.session is not parent_session
+    assert np.allclose(after, before, atol=1e-6)
+
+
 def test_changed_weights_or_precision_change_the_cache_key(model: Path) -> None:
     before = cache_key(model, "fp32")
 
