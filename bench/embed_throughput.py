@@ -1,25 +1,26 @@
-"""Local embedding throughput (all-MiniLM-L6-v2 in numpy) on the conversation corpus, before vs after.
+"""Local embedding throughput (all-MiniLM-L6-v2): numpy fp32 vs onnxruntime fp32 vs int8, in one run.
 
     .venv/bin/python -m bench.embed_throughput                  # 1,200 turns
-    .venv/bin/python -m bench.embed_throughput --turns 4109 --profile
+    .venv/bin/python -m bench.embed_throughput --turns 4109 --rounds 5 --profile
 
 Texts are the conversation eval's chunks (memory/evals/conversations: heading + "[date] Speaker:
-text"). Measured in one run, on the same texts:
+text"). The three runtimes of memory.store.local_model.SentenceEncoder encode the same texts
+(same tokenizer and batch plan; one worker per CPU): `numpy` (the reference forward), `onnx-fp32`
+(the default when onnxruntime is installed) and `onnx-int8` (dynamic quantization). Bulk passes
+are interleaved for --rounds rounds and the best of each is kept, so a noisy neighbour on the
+machine skews all three alike. Per runtime it prints:
 
-  before     memory/local_model.py as of BASELINE_REF (loaded from git): batches of 32 sorted by
-             character length, one thread
-  one-by-one the current encoder called with one text at a time (cache off), on a subset
-  after/1    the current encoder, one worker thread
-  after/N    the current encoder, one worker per CPU (the default)
+  chunks/s and the ratio to numpy
+  query p50  cold single-text encodes of distinct questions (cache off): tokenize + one forward
+  cos        min / mean cosine of its rows to the numpy rows (what mixing stored rows would see)
+  alone      worst 1 - cos between a text encoded alone and in its batch (padding, and int8's
+             per-batch activation scales)
 
-plus the agreement of the batched rows with one-at-a-time rows (cosine), and query-embedding
-latency: p50 of distinct questions (cold) and of the same questions again (served by the cache).
---profile prints the top of a cProfile of the after/N run (the worker threads' numpy time shows
-up as the main thread waiting on the pool, so it also profiles after/1).
+The ONNX graphs are built on first use into $PROTOMEM_MODEL_CACHE (default ~/.cache/protomem);
+build time is printed and not counted. --profile prints the top of a cProfile of a numpy pass.
 
-Threads: memory.store.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads (the query path wants
-one BLAS thread); this script does the same before importing numpy, so after/N is N Python
-threads each running single-threaded BLAS on its own batch.
+Threads: memory.store.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads; this script does
+the same, so numpy runs N Python threads of single-threaded BLAS and onnxruntime N intra-op threads.
 """
 
 from __future__ import annotations
@@ -30,13 +31,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import cProfile
-import importlib.util
 import io
 import pstats
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,8 +45,11 @@ import numpy as np
 from memory.evals.conversation_eval import load_corpus
 from memory.store import local_model
 
-BASELINE_REF = "d9f9a9e"  # the last commit before the batching work (issue 16)
-ROOT = Path(__file__).resolve().parents[1]
+RUNTIMES: list[tuple[str, dict]] = [
+    ("numpy", {"runtime": "numpy"}),
+    ("onnx-fp32", {"runtime": "onnx", "precision": "fp32"}),
+    ("onnx-int8", {"runtime": "onnx", "precision": "int8"}),
+]
 
 
 def model_dir() -> Path:
@@ -60,35 +61,10 @@ def model_dir() -> Path:
     )
 
 
-def baseline_module() -> ModuleType | None:
-    """memory/local_model.py as of BASELINE_REF, imported under another name (None without git)."""
-    try:
-        source = subprocess.run(  # noqa: S603 - fixed arguments
-            ["git", "show", f"{BASELINE_REF}:memory/local_model.py"],  # noqa: S607
-            cwd=ROOT,
-            capture_output=True,
-            check=True,
-            text=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    path = Path(tempfile.mkdtemp()) / "local_model_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("local_model_baseline", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]  # dataclasses look their module up
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def timed(fn: Callable[[], np.ndarray]) -> tuple[np.ndarray, float]:
     start = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - start
-
-
-def worst_cosine_gap(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.max(1.0 - np.sum(a * b, axis=1)))
 
 
 def p50_ms(encode: Callable[[list[str]], np.ndarray], queries: list[str]) -> float:
@@ -103,7 +79,8 @@ def p50_ms(encode: Callable[[list[str]], np.ndarray], queries: list[str]) -> flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=1200)
-    parser.add_argument("--one-by-one", type=int, default=200, help="texts for the one-at-a-time run")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved bulk passes per runtime")
+    parser.add_argument("--alone", type=int, default=100, help="texts also encoded one at a time")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
@@ -113,63 +90,58 @@ def main() -> None:
     queries = [q.text for q in corpus.questions[: args.queries]]
     directory = model_dir()
     workers = local_model.default_workers()
-    after = local_model.SentenceEncoder(directory)
-    tokens = [len(after.tokenizer.encode(t)) for t in texts]
+
+    encoders = {}
+    for label, options in RUNTIMES:
+        encoder, seconds = timed(lambda options=options: local_model.SentenceEncoder(directory, **options))
+        encoders[label] = encoder
+        encoder.encode(texts[:8])  # warm-up: page in the weights, let the session allocate
+        print(f"{label}: ready in {seconds:.2f} s (a first ONNX run builds and caches the graph)")
+    tokens = [len(encoders["numpy"].tokenizer.encode(t)) for t in texts]
     print(
-        f"{len(texts)} turns, {statistics.mean(tokens):.1f} tokens avg (max {max(tokens)}); "
-        f"{workers} CPUs; OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+        f"{len(texts)} turns, {statistics.mean(tokens):.1f} tokens avg (max {max(tokens)}); {workers} CPUs; "
+        f"load average {os.getloadavg()[0]:.2f}"
     )
 
-    rows: list[tuple[str, int, float]] = []
-    baseline = baseline_module()
-    if baseline is not None:
-        old = baseline.SentenceEncoder(directory)
-        old.encode(texts[:8])  # warm-up: page in the weights
-        before, seconds = timed(lambda: old.encode(texts))
-        rows.append((f"before ({BASELINE_REF}, batch 32 by chars)", len(texts), seconds))
-    else:
-        before = None
-        print("before: skipped (no git history here)")
+    best = dict.fromkeys(encoders, float("inf"))
+    rows: dict[str, np.ndarray] = {}
+    for _ in range(args.rounds):
+        for label, encoder in encoders.items():
+            rows[label], seconds = timed(lambda encoder=encoder: encoder.encode(texts))
+            best[label] = min(best[label], seconds)
 
-    single = local_model.SentenceEncoder(directory, workers=1, cache_size=0)
-    subset = texts[: args.one_by_one]
-    alone, seconds = timed(lambda: np.concatenate([single.encode([t]) for t in subset]))
-    rows.append(("one-by-one (current code)", len(subset), seconds))
-    serial, seconds = timed(lambda: single.encode(texts))
-    rows.append(("after, 1 worker", len(texts), seconds))
-    profiler = cProfile.Profile() if args.profile else None
-    if profiler:
+    reference = rows["numpy"]
+    subset = texts[: args.alone]
+    print(
+        f"{'runtime':<10} {'chunks/s':>9} {'x numpy':>8} {'query p50':>10} {'cos min':>9} {'cos mean':>9} "
+        f"{'alone':>9}"
+    )
+    for label in encoders:
+        cold = local_model.SentenceEncoder(directory, cache_size=0, **dict(RUNTIMES)[label])
+        cold.encode(["warm up"])
+        query_ms = p50_ms(cold.encode, queries)
+        alone = np.concatenate([cold.encode([t]) for t in subset])
+        alone_gap = float(np.max(1.0 - np.sum(alone * rows[label][: len(subset)], axis=1)))
+        cosines = np.sum(rows[label] * reference, axis=1)
+        rate = len(texts) / best[label]
+        print(
+            f"{label:<10} {rate:>9.1f} {best['numpy'] / best[label]:>7.2f}x {query_ms:>7.2f} ms "
+            f"{cosines.min():>9.5f} {cosines.mean():>9.5f} {alone_gap:>9.1e}"
+        )
+
+    default = local_model.SentenceEncoder(directory)
+    default.encode(["warm up"])
+    p50_ms(default.encode, queries)
+    print(f"default runtime {default.runtime}: cached query p50 {p50_ms(default.encode, queries):.3f} ms")
+
+    if args.profile:
+        profiler = cProfile.Profile()
         profiler.enable()
-    threaded, seconds = timed(lambda: after.encode(texts))
-    if profiler:
+        encoders["numpy"].encode(texts)
         profiler.disable()
-    rows.append((f"after, {workers} workers", len(texts), seconds))
-
-    for label, count, seconds in rows:
-        print(f"{label:<40} {count:>6} texts {seconds:>8.2f} s {count / seconds:>8.1f} chunks/s")
-    print(
-        f"agreement: batched vs one-by-one worst 1-cos {worst_cosine_gap(serial[: len(subset)], alone):.2e}; "
-        f"{workers} workers vs 1 {worst_cosine_gap(threaded, serial):.2e}"
-        + (f"; vs before {worst_cosine_gap(threaded, before):.2e}" if before is not None else "")
-    )
-
-    fresh = local_model.SentenceEncoder(directory)
-    fresh.encode(["warm up"])
-    cold = p50_ms(fresh.encode, queries)
-    cached = p50_ms(fresh.encode, queries)
-    print(f"query embedding p50: cold {cold:.2f} ms, cached {cached:.3f} ms ({len(queries)} questions)")
-
-    if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(12)
-        print(out.getvalue())
-        prof1 = cProfile.Profile()
-        prof1.enable()
-        single.encode(texts)
-        prof1.disable()
-        out = io.StringIO()
-        pstats.Stats(prof1, stream=out).sort_stats("tottime").print_stats(14)
-        print("after, 1 worker:\n" + out.getvalue())
+        print("numpy pass:\n" + out.getvalue())
     sys.stdout.flush()
 
 

@@ -1,4 +1,5 @@
-"""memory.store.local_model bulk path: length-sorted, per-batch padding, threads, and the query cache.
+"""memory.store.local_model bulk path: length-sorted, per-batch padding, threads, and the query cache,
+on both runtimes (numpy, and onnxruntime at fp32).
 
 A tiny random BERT (tests.memory.store.test_embeddings.tiny_model) keeps these fast; the real
 all-MiniLM-L6-v2 agreement is checked by bench/embed_throughput.py on the conversation corpus.
@@ -29,9 +30,14 @@ TEXTS = [
 ]
 
 
-@pytest.fixture
-def encoder(tmp_path: Path) -> SentenceEncoder:
-    return SentenceEncoder(tiny_model(tmp_path), workers=2)
+RUNTIMES = ["numpy", "onnx"]
+
+
+@pytest.fixture(params=RUNTIMES)
+def encoder(tmp_path: Path, request: pytest.FixtureRequest) -> SentenceEncoder:
+    encoder = SentenceEncoder(tiny_model(tmp_path), workers=2, runtime=request.param)
+    assert encoder.runtime == {"numpy": "numpy", "onnx": "onnx-fp32"}[request.param]
+    return encoder
 
 
 def test_batches_are_grouped_by_length_and_bounded() -> None:
@@ -72,9 +78,10 @@ def test_padding_does_not_leak_into_a_short_text(encoder: SentenceEncoder) -> No
     assert np.allclose(padded, unpadded, atol=1e-6)
 
 
-def test_one_worker_and_two_agree(tmp_path: Path) -> None:
-    serial = SentenceEncoder(tiny_model(tmp_path), workers=1).encode(TEXTS)
-    threaded = SentenceEncoder(tiny_model(tmp_path), workers=2).encode(TEXTS)
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_one_worker_and_two_agree(tmp_path: Path, runtime: str) -> None:
+    serial = SentenceEncoder(tiny_model(tmp_path), workers=1, runtime=runtime).encode(TEXTS)
+    threaded = SentenceEncoder(tiny_model(tmp_path), workers=2, runtime=runtime).encode(TEXTS)
 
     assert np.allclose(serial, threaded, atol=1e-6)
 
@@ -83,8 +90,8 @@ def test_a_repeated_query_is_served_from_the_cache(
     encoder: SentenceEncoder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
-    forward = encoder._forward
-    monkeypatch.setattr(encoder, "_forward", lambda *a: calls.append(1) or forward(*a))
+    forward = encoder._encode_ids
+    monkeypatch.setattr(encoder, "_encode_ids", lambda *a: calls.append(1) or forward(*a))
 
     first = encoder.encode(["hello world"])
     first[0, 0] = 42.0  # callers get a copy: the cached row stays intact
