@@ -44,27 +44,15 @@ def set_embeddings(on: bool) -> None:
 
 def build(copies: int) -> dict[str, Any]:
     """Store and embed every turn, `copies` times over; returns what was built."""
-    from datetime import UTC, datetime
-
-    from memory.evals.conversation_eval import TURN_DOMAIN, load_corpus
-    from memory.lifecycle.writes import ChunkDraft, add_chunks
+    from memory.evals.conversation_eval import load_corpus
+    from memory.lifecycle.writes import add_chunks
     from memory.store import embeddings, vectors
     from memory.store.models import Chunk
 
     corpus = load_corpus()
     started = time.perf_counter()
     for copy in range(copies):
-        add_chunks(
-            ChunkDraft(
-                content=t.content,
-                heading=t.heading,
-                domain=TURN_DOMAIN,
-                namespace=f"{t.conv}-{copy}",
-                source=f"{t.session}-{copy}",
-                created_at=datetime(t.date.year, t.date.month, t.date.day, 12, tzinfo=UTC),
-            )
-            for t in corpus.turns
-        )
+        add_chunks(t.draft(f"{t.conv}-{copy}", session_suffix=f"-{copy}") for t in corpus.turns)
     stored = time.perf_counter() - started
     rows = list(Chunk.objects.order_by("pk").values_list("pk", "heading", "content"))
     started = time.perf_counter()

@@ -34,6 +34,7 @@ from django.db import transaction
 if TYPE_CHECKING:
     from django.db.models import QuerySet
 
+    from memory.lifecycle.writes import ChunkDraft
     from memory.store.models import Chunk
 
 CORPUS_DIR = Path(__file__).resolve().parent / "conversations"
@@ -61,6 +62,19 @@ class Turn:
     @property
     def heading(self) -> str:
         return f"{self.date:%A} {self.date.day} {self.date:%B %Y}"
+
+    def draft(self, namespace: str, *, session_suffix: str = "") -> ChunkDraft:
+        """The chunk a transcript ingest would store for this turn (see module doc)."""
+        from memory.lifecycle.writes import ChunkDraft
+
+        return ChunkDraft(
+            content=self.content,
+            heading=self.heading,
+            domain=TURN_DOMAIN,
+            namespace=namespace,
+            source=self.session + session_suffix,
+            created_at=_session_time(self.date),
+        )
 
 
 @dataclass(frozen=True)
@@ -210,7 +224,7 @@ def evaluate(
 ) -> EvalResult:
     """Each retriever's scores on `corpus` (see module doc). With `model`, turns and questions
     are embedded first (outside the transaction) and vectors stored for the hybrid path."""
-    from memory.lifecycle.writes import ChunkDraft, add_chunks
+    from memory.lifecycle.writes import add_chunks
     from memory.store import embeddings, vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
@@ -228,17 +242,7 @@ def evaluate(
     ranked_out: dict[str, dict[str, list[str]]] = {mode: {} for mode in retrievers}
     with transaction.atomic():
         say(f"storing {len(corpus.turns)} turns")
-        add_chunks(
-            ChunkDraft(
-                content=t.content,
-                heading=t.heading,
-                domain=TURN_DOMAIN,
-                namespace=f"conv-eval-{run}-{t.conv}",
-                source=t.session,
-                created_at=_session_time(t.date),
-            )
-            for t in corpus.turns
-        )
+        add_chunks(t.draft(f"conv-eval-{run}-{t.conv}") for t in corpus.turns)
         pks = list(
             Chunk.objects.filter(namespace__startswith=f"conv-eval-{run}-")
             .order_by("pk")
