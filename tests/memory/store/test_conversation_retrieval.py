@@ -239,3 +239,16 @@ def test_a_line_said_in_many_sessions_ranks_below_one_said_once() -> None:
 
     assert len(repeated) == 2
     assert found[0] == ids[news]  # ranked third by the index, first once the repeats are damped
+
+
+def test_a_turn_that_matched_only_a_speakers_name_ranks_below_one_on_the_subject() -> None:
+    ferry = "Marcus: The ferry was late again, two hours on deck in the rain."
+    garden = "Alice: We finally started the garden, tomatoes and beans along the fence."
+    ids = store_sessions([("s1", "2026-04-01", [ferry]), ("s2", "2026-04-08", [garden])])
+    ranking = [ids[ferry], ids[garden]]  # the keyword side's order: bm25 liked the name match
+
+    named = structure.rerank("When did Marcus start the garden?", [ranking], k=2, queryset=scope())
+    unnamed = structure.rerank("garden tomatoes", [ranking], k=2, queryset=scope())
+
+    assert named == [ids[garden], ids[ferry]]
+    assert unnamed == ranking  # no speaker in the question: nothing to discount
