@@ -4,6 +4,7 @@ each chunk at most `max_chars` and headed by its section's heading trail. Pure (
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_CHUNK_CHARS = 1500
@@ -84,6 +85,21 @@ def _cut_line(line: str, limit: int) -> list[str]:
     return pieces
 
 
+def _pack(units: Iterable[str], limit: int, sep: str) -> list[str]:
+    """`units` joined by `sep`, in order, into as few pieces of <= `limit` chars as a greedy pass
+    makes (a unit is never split; empty units count, so code keeps its blank lines)."""
+    pieces: list[str] = []
+    current: str | None = None
+    for unit in units:
+        if current is not None and len(current) + len(sep) + len(unit) > limit:
+            pieces.append(current)
+            current = None
+        current = unit if current is None else f"{current}{sep}{unit}"
+    if current is not None:
+        pieces.append(current)
+    return pieces
+
+
 def _pieces(paragraph: str, limit: int) -> list[str]:
     """A paragraph cut to pieces of <= `limit` chars, at line breaks first (code keeps its lines)."""
     if len(paragraph) <= limit:
@@ -91,16 +107,7 @@ def _pieces(paragraph: str, limit: int) -> list[str]:
     units: list[str] = []
     for line in paragraph.split("\n"):
         units.extend([line] if len(line) <= limit else _cut_line(line, limit))
-    pieces: list[str] = []
-    current: str | None = None
-    for unit in units:
-        if current is not None and len(current) + 1 + len(unit) > limit:
-            pieces.append(current)
-            current = None
-        current = unit if current is None else f"{current}\n{unit}"
-    if current is not None and current.strip():
-        pieces.append(current)
-    return [p for p in pieces if p.strip()]
+    return [p for p in _pack(units, limit, "\n") if p.strip()]
 
 
 def split_document(text: str, *, title: str = "", max_chars: int = MAX_CHUNK_CHARS) -> list[DocumentPart]:
@@ -111,17 +118,8 @@ def split_document(text: str, *, title: str = "", max_chars: int = MAX_CHUNK_CHA
     """
     parts: list[DocumentPart] = []
     for trail, lines in _sections(text or ""):
-        pieces: list[str] = []
-        current = ""
-        for paragraph in _paragraphs(lines):
-            for piece in _pieces(paragraph, max_chars):
-                if current and len(current) + 2 + len(piece) > max_chars:
-                    pieces.append(current)
-                    current = piece
-                else:
-                    current = f"{current}\n\n{piece}" if current else piece
-        if current:
-            pieces.append(current)
+        units = (piece for paragraph in _paragraphs(lines) for piece in _pieces(paragraph, max_chars))
+        pieces = _pack(units, max_chars, "\n\n")
         heading = HEADING_SEP.join([t for t in [title.strip(), *trail] if t])
         for index, piece in enumerate(pieces, 1):
             label = f"{heading} ({index}/{len(pieces)})" if len(pieces) > 1 and heading else heading
