@@ -255,9 +255,7 @@ class OnnxEncoder:
             except OSError as exc:  # a read-only home, say: run from memory, rebuild next process
                 logger.warning("cannot cache the ONNX encoder in %s (%s)", self.path.parent, exc)
                 self._in_memory = data
-                self.session = self._open()
-            else:
-                self.session = self._open()
+            self.session = self._open()
 
     def _open(self) -> onnxruntime.InferenceSession:
         options = self._ort.SessionOptions()

@@ -11,6 +11,7 @@ queryset (joins, annotations, slices) goes through the ORM as before, with the s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -55,7 +56,11 @@ class RowFilter:
 
     def __init__(self, queryset: QuerySet[Chunk]) -> None:
         self.queryset = queryset
-        self.compiled = compiled_filter(queryset)
+
+    @functools.cached_property
+    def compiled(self) -> tuple[str, list[Any]] | None:
+        """The WHERE as SQL (compiled_filter), on first use: a caller may never need it."""
+        return compiled_filter(self.queryset)
 
     def rows(self, ids: Iterable[int], fields: Sequence[str]) -> list[tuple[Any, ...]]:
         """`fields` (plain columns) of the rows among `ids` that pass, any order."""

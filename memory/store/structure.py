@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -71,9 +72,9 @@ MIN_POOL = 20
 # since deeper keyword lists mostly add one-term matches.
 PLAIN_DEPTH = 5
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
-_SPEAKER_NAME = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?([^:\n\[\]]{1,40}):\s")
 _NAME_TOKEN = re.compile(r"(?:['\u2019]s)?[^\w]*$|^[^\w]+")  # "Alice's," -> "alice"
-_SPEAKER = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?[^:\n]{1,40}:\s")  # "[2026-05-03] Alice: " or "Alice: "
+# "[2026-05-03] Alice: " or "Alice: "; group 1 is the speaker
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?([^:\n]{1,40}):\s")
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,11 @@ class Row:
 @functools.lru_cache(maxsize=8192)  # a session's turns are read again by every query that hits it
 def content_words(text: str) -> frozenset[str]:
     """The words of a turn that can carry meaning: no speaker prefix, stopwords, filler or numbers."""
-    body = _SPEAKER.sub("", text or "", count=1).lower()
-    return frozenset(w for w in _WORD.findall(body) if w not in STOPWORDS and w not in FILLER)
+    return frozenset(w for w in _WORD.findall(_body(text)) if w not in STOPWORDS and w not in FILLER)
 
 
 def _body(text: str) -> str:
+    """A turn's text without its speaker prefix, lowercased, whitespace collapsed."""
     return " ".join(_SPEAKER.sub("", text or "", count=1).lower().split())
 
 
@@ -279,15 +280,12 @@ def rerank(
                 scores[row_id] += weights.date_boost
     if has_turns:
         _damp_name_only_keyword_hits(query, rankings[0], rows, scores, weights)
-    repeats: dict[str, int] = {}
-    for row in rows.values():
-        if row.is_turn:
-            repeats[_body(row.content)] = repeats.get(_body(row.content), 0) + 1
-    for row_id, row in rows.items():
-        if row.is_turn:
-            scores[row_id] *= turn_weight(row, weights)
-            if repeats[_body(row.content)] > 1:
-                scores[row_id] *= weights.repeat_factor
+    bodies = {row_id: _body(row.content) for row_id, row in rows.items() if row.is_turn}
+    repeats = Counter(bodies.values())
+    for row_id, body in bodies.items():
+        scores[row_id] *= turn_weight(rows[row_id], weights)
+        if repeats[body] > 1:
+            scores[row_id] *= weights.repeat_factor
     if has_turns:
         _window(scores, rows, passes, weights)
     return sorted(scores, key=lambda i: (-scores[i], i))[:k]
@@ -314,7 +312,7 @@ def read_rows(ids: Iterable[int]) -> dict[int, Row]:
 
 def speakers(rows: Iterable[Row]) -> set[str]:
     """Who speaks in the conversation turns among `rows` (their "Name:" prefix), lowercased."""
-    names = (_SPEAKER_NAME.match(row.content) for row in rows if row.is_turn)
+    names = (_SPEAKER.match(row.content) for row in rows if row.is_turn)
     return {match.group(1).strip().lower() for match in names if match}
 
 
