@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from memory.lifecycle.principals import AgentRef
 from memory.lifecycle.scope import current_scope, readable_by
-from memory.store import structure
+from memory.store import row_filter, structure
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk, DeliveryPolicy
 from memory.store.search import search_chunks, search_deliverable
@@ -219,8 +219,7 @@ def hot_set(
 
 def chunks_by_ids(ids: list[int]) -> list[Chunk]:
     """Rows in the order of `ids`."""
-    by_id = Chunk.objects.in_bulk(ids)
-    return [by_id[i] for i in ids if i in by_id]
+    return row_filter.chunks_in_order(ids)
 
 
 def chunk_search(

@@ -34,6 +34,7 @@ import urllib.error
 import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -343,6 +344,19 @@ _query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 _query_cache_lock = threading.Lock()
 
 
+def _cached_query(text: str, model: str | None) -> tuple[tuple[str, str] | None, np.ndarray | None]:
+    """(cache key, cached vector or None); the key is None when no backend is configured."""
+    try:
+        key = (backend_for(model).name, text)  # the gateway's URL too: two gateways, two caches
+    except EmbeddingNotConfigured:
+        return None, None
+    with _query_cache_lock:
+        vector = _query_cache.get(key)
+        if vector is not None:
+            _query_cache.move_to_end(key)
+        return key, vector
+
+
 def embed_query(text: str, *, model: str | None = None) -> np.ndarray:
     """One unit vector for a search query (short timeout); raises EmbeddingError.
 
@@ -350,15 +364,11 @@ def embed_query(text: str, *, model: str | None = None) -> np.ndarray:
     thing again within a conversation, and the per-turn context repeats its query, so a repeat
     costs a dict lookup instead of a model run or a gateway round trip. Failures are not cached.
     """
-    try:
-        key = (backend_for(model).name, text)  # the gateway's URL too: two gateways, two caches
-    except EmbeddingNotConfigured:
+    key, vector = _cached_query(text, model)
+    if key is None:
         return embed_texts([text], model=model, purpose=QUERY)[0]  # raises, logged once
-    with _query_cache_lock:
-        vector = _query_cache.get(key)
-        if vector is not None:
-            _query_cache.move_to_end(key)
-            return vector
+    if vector is not None:
+        return vector
     vector = embed_texts([text], model=model, purpose=QUERY)[0]
     vector.setflags(write=False)  # shared by every caller that asks again
     with _query_cache_lock:
@@ -366,6 +376,31 @@ def embed_query(text: str, *, model: str | None = None) -> np.ndarray:
         while len(_query_cache) > QUERY_CACHE_SIZE:
             _query_cache.popitem(last=False)
     return vector
+
+
+_background: tuple[int, ThreadPoolExecutor] | None = None
+_background_lock = threading.Lock()
+
+
+def embed_query_soon(text: str, *, model: str | None = None) -> Future[np.ndarray]:
+    """embed_query started on a background thread, so the caller can search its keyword index
+    on the other core meanwhile (memory.store.hybrid); a cached vector comes back done.
+
+    The local model's forward pass and a gateway call both release the GIL. The thread touches
+    no database connection. One pool per process (a forked worker starts its own), one thread
+    per CPU: concurrent requests' queries embed side by side, as they would inline."""
+    global _background
+    key, vector = _cached_query(text, model)
+    if key is not None and vector is not None:
+        done: Future[np.ndarray] = Future()
+        done.set_result(vector)
+        return done
+    with _background_lock:
+        if _background is None or _background[0] != os.getpid():
+            pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="query-embed")
+            _background = (os.getpid(), pool)
+        pool = _background[1]
+    return pool.submit(embed_query, text, model=model)
 
 
 def chunk_text(heading: str, content: str) -> str:

@@ -58,15 +58,24 @@ def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf
 def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: str | None = None) -> list[int]:
     """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage.
 
-    The keyword ranking comes first: the speakers of the conversation turns it found are dropped
-    from the text the vector side embeds (structure.vector_query)."""
+    The speakers of the conversation turns the keyword side finds are dropped from the text the
+    vector side embeds (structure.vector_query). So as not to wait for them, the embedding starts
+    first, on another core, from a guess (the speakers met in earlier searches) while the keyword
+    search runs; if the keyword hits show the guess wrong (a new speaker: the first question
+    about a conversation, ~1% of them), the right text is embedded then. The vector used is
+    always the right text's: the guess only decides when it is computed."""
     if k <= 0 or not query.strip():
         return []
     model = model or embeddings.active_model()
+    guess = structure.vector_query(query, structure.heard_speakers())
+    pending = embeddings.embed_query_soon(guess, model=model)
     keyword = search_chunk_ids(query, k=structure.pool_size(k), queryset=queryset)
     held = structure.read_rows(keyword)
+    names = structure.speakers(held.values())
+    structure.remember_speakers(names)
+    text = structure.vector_query(query, names)
     try:
-        query_vector = embeddings.embed_query(structure.vector_query(query, held.values()), model=model)
+        query_vector = pending.result() if text == guess else embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
         return structure.rerank(query, [keyword], k=k, queryset=queryset, loaded=held)  # keyword_ids

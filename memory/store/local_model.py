@@ -16,13 +16,17 @@ Throughput (bench/embed_throughput.py, 1,200 conversation turns of ~26 tokens, 2
 ~120-170 chunks/s, onnxruntime fp32 ~390 (2.3x), cold single-query p50 ~12 ms vs ~3 ms. A bulk
 encode tokenizes everything first, groups texts by token length (plan_batches: each batch pads
 only to its own longest member, at most BATCH texts and BATCH_TOKENS padded tokens) and runs the
-batches one after another on onnxruntime (one session, one intra-op thread per CPU), or on a
-thread pool of one worker per CPU in numpy. There, threads rather than a bigger BLAS pool:
-memory.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads (idle OpenBLAS threads spin on
-the other core), and numpy releases the GIL in matmuls and large ufuncs, so N workers with
-single-threaded BLAS use N cores; if numpy was imported with a multi-threaded BLAS, pass
-workers=1. In numpy about 80% of the time is the dense matmuls (near the single-core sgemm rate
-here), ~10% GELU, ~4% tokenizing: hence onnxruntime, whose MLAS kernels are ~3x faster.
+batches on a thread pool of one worker per CPU, each batch on one core: onnxruntime's session
+has a single intra-op thread and its run() releases the GIL, and numpy releases it in matmuls
+and large ufuncs (memory.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads: idle
+OpenBLAS threads spin on the other core; if numpy was imported with a multi-threaded BLAS, pass
+workers=1). One intra-op thread costs bulk throughput nothing (1,200 turns: 412 chunks/s with
+two batches at a time, 405 with two intra-op threads and one batch at a time), and a single
+query is no slower on one thread (p50 2.84 ms against 2.90: a 13-token forward is too short for
+a second thread to wake up and share it), so a query embedded on one core leaves the other to
+the database (memory.store.hybrid overlaps the two). In numpy about 80% of the time is the
+dense matmuls (near the single-core sgemm rate here), ~10% GELU, ~4% tokenizing: hence
+onnxruntime, whose MLAS kernels are ~3x faster.
 
 precision="int8" (dynamically quantized weights) reaches ~680 chunks/s but its rows are only
 ~0.992 mean cosine to the fp32 ones (min ~0.98) and shift by up to ~1e-2 with their batch, too
@@ -356,7 +360,6 @@ class SentenceEncoder:
                 self.config,
                 self._read_weights,  # called only to build; not kept (the session has its own copy)
                 precision=precision,
-                threads=self.workers,
                 directory=model_cache,
             )
         except ImportError as exc:
@@ -442,13 +445,12 @@ class SentenceEncoder:
         def run(idx: list[int]) -> None:
             out[idx] = self._encode_ids([encoded[i] for i in idx])
 
-        if self._onnx is not None or self.workers <= 1 or len(batches) == 1:
-            # The ONNX session already runs each batch on `workers` intra-op threads.
+        if self.workers <= 1 or len(batches) == 1:
             for idx in batches:
                 run(idx)
         else:
-            # numpy drops the GIL inside matmuls and large ufuncs, so batches run in parallel
-            # with single-threaded BLAS each (see the module doc on threads).
+            # onnxruntime and numpy both drop the GIL in the forward pass, so batches run in
+            # parallel, one core each (see the module doc on threads).
             with ThreadPoolExecutor(max_workers=min(self.workers, len(batches))) as pool:
                 list(pool.map(run, batches))
         return out

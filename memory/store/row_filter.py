@@ -12,6 +12,8 @@ queryset (joins, annotations, slices) goes through the ORM as before, with the s
 from __future__ import annotations
 
 import functools
+import json
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -24,8 +26,26 @@ IN_BATCH = 500  # ids per `id IN (...)`, well under SQLite's variable limit
 TABLE = Chunk._meta.db_table
 
 
+Compiled = tuple[str, list[Any]]
+_compiled: weakref.WeakKeyDictionary[QuerySet[Chunk], Compiled | None] = weakref.WeakKeyDictionary()
+
+
 def compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
-    """The queryset's WHERE as SQL over memory_chunk, or None if it needs more than that."""
+    """The queryset's WHERE as SQL over memory_chunk, or None if it needs more than that.
+
+    Kept per queryset object while it lives: a queryset never changes (each filter makes a new
+    one), and one hybrid search hands the same one to the keyword search, the vector filter and
+    rerank; compiling it cost ~0.3 ms each time."""
+    try:
+        return _compiled[queryset]
+    except KeyError:
+        pass
+    compiled = _compile(queryset)
+    _compiled[queryset] = compiled
+    return compiled
+
+
+def _compile(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
     query = queryset.query
     if (
         queryset.db != DEFAULT_DB_ALIAS
@@ -44,6 +64,56 @@ def compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
         return "", []
     sql, params = query.get_compiler(using=DEFAULT_DB_ALIAS).compile(query.where)
     return sql, list(params)
+
+
+@functools.cache
+def _chunk_reader() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, Any, Any], ...]]:
+    """Chunk's quoted columns, their attnames, and (index, converter, column) for each DB
+    converter the ORM would apply (SQLite's datetimes, say)."""
+    fields = Chunk._meta.concrete_fields
+    qn = connection.ops.quote_name
+    columns = tuple(f"{qn(TABLE)}.{qn(f.column)}" for f in fields)
+    converters = []
+    for index, field in enumerate(fields):
+        col = field.get_col(TABLE)
+        for func in connection.ops.get_db_converters(col) + field.get_db_converters(connection):
+            converters.append((index, func, col))
+    return columns, tuple(f.attname for f in fields), tuple(converters)
+
+
+def chunk_columns() -> tuple[str, ...]:
+    """Every Chunk column, quoted and qualified, id first: what chunks_of() builds rows from."""
+    return _chunk_reader()[0]
+
+
+def chunks_of(rows: Iterable[Sequence[Any]], model: type[Chunk] = Chunk) -> list[Chunk]:
+    """`model` (Chunk or a proxy of it) instances from raw rows of chunk_columns(), as the ORM
+    would build them."""
+    _, attnames, converters = _chunk_reader()
+    out = []
+    for row in rows:
+        values = list(row)
+        for index, func, col in converters:
+            values[index] = func(values[index], col, connection)
+        out.append(model.from_db(DEFAULT_DB_ALIAS, attnames, values))
+    return out
+
+
+def chunks_in_order(ids: Sequence[int]) -> list[Chunk]:
+    """The chunks of `ids` in that order (ids with no row skipped), one `id IN` per IN_BATCH.
+
+    What selectors.chunks_by_ids returns, without building a queryset: in_bulk spent ~0.4 of
+    its ~0.5 ms for ten rows preparing the statement."""
+    qn = connection.ops.quote_name
+    select = ", ".join(chunk_columns())
+    found: dict[int, Chunk] = {}
+    for batch in _batches(ids):
+        marks = ", ".join(["%s"] * len(batch))
+        sql = f"SELECT {select} FROM {qn(TABLE)} WHERE {qn(TABLE)}.{qn('id')} IN ({marks})"  # noqa: S608
+        with connection.cursor() as cursor:
+            cursor.execute(sql, batch)
+            found.update((chunk.pk, chunk) for chunk in chunks_of(cursor.fetchall()))
+    return [found[i] for i in ids if i in found]
 
 
 def _batches(ids: Sequence[int]) -> Iterator[list[int]]:
@@ -133,3 +203,40 @@ class RowFilter:
     def allowed(self, ids: Iterable[int]) -> set[int]:
         """The ids among `ids` whose rows pass."""
         return {row[0] for row in self.rows(ids, ("id",))}
+
+    def first_passing(self, ids: Sequence[int], want: int) -> list[int]:
+        """The first `want` of `ids`, in their order, whose rows pass (vector hits, best first).
+
+        One statement walks the ids in order and stops at `want`: a filter that passes most rows
+        reads about `want` of them, one that passes few (a namespace among many) reads all the
+        ids in that one statement instead of one `IN` batch after another. SQLite: the ids as
+        a json_each array, joined with CROSS JOIN so the array is the outer loop (SQLite never
+        reorders a CROSS JOIN) and rows come out in array order; an ORDER BY on the array index
+        would instead sort all of them first (a temp b-tree: 0.38 ms against 0.18 for 1,200
+        ids here). PostgreSQL: unnest WITH ORDINALITY, ordered by position.
+        """
+        ids = list(map(int, ids))
+        if want <= 0 or not ids:
+            return []
+        if self.compiled is None:
+            out: list[int] = []
+            for batch in _batches(ids):
+                passed = self.allowed(batch)
+                out += [i for i in batch if i in passed][: want - len(out)]
+                if len(out) >= want:
+                    break
+            return out
+        where, where_params = self.compiled
+        qn = connection.ops.quote_name
+        table, pk = qn(TABLE), f"{qn(TABLE)}.{qn('id')}"
+        if connection.vendor == "postgresql":
+            ranked_ids = "unnest(%s::bigint[]) WITH ORDINALITY AS ranked(id, at)"
+            source = f"{ranked_ids} JOIN {table} ON {pk} = ranked.id"
+            order, ranked = " ORDER BY ranked.at", ids
+        else:
+            source = f"json_each(%s) AS ranked CROSS JOIN {table} ON {pk} = ranked.value"
+            order, ranked = "", json.dumps(ids)
+        sql = f"SELECT {pk} FROM {source} WHERE {where or '1 = 1'}{order} LIMIT %s"  # noqa: S608 - names only
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [ranked, *where_params, want])
+            return [row[0] for row in cursor.fetchall()]

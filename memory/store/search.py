@@ -41,14 +41,14 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection
+from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from memory.store import text_index
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk
-from memory.store.row_filter import compiled_filter
+from memory.store.row_filter import chunk_columns, chunks_of, compiled_filter
 from memory.store.text_index import fts5, tsvector
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
@@ -107,26 +107,6 @@ def plan(terms: list[str]) -> list[Any]:
 # -- the one-statement path: filters compiled from the queryset into the MATCH step
 
 
-@functools.cache
-def _row_reader() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, Callable[..., Any]], ...]]:
-    """Quoted columns, attnames and per-column DB converters for building Chunk rows."""
-    fields = Chunk._meta.concrete_fields
-    qn = connection.ops.quote_name
-    columns = tuple(f"{qn(fts5.CHUNK_TABLE)}.{qn(f.column)}" for f in fields)
-    attnames = tuple(f.attname for f in fields)
-    converters = []
-    for index, field in enumerate(fields):
-        col = field.get_col(fts5.CHUNK_TABLE)
-        funcs = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-        for func in funcs:
-            converters.append((index, functools.partial(_convert, func, col)))
-    return columns, attnames, tuple(converters)
-
-
-def _convert(func: Callable[..., Any], col: Any, value: Any) -> Any:
-    return func(value, col, connection)
-
-
 def _fts_ranked(
     terms: list[str], k: int, compiled: tuple[str, list[Any]], columns: Sequence[str]
 ) -> list[tuple[object, ...]]:
@@ -158,15 +138,7 @@ def _fts_ranked(
 def _fts_rows(
     terms: list[str], k: int, queryset: QuerySet[Chunk], compiled: tuple[str, list[Any]]
 ) -> list[Chunk]:
-    columns, attnames, converters = _row_reader()
-    model = queryset.model
-    out = []
-    for row in _fts_ranked(terms, k, compiled, columns):
-        values = list(row)
-        for index, convert in converters:
-            values[index] = convert(values[index])
-        out.append(model.from_db(DEFAULT_DB_ALIAS, attnames, values))
-    return out
+    return chunks_of(_fts_ranked(terms, k, compiled, chunk_columns()), queryset.model)
 
 
 # -- the general path: rank ids with MATCH alone, filter them through the ORM
@@ -246,9 +218,7 @@ _NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
 @functools.cache
 def _deliverable_where(include_superseded: bool, hold: str) -> tuple[str, tuple[Any, ...], int] | None:
     """(sql, params, index of the `now` param) of deliverable()'s filter, or None if not templatable."""
-    compiled = compiled_filter(
-        deliverable(now=_NOW_MARKER, include_superseded=include_superseded, hold=hold)
-    )
+    compiled = compiled_filter(deliverable(now=_NOW_MARKER, include_superseded=include_superseded, hold=hold))
     if compiled is None:
         return None
     sql, params = compiled
@@ -296,7 +266,7 @@ def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[i
     if _ranked_backend():
         compiled = compiled_filter(queryset)
         if compiled is not None:
-            id_column = _row_reader()[0][:1]
+            id_column = chunk_columns()[:1]
             return [cast(int, row[0]) for row in _fts_ranked(terms, k, compiled, id_column)]
         return _fts_ids(terms, k, queryset)
     return _like_ids(terms, k, queryset)

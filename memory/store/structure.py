@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -316,22 +317,48 @@ def speakers(rows: Iterable[Row]) -> set[str]:
     return {match.group(1).strip().lower() for match in names if match}
 
 
-def vector_query(query: str, keyword_rows: Iterable[Row]) -> str:
-    """The text the vector side embeds: `query` without the names of the speakers of the turns
-    the keyword side found ("What did Alice buy in May?" -> "What did buy in May?").
+def vector_query(query: str, names: Container[str]) -> str:
+    """The text the vector side embeds: `query` without the speakers' `names` (speakers() of the
+    turns the keyword side found): "What did Alice buy in May?" -> "What did buy in May?".
 
     In a two-person conversation nearly every turn of one speaker carries the name (in its
     "Alice:" prefix and the heading-less body embeds it too), so the name pulls the query
     vector towards that speaker's small talk instead of the subject; the keyword side still
     matches the name. Unchanged when no speaker is named, or when nothing else would be left.
     """
-    names = speakers(keyword_rows)
-    if not names:
-        return query
-    kept = [w for w in query.split() if _NAME_TOKEN.sub("", w.lower()) not in names]
-    if len(kept) == len(query.split()) or not any(_WORD.search(w) for w in kept):
+    words = query.split()
+    kept = [w for w in words if _NAME_TOKEN.sub("", w.lower()) not in names]
+    if len(kept) == len(words) or not any(_WORD.search(w) for w in kept):
         return query
     return " ".join(kept)
+
+
+HEARD_MAX = 4096  # speaker names remembered per process, oldest forgotten first
+_heard: OrderedDict[str, None] = OrderedDict()
+_heard_lock = threading.Lock()
+
+
+def remember_speakers(names: Iterable[str]) -> None:
+    """Note speakers met in a search, for the next question's guess (heard_speakers)."""
+    with _heard_lock:
+        for name in names:
+            _heard[name] = None
+            _heard.move_to_end(name)
+        while len(_heard) > HEARD_MAX:
+            _heard.popitem(last=False)
+
+
+def forget_speakers() -> None:
+    """Forget every speaker met (tests)."""
+    with _heard_lock:
+        _heard.clear()
+
+
+def heard_speakers() -> Container[str]:
+    """Speakers met in earlier searches: vector_query(query, heard_speakers()) guesses the vector
+    text before the keyword search has found this question's speakers (memory.store.hybrid
+    starts embedding it then, and keeps the vector only if the guess was right)."""
+    return _heard.keys()  # membership tests only: safe beside remember_speakers under the GIL
 
 
 @functools.cache  # no filter at all: ids that passed the caller's already

@@ -48,7 +48,10 @@ logger = logging.getLogger(__name__)
 VECTOR_TABLE = "memory_chunk_vector"
 STATE_TABLE = "memory_chunk_vector_state"
 CHUNK_TABLE = "memory_chunk"
-WIDEN = (4, 40, None)  # candidates checked against the filters, as multiples of k (None: all)
+# Candidates checked against the caller's filters, as multiples of k (None: all). One statement
+# per step stops at k passing rows (RowFilter.first_passing), so a wide first step costs a filter
+# that passes most rows nothing, and spares a narrow one (a namespace among many) a second step.
+WIDEN = (40, None)
 IN_BATCH = 500
 FETCH = 5000
 SYNC_LOAD_MAX_ROWS = 20_000  # larger loads (~0.3 s and up) go to a background thread
@@ -390,31 +393,16 @@ def nearest_ids(
         return []
     ids, scores = _ranked(segments, query / norm)
     total = len(ids)
+    if queryset is None:
+        return ids[_top(scores, min(k, total))].tolist()
+    passes = row_filter.RowFilter(queryset)
     kept: list[int] = []
     seen = 0
-    passes = row_filter.RowFilter(queryset) if queryset is not None else None
     for factor in WIDEN:
         count = total if factor is None else min(total, k * factor)
-        order = _top(scores, count)
-        candidates = [int(i) for i in ids[order[seen:]]]
+        candidates = ids[_top(scores, count)[seen:]].tolist()
         seen = count
-        kept.extend(_allowed(candidates, passes, want=k - len(kept)))
+        kept += passes.first_passing(candidates, k - len(kept))
         if len(kept) >= k or count >= total:
             break
-    return kept[:k]
-
-
-def _allowed(candidates: list[int], passes: row_filter.RowFilter | None, *, want: int) -> list[int]:
-    """The candidates that pass the caller's filters, in order, at most `want`."""
-    if passes is None:
-        return candidates[:want]
-    out: list[int] = []
-    for start in range(0, len(candidates), IN_BATCH):
-        batch = candidates[start : start + IN_BATCH]
-        allowed = passes.allowed(batch)
-        for chunk_id in batch:
-            if chunk_id in allowed:
-                out.append(chunk_id)
-                if len(out) >= want:
-                    return out
-    return out
+    return kept

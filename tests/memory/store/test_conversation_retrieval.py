@@ -209,11 +209,37 @@ def test_the_vector_side_embeds_the_question_without_the_speakers_names(
     monkeypatch.setattr(embeddings, "embed_query", spy)
 
     found = hybrid_chunk_ids("Which corgi did Alice's family adopt?", k=3, queryset=scope(), model=MODEL)
+    first = list(embedded)
     plain = hybrid_chunk_ids("Which corgi did Carol adopt?", k=3, queryset=scope(), model=MODEL)
 
-    assert embedded == ["Which corgi did family adopt?", "Which corgi did Carol adopt?"]  # Carol never speaks
+    # Alice was not met before: the guess embedded as asked, then the speaker-free text.
+    assert sorted(first) == ["Which corgi did Alice's family adopt?", "Which corgi did family adopt?"]
+    assert embedded[len(first) :] == ["Which corgi did Carol adopt?"]  # Carol never speaks
     assert found[0] == ids[ADOPTION[0]]
     assert plain[0] == ids[ADOPTION[0]]
+
+
+def test_the_question_is_embedded_once_when_its_speakers_were_met_before(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    hybrid_chunk_ids("What did Alice have for dinner?", k=3, queryset=scope(), model=MODEL)  # meets Alice
+    embedded: list[str] = []
+    real = embeddings.embed_query
+
+    def spy(text: str, *, model: str | None = None) -> Any:
+        embedded.append(text)
+        return real(text, model=model)
+
+    monkeypatch.setattr(embeddings, "embed_query", spy)
+    question = "Which corgi did Alice's family adopt?"
+
+    found = hybrid_chunk_ids(question, k=3, queryset=scope(), model=MODEL)
+
+    assert embedded == ["Which corgi did family adopt?"]
+    speaker_free = real("Which corgi did family adopt?", model=MODEL)
+    assert found == fused_ids(question, speaker_free, k=3, queryset=scope(), model=MODEL)
 
 
 def test_a_question_of_nothing_but_a_speakers_name_is_embedded_as_asked() -> None:
@@ -222,9 +248,10 @@ def test_a_question_of_nothing_but_a_speakers_name_is_embedded_as_asked() -> Non
     rows = structure.read_rows(ids.values()).values()
 
     assert structure.speakers(rows) == {"alice", "bob"}
-    assert structure.vector_query("Alice?", rows) == "Alice?"
-    assert structure.vector_query("What did Bob eat?", rows) == "What did eat?"
-    assert structure.vector_query("What did Bob eat?", []) == "What did Bob eat?"
+    names = structure.speakers(rows)
+    assert structure.vector_query("Alice?", names) == "Alice?"
+    assert structure.vector_query("What did Bob eat?", names) == "What did eat?"
+    assert structure.vector_query("What did Bob eat?", set()) == "What did Bob eat?"
 
 
 def test_a_line_said_in_many_sessions_ranks_below_one_said_once() -> None:

@@ -86,13 +86,15 @@ def with_embeddings(settings: Any, *, on: bool = True, model: str = MODEL) -> No
 @pytest.fixture
 def clean_embedding_state() -> Iterator[None]:
     """No breaker state or cached index leaks between tests."""
-    from memory.store import embeddings, vectors
+    from memory.store import embeddings, structure, vectors
 
     embeddings.reset()
     vectors.reset_cache()
+    structure.forget_speakers()
     yield
     embeddings.reset()
     vectors.reset_cache()
+    structure.forget_speakers()
 
 
 @pytest.fixture(name="hybrid")
