@@ -64,10 +64,14 @@ def build(copies: int) -> dict[str, Any]:
 
 def forget_queries() -> None:
     """Empty both query caches (memory.store.embeddings' and the local encoder's own LRU)."""
+    from django.conf import settings
+
     from memory.store import embeddings
 
     embeddings._query_cache.clear()
-    encoder = embeddings._local_encoder(embeddings.LOCAL_MODELS[MODEL.removeprefix("local:")])
+    encoder = embeddings._local_encoder(
+        embeddings.LOCAL_MODELS[MODEL.removeprefix("local:")], settings.PROTOMEM.knowledge.query_precision
+    )
     encoder._cache.clear()
 
 

@@ -18,6 +18,8 @@ from django.core.exceptions import ImproperlyConfigured
 SCOPES = ("scoped", "shared", "layered")
 # knowledge.hold: which pending rows stay out of delivery until reviewed (lifecycle.inspection).
 HOLD_POLICIES = ("risky", "all_pending", "off")
+# knowledge.query_precision: how a local embed model runs search queries (memory.store.local_model).
+QUERY_PRECISIONS = ("int8", "fp32")
 PRIOR_SESSION_POLICIES = ("newest", "relevant", "off")
 
 
@@ -26,6 +28,7 @@ class KnowledgeConfig:
     db_path: str = ""
     embeddings: bool = False
     embed_model: str = "qwen3-embedding"
+    query_precision: str = "int8"
     facts: bool = True
     top_k: int = 5
     inject_namespaces: tuple[str, ...] = ()
@@ -144,6 +147,8 @@ def _validate(cfg: ProtomemConfig) -> ProtomemConfig:
         raise ImproperlyConfigured(f"config key knowledge.scope: must be one of {SCOPES}")
     if k.hold not in HOLD_POLICIES:
         raise ImproperlyConfigured(f"config key knowledge.hold: must be one of {HOLD_POLICIES}")
+    if k.query_precision not in QUERY_PRECISIONS:
+        raise ImproperlyConfigured(f"config key knowledge.query_precision: must be one of {QUERY_PRECISIONS}")
     if c.prior_sessions not in PRIOR_SESSION_POLICIES:
         raise ImproperlyConfigured(
             f"config key context.prior_sessions: must be one of {PRIOR_SESSION_POLICIES}"

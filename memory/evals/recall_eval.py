@@ -181,7 +181,9 @@ def evaluate(
     chunk_vectors = embeddings.embed_texts(
         [embeddings.chunk_text(*dataset.chunks[cid]) for cid in cids], model=model
     )
-    query_vectors = embeddings.embed_texts([q.text for q in dataset.queries], model=model)
+    query_vectors = embeddings.embed_texts(
+        [q.text for q in dataset.queries], model=model, purpose=embeddings.QUERY
+    )  # as chunk_search embeds a query (a local model runs queries at its query precision)
     vectors.warm(model)  # the committed index, so in-transaction searches only add a small delta
     namespace = f"eval-recall-{uuid.uuid4().hex[:12]}"
     scores = {mode: Scores() for mode in MODES}

@@ -231,10 +231,11 @@ def chunk_search(
 ) -> list[Chunk]:
     """Best `k` deliverable rows (history too if asked) for a free-text query, best first."""
     if get_config().knowledge.embeddings:  # hybrid: keyword + vector ids fused by RRF (memory.store.hybrid)
-        from memory.store.hybrid import hybrid_chunk_ids
+        from memory.store.hybrid import hybrid_chunk_ids, start_embedding
 
-        base = deliverable(queryset, include_superseded=include_superseded)
-        return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base))
+        started = start_embedding(query) if query.strip() and k > 0 else None  # on another core,
+        base = deliverable(queryset, include_superseded=include_superseded)  # while this is built
+        return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base, started=started))
 
     def keyword(depth: int) -> list[Chunk]:
         if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process

@@ -84,7 +84,10 @@ class EmbeddingCallFailed(EmbeddingError):
 class Backend(Protocol):
     name: str
 
-    def embed(self, texts: list[str], *, timeout_s: float) -> np.ndarray: ...
+    def embed(self, texts: list[str], *, timeout_s: float, purpose: str = INDEX) -> np.ndarray:
+        """Unit rows for `texts`; `purpose` QUERY for a search query (a backend may run those
+        differently), INDEX for stored rows."""
+        ...
 
 
 def normalize_rows(rows: np.ndarray) -> np.ndarray:
@@ -220,7 +223,7 @@ class GatewayBackend:
     def name(self) -> str:
         return f"gateway:{self.gateway.base_url.rstrip('/')}:{self.model}"
 
-    def embed(self, texts: list[str], *, timeout_s: float) -> np.ndarray:
+    def embed(self, texts: list[str], *, timeout_s: float, purpose: str = INDEX) -> np.ndarray:
         url = self.gateway.base_url.rstrip("/") + "/embeddings"
         rows: list[list[float]] = []
         for start in range(0, len(texts), GATEWAY_BATCH):
@@ -249,7 +252,7 @@ def _vectors_of(reply: Any, *, expected: int) -> list[list[float]]:
 
 
 @functools.cache
-def _local_encoder(package: str) -> Any:
+def _local_encoder(package: str, query_precision: str = "int8") -> Any:
     import importlib
 
     from memory.store.local_model import SentenceEncoder
@@ -264,7 +267,7 @@ def _local_encoder(package: str) -> Any:
     model_dir = (
         Path(module.get_model_path()) if hasattr(module, "get_model_path") else Path(module.__file__).parent
     )
-    return SentenceEncoder(model_dir)
+    return SentenceEncoder(model_dir, query_precision=query_precision)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -277,13 +280,16 @@ class LocalBackend:
     def name(self) -> str:
         return f"{LOCAL_PREFIX}{self.model}"
 
-    def embed(self, texts: list[str], *, timeout_s: float) -> np.ndarray:
+    def embed(self, texts: list[str], *, timeout_s: float, purpose: str = INDEX) -> np.ndarray:
         package = LOCAL_MODELS.get(self.model)
         if package is None:
             raise EmbeddingNotConfigured(
                 f"unknown local embedding model {self.model!r}; known: {', '.join(sorted(LOCAL_MODELS))}"
             )
-        return normalize_rows(_local_encoder(package).encode(texts))
+        encoder = _local_encoder(package, get_config().knowledge.query_precision)
+        if purpose == QUERY:  # the query session (local_model: int8), one text at a time
+            return normalize_rows(np.stack([encoder.encode_query(text) for text in texts]))
+        return normalize_rows(encoder.encode(texts))
 
 
 def backend_for(model: str | None = None) -> Backend:
@@ -325,7 +331,7 @@ def embed_texts(texts: Sequence[str], *, model: str | None = None, purpose: str 
     timeout_s = min(QUERY_TIMEOUT_S if purpose == QUERY else INDEX_TIMEOUT_S, cap)
     inputs = [text[:MAX_INPUT_CHARS] for text in texts]
     try:
-        vectors = backend.embed(inputs, timeout_s=timeout_s)
+        vectors = backend.embed(inputs, timeout_s=timeout_s, purpose=purpose)
     except EmbeddingNotConfigured as exc:
         breaker.failure(str(exc))
         raise
@@ -400,7 +406,12 @@ def embed_query_soon(text: str, *, model: str | None = None) -> Future[np.ndarra
             pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="query-embed")
             _background = (os.getpid(), pool)
         pool = _background[1]
-    return pool.submit(embed_query, text, model=model)
+    future = pool.submit(embed_query, text, model=model)
+    # Let the worker take the interpreter lock now: it needs it until the model's forward pass
+    # releases it, and the caller goes on with Python work (building its search) that would
+    # otherwise keep it until its first database call (~0.5 ms later, measured).
+    time.sleep(0)
+    return future
 
 
 def chunk_text(heading: str, content: str) -> str:

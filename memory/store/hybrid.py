@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
@@ -55,7 +57,32 @@ def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf
     return ordered if limit is None else ordered[: max(limit, 0)]
 
 
-def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: str | None = None) -> list[int]:
+@dataclass(frozen=True)
+class StartedEmbedding:
+    """A query embedding under way (start_embedding): the text guessed and its future vector."""
+
+    guess: str
+    vector: Future[np.ndarray]
+
+
+def start_embedding(query: str, *, model: str | None = None) -> StartedEmbedding:
+    """Start embedding `query` on another core, from a guess at its vector text (the speakers
+    met in earlier searches dropped; hybrid_chunk_ids checks it). A caller that still has work
+    to do before searching (building its filters, say) starts it first."""
+    guess = structure.vector_query(query, structure.heard_speakers())
+    return StartedEmbedding(
+        guess, embeddings.embed_query_soon(guess, model=model or embeddings.active_model())
+    )
+
+
+def hybrid_chunk_ids(
+    query: str,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str | None = None,
+    started: StartedEmbedding | None = None,
+) -> list[int]:
     """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage.
 
     The speakers of the conversation turns the keyword side finds are dropped from the text the
@@ -63,19 +90,22 @@ def hybrid_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk], model: st
     first, on another core, from a guess (the speakers met in earlier searches) while the keyword
     search runs; if the keyword hits show the guess wrong (a new speaker: the first question
     about a conversation, ~1% of them), the right text is embedded then. The vector used is
-    always the right text's: the guess only decides when it is computed."""
+    always the right text's: the guess only decides when it is computed. `started`: the same
+    step begun earlier by the caller (start_embedding, with the same model)."""
     if k <= 0 or not query.strip():
         return []
     model = model or embeddings.active_model()
-    guess = structure.vector_query(query, structure.heard_speakers())
-    pending = embeddings.embed_query_soon(guess, model=model)
-    keyword = search_chunk_ids(query, k=structure.pool_size(k), queryset=queryset)
-    held = structure.read_rows(keyword)
+    started = started or start_embedding(query, model=model)
+    held = structure.search_rows(query, k=structure.pool_size(k), queryset=queryset)
+    keyword = list(held)
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
     text = structure.vector_query(query, names)
     try:
-        query_vector = pending.result() if text == guess else embeddings.embed_query(text, model=model)
+        if text == started.guess:
+            query_vector = started.vector.result()
+        else:
+            query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
         return structure.rerank(query, [keyword], k=k, queryset=queryset, loaded=held)  # keyword_ids

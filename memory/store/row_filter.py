@@ -67,36 +67,50 @@ def _compile(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
 
 
 @functools.cache
-def _chunk_reader() -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, Any, Any], ...]]:
-    """Chunk's quoted columns, their attnames, and (index, converter, column) for each DB
-    converter the ORM would apply (SQLite's datetimes, say)."""
-    fields = Chunk._meta.concrete_fields
+def _reader(fields: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[int, Any, Any], ...]]:
+    """The quoted, qualified columns of Chunk `fields`, and (index, converter, column) for each
+    DB converter the ORM would apply to them (SQLite's datetimes, say)."""
     qn = connection.ops.quote_name
-    columns = tuple(f"{qn(TABLE)}.{qn(f.column)}" for f in fields)
+    fields_of = [Chunk._meta.get_field(name) for name in fields]
     converters = []
-    for index, field in enumerate(fields):
+    for index, field in enumerate(fields_of):
         col = field.get_col(TABLE)
         for func in connection.ops.get_db_converters(col) + field.get_db_converters(connection):
             converters.append((index, func, col))
-    return columns, tuple(f.attname for f in fields), tuple(converters)
+    return tuple(f"{qn(TABLE)}.{qn(field.column)}" for field in fields_of), tuple(converters)
+
+
+def columns_of(fields: Sequence[str]) -> tuple[str, ...]:
+    """The quoted, qualified columns of Chunk `fields`, for a raw SELECT read by converted()."""
+    return _reader(tuple(fields))[0]
+
+
+def converted(raw_rows: Iterable[Sequence[Any]], fields: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Raw rows of columns_of(`fields`) with the values the ORM would give."""
+    converters = _reader(tuple(fields))[1]
+    if not converters:
+        return [tuple(raw) for raw in raw_rows]
+    out = []
+    for raw in raw_rows:
+        row = list(raw)
+        for index, func, col in converters:
+            row[index] = func(row[index], col, connection)
+        out.append(tuple(row))
+    return out
+
+
+CHUNK_FIELDS = tuple(field.attname for field in Chunk._meta.concrete_fields)  # id first
 
 
 def chunk_columns() -> tuple[str, ...]:
     """Every Chunk column, quoted and qualified, id first: what chunks_of() builds rows from."""
-    return _chunk_reader()[0]
+    return columns_of(CHUNK_FIELDS)
 
 
 def chunks_of(rows: Iterable[Sequence[Any]], model: type[Chunk] = Chunk) -> list[Chunk]:
     """`model` (Chunk or a proxy of it) instances from raw rows of chunk_columns(), as the ORM
     would build them."""
-    _, attnames, converters = _chunk_reader()
-    out = []
-    for row in rows:
-        values = list(row)
-        for index, func, col in converters:
-            values[index] = func(values[index], col, connection)
-        out.append(model.from_db(DEFAULT_DB_ALIAS, attnames, values))
-    return out
+    return [model.from_db(DEFAULT_DB_ALIAS, CHUNK_FIELDS, values) for values in converted(rows, CHUNK_FIELDS)]
 
 
 def chunks_in_order(ids: Sequence[int]) -> list[Chunk]:
@@ -170,35 +184,18 @@ class RowFilter:
         where, where_params = self.compiled
         qn = connection.ops.quote_name
         table = qn(TABLE)
-        fields_of = [Chunk._meta.get_field(name) for name in fields]
-        select = ", ".join(f"{table}.{qn(field.column)}" for field in fields_of)
         marks = ", ".join(["%s"] * len(values))
         match = f"{table}.{qn(Chunk._meta.get_field(column).column)} IN ({marks})"
         if by_index:  # names and placeholders only below: values and filters are parameters
             match = f"{table}.{qn('id')} IN (SELECT {qn('id')} FROM {table} WHERE {match})"  # noqa: S608
-        sql = f"SELECT {select} FROM {table} WHERE {match}"  # noqa: S608
+        sql = f"SELECT {', '.join(columns_of(fields))} FROM {table} WHERE {match}"  # noqa: S608
         if where:
             sql += f" AND ({where})"
         if order_by:
-            order = (f"{table}.{qn(Chunk._meta.get_field(name).column)}" for name in order_by)
-            sql += " ORDER BY " + ", ".join(order)
-        converters = []  # what the ORM would apply to each column (SQLite's datetimes, say)
-        for index, field in enumerate(fields_of):
-            col = field.get_col(TABLE)
-            for func in connection.ops.get_db_converters(col) + field.get_db_converters(connection):
-                converters.append((index, func, col))
+            sql += " ORDER BY " + ", ".join(columns_of(order_by))
         with connection.cursor() as cursor:
             cursor.execute(sql, [*values, *where_params])
-            raw_rows = cursor.fetchall()
-        if not converters:
-            return [tuple(raw) for raw in raw_rows]
-        out = []
-        for raw in raw_rows:
-            row = list(raw)
-            for index, func, col in converters:
-                row[index] = func(row[index], col, connection)
-            out.append(tuple(row))
-        return out
+            return converted(cursor.fetchall(), fields)
 
     def allowed(self, ids: Iterable[int]) -> set[int]:
         """The ids among `ids` whose rows pass."""

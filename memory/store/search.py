@@ -48,7 +48,14 @@ from django.utils import timezone
 from memory.store import text_index
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk
-from memory.store.row_filter import chunk_columns, chunks_of, compiled_filter
+from memory.store.row_filter import (
+    RowFilter,
+    chunk_columns,
+    chunks_of,
+    columns_of,
+    compiled_filter,
+    converted,
+)
 from memory.store.text_index import fts5, tsvector
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
@@ -258,15 +265,29 @@ def search_deliverable(
     return _fts_rows(terms, k, Chunk.objects.all(), compiled)
 
 
-def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
-    """Ids of the best `k` rows of `queryset` for a free-text query; empty query, no hits."""
+def search_chunk_rows(
+    query: str, *, k: int, queryset: QuerySet[Chunk], fields: Sequence[str] = ("id",)
+) -> list[tuple[Any, ...]]:
+    """`fields` (id first) of the best `k` rows of `queryset` for a free-text query, best first.
+
+    On the one-statement path the fields are read by the ranking statement itself, so a caller
+    that needs more than ids (structure.search_rows) spends no second statement on them."""
     terms = fts5.terms_of(query)
     if not terms or k <= 0:
         return []
     if _ranked_backend():
         compiled = compiled_filter(queryset)
         if compiled is not None:
-            id_column = chunk_columns()[:1]
-            return [cast(int, row[0]) for row in _fts_ranked(terms, k, compiled, id_column)]
-        return _fts_ids(terms, k, queryset)
-    return _like_ids(terms, k, queryset)
+            return converted(_fts_ranked(terms, k, compiled, columns_of(fields)), fields)
+        ids = _fts_ids(terms, k, queryset)
+    else:
+        ids = _like_ids(terms, k, queryset)
+    if tuple(fields) == ("id",):
+        return [(chunk_id,) for chunk_id in ids]
+    found = {row[0]: row for row in RowFilter(queryset).rows(ids, fields)}
+    return [found[i] for i in ids if i in found]
+
+
+def search_chunk_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
+    """Ids of the best `k` rows of `queryset` for a free-text query; empty query, no hits."""
+    return [cast(int, row[0]) for row in search_chunk_rows(query, k=k, queryset=queryset)]

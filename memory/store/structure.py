@@ -51,6 +51,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import NamedTuple
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -59,7 +60,7 @@ from memory.store import dates
 from memory.store.models import Chunk
 from memory.store.query import FILLER
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_ids
+from memory.store.search import search_chunk_ids, search_chunk_rows
 from memory.store.text_index.fts5 import STOPWORDS
 
 # Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
@@ -99,8 +100,9 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
+    """What rerank reads of a row (a tuple: a query builds a few hundred, for the window)."""
+
     id: int
     domain: str
     source: str
@@ -304,6 +306,11 @@ def any_turn_or_date(query: str, rows: Iterable[Row], *, today: date | None = No
     if any(row.is_turn for row in rows):
         return True
     return dates.date_range(query, today or timezone.localdate()) is not None
+
+
+def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, Row]:
+    """The keyword search's best `k` rows of `queryset`, read with their ranking, best first."""
+    return {row[0]: Row(*row) for row in search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS)}
 
 
 def read_rows(ids: Iterable[int]) -> dict[int, Row]:

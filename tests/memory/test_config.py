@@ -34,6 +34,7 @@ def test_every_knowledge_key_has_the_spec_default():
         "db_path": "/srv/pm/knowledge/agent.db",
         "embeddings": False,
         "embed_model": "qwen3-embedding",
+        "query_precision": "int8",  # not in the spec: how a local model embeds search queries
         "facts": True,
         "top_k": 5,
         "inject_namespaces": (),
@@ -70,6 +71,7 @@ def test_every_key_can_be_set():
             "db_path": "/data/kb.db",
             "embeddings": True,
             "embed_model": "nomic-embed-text",
+            "query_precision": "fp32",
             "facts": False,
             "top_k": 12,
             "inject_namespaces": ["proj-a", ""],
@@ -115,6 +117,7 @@ def test_negative_top_k_is_read_as_zero():
         ({"knowlege": {"top_k": 5}}, "config key knowlege: unknown key"),
         ({"context": {"budget": 5}}, "config key context.budget: unknown key"),
         ({"knowledge": {"scope": "global"}}, "config key knowledge.scope: must be one of"),
+        ({"knowledge": {"query_precision": "fp16"}}, "config key knowledge.query_precision: must be one of"),
         ({"context": {"prior_sessions": "all"}}, "config key context.prior_sessions: must be one of"),
         ({"context": {"budget_pct": 101}}, "config key context.budget_pct: must be between 0 and 100"),
         ({"context": {"budget_pct": -1}}, "config key context.budget_pct: must be between 0 and 100"),

@@ -408,7 +408,7 @@ def test_local_backend_loads_the_model_from_a_package(
     again = embed_query("ship a build", model="local:tiny")
 
     assert rows.shape == (2, 8)
-    assert np.allclose(rows[0], again, atol=1e-6)
+    assert float(rows[0] @ again) > 0.99  # the query ran on the int8 session (local_model)
     assert stub_gateway.requests == []  # local means local
 
 

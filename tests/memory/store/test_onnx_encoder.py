@@ -93,6 +93,35 @@ def test_int8_graph_stays_close_to_the_numpy_forward(model: Path, cache: Path) -
     assert not np.allclose(rows, reference, atol=1e-6)  # the quantized weights did run
 
 
+def test_queries_run_on_an_int8_session_while_stored_rows_stay_fp32(
+    model: Path, cache: Path, builds: list[str]
+) -> None:
+    reference = SentenceEncoder(model, runtime="numpy").encode(TEXTS)
+    encoder = SentenceEncoder(model, runtime="onnx")
+
+    rows = encoder.encode(TEXTS)
+    built_for_rows = list(builds)
+    queries = np.stack([encoder.encode_query(text) for text in TEXTS])
+
+    assert built_for_rows == ["fp32"]  # the query graph waits for the first query
+    assert builds == ["fp32", "int8"]
+    assert np.allclose(rows, reference, atol=1e-5)
+    assert cosines(queries, reference).mean() > 0.99
+    assert not np.allclose(queries, reference, atol=1e-6)  # the int8 session answered
+    assert np.array_equal(encoder.encode_query(TEXTS[0]), queries[0])
+
+
+def test_query_precision_fp32_embeds_a_query_as_a_stored_row(
+    model: Path, cache: Path, builds: list[str]
+) -> None:
+    encoder = SentenceEncoder(model, runtime="onnx", query_precision="fp32")
+
+    query = encoder.encode_query(TEXTS[0])
+
+    assert builds == ["fp32"]
+    assert np.allclose(query, encoder.encode(TEXTS[:1])[0], atol=1e-6)
+
+
 def test_the_cached_model_is_reused(model: Path, cache: Path, builds: list[str]) -> None:
     first = graph_encoder(model)
     stamp = first.path.stat().st_mtime_ns

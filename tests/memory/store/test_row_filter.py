@@ -10,7 +10,7 @@ from django.db.models import Value
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk
-from memory.store.row_filter import RowFilter
+from memory.store.row_filter import RowFilter, chunks_in_order, compiled_filter
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +74,56 @@ def test_rows_by_a_column_are_filtered_and_ordered() -> None:
     assert sorted(fallback.rows_by("source", ["s1"], ("content",))) == [("turn 1",), ("turn 3",)]
     with pytest.raises(ValueError, match="at most"):
         passes.rows_by("source", ["s"] * 501, ("content",))
+
+
+def stored(count: int) -> list[int]:
+    add_chunks(ChunkDraft(content=f"row {i}", namespace="a" if i % 3 else "b") for i in range(count))
+    return list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def test_first_passing_keeps_the_given_order_and_stops_at_want() -> None:
+    ids = stored(12)
+    ranked = [ids[i] for i in (7, 0, 11, 3, 5, 9, 1, 10, 4)]  # best first, not id order
+    in_a = set(Chunk.objects.filter(namespace="a").values_list("pk", flat=True))
+    passes = RowFilter(deliverable(Chunk.objects.filter(namespace="a")))
+
+    first_four = passes.first_passing(ranked, 4)
+    everything = passes.first_passing([*ranked, 10**9], 100)
+
+    assert passes.compiled is not None
+    assert everything == [i for i in ranked if i in in_a]
+    assert first_four == everything[:4]
+    assert passes.first_passing(ranked, 0) == []
+    assert passes.first_passing([], 3) == []
+
+
+def test_first_passing_through_the_orm_gives_the_same_answer() -> None:
+    ids = stored(9)
+    ranked = list(reversed(ids))
+    joined = RowFilter(Chunk.objects.filter(namespace="a").annotate(one=Value(1)))
+    compiled = RowFilter(Chunk.objects.filter(namespace="a"))
+
+    assert joined.compiled is None
+    assert joined.first_passing(ranked, 4) == compiled.first_passing(ranked, 4)
+    assert len(compiled.first_passing(ranked, 4)) == 4
+
+
+def test_one_queryset_is_compiled_once() -> None:
+    queryset = deliverable(Chunk.objects.filter(namespace="a"))
+
+    assert compiled_filter(queryset) is compiled_filter(queryset)
+    assert compiled_filter(queryset.filter(domain="turn")) != compiled_filter(queryset)
+
+
+def test_chunks_in_order_reads_whole_rows_as_the_orm_does() -> None:
+    ids = stored(5)
+    wanted = [ids[3], 10**9, ids[0], ids[3]]
+
+    chunks = chunks_in_order(wanted)
+
+    assert [c.pk for c in chunks] == [ids[3], ids[0], ids[3]]
+    orm = Chunk.objects.get(pk=ids[3])
+    assert {f.attname: getattr(chunks[0], f.attname) for f in Chunk._meta.concrete_fields} == {
+        f.attname: getattr(orm, f.attname) for f in Chunk._meta.concrete_fields
+    }
+    assert chunks[0]._state.adding is False
