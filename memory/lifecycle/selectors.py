@@ -237,24 +237,19 @@ def chunk_search(
         base = deliverable(queryset, include_superseded=include_superseded)  # while this is built
         return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base, started=started))
 
-    def keyword(depth: int) -> list[Chunk]:
-        if queryset is None:  # the common case, with deliverable()'s SQL compiled once per process
-            return search_deliverable(query, k=depth, include_superseded=include_superseded)
-        return search_chunks(
-            query, k=depth, queryset=deliverable(queryset, include_superseded=include_superseded)
-        )
-
-    hits = keyword(k)
+    base = None if queryset is None else deliverable(queryset, include_superseded=include_superseded)
+    if base is None:  # the common case, with deliverable()'s SQL compiled once per process
+        hits = search_deliverable(query, k=k, include_superseded=include_superseded)
+    else:
+        hits = search_chunks(query, k=k, queryset=base)
     # Keyword only: memory.store.structure reorders for dates and conversation turns, from a
     # deeper pool; a plain store (no turns, no date in the query) keeps the top k as found.
     if not structure.wants_rerank(query, hits):
         return hits
-    hits = keyword(structure.pool_size(k))
-    base = deliverable(queryset, include_superseded=include_superseded)
-    loaded = {c.pk: structure.Row.of(c) for c in hits}
-    ids = structure.rerank(query, [list(loaded)], k=k, queryset=base, loaded=loaded)
+    if base is None:
+        base = deliverable(include_superseded=include_superseded)
+    ids = structure.keyword_ids(query, k=k, queryset=base)
     held = {c.pk: c for c in hits}
-    missing = [i for i in ids if i not in held]  # turns the window added
-    if missing:
-        held.update(Chunk.objects.in_bulk(missing))
+    missing = [i for i in ids if i not in held]  # deeper in the pool, or turns the window added
+    held.update((c.pk, c) for c in row_filter.chunks_in_order(missing))
     return [held[i] for i in ids if i in held]

@@ -60,7 +60,7 @@ from memory.store import dates
 from memory.store.models import Chunk
 from memory.store.query import FILLER
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_ids, search_chunk_rows
+from memory.store.search import search_chunk_rows
 from memory.store.text_index.fts5 import STOPWORDS
 
 # Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
@@ -382,4 +382,5 @@ def keyword_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
     """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down)."""
     if k <= 0:
         return []
-    return rerank(query, [search_chunk_ids(query, k=pool_size(k), queryset=queryset)], k=k, queryset=queryset)
+    held = search_rows(query, k=pool_size(k), queryset=queryset)
+    return rerank(query, [list(held)], k=k, queryset=queryset, loaded=held)
