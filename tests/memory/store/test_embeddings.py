@@ -412,6 +412,25 @@ def test_local_backend_loads_the_model_from_a_package(
     assert stub_gateway.requests == []  # local means local
 
 
+def test_query_precision_fp32_embeds_a_query_as_a_stored_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    tiny_model(tmp_path)
+    package = types.ModuleType("tiny_minilm_pkg")
+    package.get_model_path = lambda: tmp_path  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tiny_minilm_pkg", package)
+    monkeypatch.setitem(embeddings.LOCAL_MODELS, "tiny", "tiny_minilm_pkg")
+    cfg = settings.PROTOMEM
+    settings.PROTOMEM = dataclasses.replace(
+        cfg, knowledge=dataclasses.replace(cfg.knowledge, query_precision="fp32")
+    )
+
+    rows = embed_texts(["ship a build", "hello world"], model="local:tiny")
+    again = embed_query("ship a build", model="local:tiny")
+
+    assert np.allclose(rows[0], again, atol=1e-6)
+
+
 def test_local_backend_without_its_package_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(embeddings.LOCAL_MODELS, "missing", "no_such_model_package_here")
 
