@@ -194,19 +194,25 @@ def test_the_hybrid_path_returns_both_turns_of_an_exchange(hybrid: Any) -> None:
     assert ids[ADOPTION[2]] in found
 
 
-def test_the_vector_side_embeds_the_question_without_the_speakers_names(
-    hybrid: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
-    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
-    embedded: list[str] = []
+@pytest.fixture
+def embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text embed_query is asked for, from now on (the background thread's too)."""
+    texts: list[str] = []
     real = embeddings.embed_query
 
     def spy(text: str, *, model: str | None = None) -> Any:
-        embedded.append(text)
+        texts.append(text)
         return real(text, model=model)
 
     monkeypatch.setattr(embeddings, "embed_query", spy)
+    return texts
+
+
+def test_the_vector_side_embeds_the_question_without_the_speakers_names(
+    hybrid: Any, embedded: list[str]
+) -> None:
+    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
 
     found = hybrid_chunk_ids("Which corgi did Alice's family adopt?", k=3, queryset=scope(), model=MODEL)
     first = list(embedded)
@@ -220,19 +226,13 @@ def test_the_vector_side_embeds_the_question_without_the_speakers_names(
 
 
 def test_the_question_is_embedded_once_when_its_speakers_were_met_before(
-    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+    hybrid: Any, request: pytest.FixtureRequest
 ) -> None:
     ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
     chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
     hybrid_chunk_ids("What did Alice have for dinner?", k=3, queryset=scope(), model=MODEL)  # meets Alice
-    embedded: list[str] = []
     real = embeddings.embed_query
-
-    def spy(text: str, *, model: str | None = None) -> Any:
-        embedded.append(text)
-        return real(text, model=model)
-
-    monkeypatch.setattr(embeddings, "embed_query", spy)
+    embedded = request.getfixturevalue("embedded")  # from here on
     question = "Which corgi did Alice's family adopt?"
 
     found = hybrid_chunk_ids(question, k=3, queryset=scope(), model=MODEL)

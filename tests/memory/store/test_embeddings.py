@@ -395,38 +395,35 @@ def test_encoder_refuses_an_incomplete_checkpoint(tmp_path: Path) -> None:
         SentenceEncoder(tmp_path)
 
 
-def test_local_backend_loads_the_model_from_a_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any, stub_gateway: Any
-) -> None:
+@pytest.fixture
+def tiny_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The tiny model installed as a package the local backend can load: its model name."""
     tiny_model(tmp_path)
     package = types.ModuleType("tiny_minilm_pkg")
     package.get_model_path = lambda: tmp_path  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "tiny_minilm_pkg", package)
     monkeypatch.setitem(embeddings.LOCAL_MODELS, "tiny", "tiny_minilm_pkg")
+    return "local:tiny"
 
-    rows = embed_texts(["ship a build", "hello world"], model="local:tiny")
-    again = embed_query("ship a build", model="local:tiny")
+
+def test_local_backend_loads_the_model_from_a_package(tiny_package: str, stub_gateway: Any) -> None:
+
+    rows = embed_texts(["ship a build", "hello world"], model=tiny_package)
+    again = embed_query("ship a build", model=tiny_package)
 
     assert rows.shape == (2, 8)
     assert float(rows[0] @ again) > 0.99  # the query ran on the int8 session (local_model)
     assert stub_gateway.requests == []  # local means local
 
 
-def test_query_precision_fp32_embeds_a_query_as_a_stored_row(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
-) -> None:
-    tiny_model(tmp_path)
-    package = types.ModuleType("tiny_minilm_pkg")
-    package.get_model_path = lambda: tmp_path  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tiny_minilm_pkg", package)
-    monkeypatch.setitem(embeddings.LOCAL_MODELS, "tiny", "tiny_minilm_pkg")
+def test_query_precision_fp32_embeds_a_query_as_a_stored_row(tiny_package: str, settings: Any) -> None:
     cfg = settings.PROTOMEM
     settings.PROTOMEM = dataclasses.replace(
         cfg, knowledge=dataclasses.replace(cfg.knowledge, query_precision="fp32")
     )
 
-    rows = embed_texts(["ship a build", "hello world"], model="local:tiny")
-    again = embed_query("ship a build", model="local:tiny")
+    rows = embed_texts(["ship a build", "hello world"], model=tiny_package)
+    again = embed_query("ship a build", model=tiny_package)
 
     assert np.allclose(rows[0], again, atol=1e-6)
 
