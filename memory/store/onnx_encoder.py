@@ -18,8 +18,9 @@ leave a complete file; if the directory is not writable the graph runs from memo
 rebuilt by the next process). `onnx` is needed only to build; a cached file needs only onnxruntime.
 
 Precision: "fp32" (the default: exact agreement with rows already stored by the numpy path) or
-"int8" (quantize_dynamic, per-channel QInt8 weights): ~1.7x the fp32 throughput here but ~0.992
-mean cosine to the fp32 rows, too far to mix with vectors stored by fp32 (see the bench).
+"int8" (quantize_dynamic, per-channel QInt8 weights): ~2x the fp32 throughput here but ~0.992
+mean cosine to the fp32 rows, too far to mix with vectors stored by fp32 (see the bench); the
+local encoder runs search queries on it (local_model, knowledge.query_precision).
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ a 500-id IN list's parameters (~1.5 ms a batch here, against ~0.1 ms for the sta
 plain single-table queryset's WHERE is compiled once to SQL (`compiled_filter`, also the
 keyword search's one-statement path) and run beside a parameterized `id IN (...)`; any other
 queryset (joins, annotations, slices) goes through the ORM as before, with the same result.
+
+Also here, for the same reason: reading raw rows as the ORM would (`columns_of` / `converted`,
+`chunks_of`, `chunks_in_order`), and `RowFilter.first_passing`, which walks ranked vector hits
+in one statement that stops at the k-th row that passes.
 """
 
 from __future__ import annotations
@@ -25,12 +29,11 @@ from memory.store.models import Chunk
 IN_BATCH = 500  # ids per `id IN (...)`, well under SQLite's variable limit
 TABLE = Chunk._meta.db_table
 
-
-Compiled = tuple[str, list[Any]]
+Compiled = tuple[str, list[Any]]  # a WHERE clause and its parameters
 _compiled: weakref.WeakKeyDictionary[QuerySet[Chunk], Compiled | None] = weakref.WeakKeyDictionary()
 
 
-def compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
+def compiled_filter(queryset: QuerySet[Chunk]) -> Compiled | None:
     """The queryset's WHERE as SQL over memory_chunk, or None if it needs more than that.
 
     Kept per queryset object while it lives: a queryset never changes (each filter makes a new
@@ -45,7 +48,7 @@ def compiled_filter(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
     return compiled
 
 
-def _compile(queryset: QuerySet[Chunk]) -> tuple[str, list[Any]] | None:
+def _compile(queryset: QuerySet[Chunk]) -> Compiled | None:
     query = queryset.query
     if (
         queryset.db != DEFAULT_DB_ALIAS
@@ -142,7 +145,7 @@ class RowFilter:
         self.queryset = queryset
 
     @functools.cached_property
-    def compiled(self) -> tuple[str, list[Any]] | None:
+    def compiled(self) -> Compiled | None:
         """The WHERE as SQL (compiled_filter), on first use: a caller may never need it."""
         return compiled_filter(self.queryset)
 
