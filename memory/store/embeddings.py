@@ -396,8 +396,8 @@ def embed_query_soon(text: str, *, model: str | None = None) -> Future[np.ndarra
     no database connection. One pool per process (a forked worker starts its own), one thread
     per CPU: concurrent requests' queries embed side by side, as they would inline."""
     global _background
-    key, vector = _cached_query(text, model)
-    if key is not None and vector is not None:
+    _, vector = _cached_query(text, model)
+    if vector is not None:
         done: Future[np.ndarray] = Future()
         done.set_result(vector)
         return done

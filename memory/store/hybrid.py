@@ -30,7 +30,6 @@ from django.db.models import QuerySet
 
 from memory.store import embeddings, structure, vectors
 from memory.store.models import Chunk
-from memory.store.search import search_chunk_ids
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,7 +96,6 @@ def hybrid_chunk_ids(
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
     held = structure.search_rows(query, k=structure.pool_size(k), queryset=queryset)
-    keyword = list(held)
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
     text = structure.vector_query(query, names)
@@ -108,8 +106,8 @@ def hybrid_chunk_ids(
             query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.rerank(query, [keyword], k=k, queryset=queryset, loaded=held)  # keyword_ids
-    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, keyword=keyword, held=held)
+        return structure.keyword_ids(query, k=k, queryset=queryset, held=held)
+    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, held=held)
 
 
 def fused_ids(
@@ -119,22 +117,22 @@ def fused_ids(
     k: int,
     queryset: QuerySet[Chunk],
     model: str,
-    keyword: Sequence[int] | None = None,
     held: dict[int, structure.Row] | None = None,
 ) -> list[int]:
-    """The keyword ranking of `query` (searched here unless given, at structure.pool_size(k)
-    depth) and the vector ranking of `query_vector` through memory.store.structure.rerank
-    (RRF, dates, turns), best `k`. `held`: rows of ranked ids already read (structure.read_rows);
+    """The keyword ranking of `query` and the vector ranking of `query_vector` through
+    memory.store.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
+    rows, best first (structure.search_rows at structure.pool_size(k)), if the caller has them;
     every ranked row is read once, for the turn check and for rerank."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
-    if keyword is None:
-        keyword = search_chunk_ids(query, k=pool, queryset=queryset)
+    if held is None:
+        held = structure.search_rows(query, k=pool, queryset=queryset)
+    keyword = list(held)
     semantic = vectors.nearest_ids(query_vector, k=pool, model=model, queryset=queryset)
     depth = max(k, structure.PLAIN_DEPTH)
     keyword_top, semantic_top = list(keyword[:depth]), semantic[:depth]
-    held = dict(held) if held is not None else {}
+    held = dict(held)
     held.update(structure.read_rows(i for i in (*keyword_top, *semantic_top) if i not in held))
     if not structure.any_turn_or_date(query, (held[i] for i in (*keyword_top, *semantic_top) if i in held)):
         return rrf_fuse([keyword_top, semantic_top], limit=k)  # a plain store: nothing to reorder

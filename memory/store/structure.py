@@ -159,9 +159,9 @@ def fuse(rankings: Sequence[Sequence[int]], weights: Weights = WEIGHTS) -> dict[
 ROW_FIELDS = ("id", "domain", "source", "created_at", "content")
 
 
-def _rows(passes: RowFilter, ids: Sequence[int]) -> list[Row]:
+def _rows(passes: RowFilter, ids: Iterable[int]) -> dict[int, Row]:
     """The rows among `ids` that pass the caller's filters (compiled once: memory.store.row_filter)."""
-    return [Row(*values) for values in passes.rows(ids, ROW_FIELDS)]
+    return {values[0]: Row(*values) for values in passes.rows(ids, ROW_FIELDS)}
 
 
 def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[Row]]:
@@ -262,7 +262,7 @@ def rerank(
     """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
-    adds. `loaded`: ranked rows the caller already read (read_rows / Row.of), not read again.
+    adds. `loaded`: ranked rows the caller already read (search_rows / read_rows), not read again.
     """
     scores = fuse(rankings, weights)
     if not scores or k <= 0:
@@ -272,7 +272,7 @@ def rerank(
     rows = {i: row for i, row in (loaded or {}).items() if i in scores}
     missing = [i for i in scores if i not in rows]
     if missing:
-        rows.update((row.id, row) for row in _rows(passes, missing))
+        rows.update(_rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
     if not has_turns:  # no turns: RRF over the top of each list, as before the deeper pool
         scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
@@ -315,7 +315,7 @@ def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, R
 
 def read_rows(ids: Iterable[int]) -> dict[int, Row]:
     """The rows of `ids` (which already passed the caller's filters), by id."""
-    return {values[0]: Row(*values) for values in _all_rows().rows(ids, ROW_FIELDS)}
+    return _rows(_all_rows(), ids)
 
 
 def speakers(rows: Iterable[Row]) -> set[str]:
@@ -378,9 +378,13 @@ def pool_size(k: int) -> int:
     return max(k * POOL_FACTOR, MIN_POOL)
 
 
-def keyword_ids(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[int]:
-    """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down)."""
+def keyword_ids(
+    query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
+) -> list[int]:
+    """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down).
+    `held`: the keyword search's rows (search_rows at pool_size(k)) if the caller has them."""
     if k <= 0:
         return []
-    held = search_rows(query, k=pool_size(k), queryset=queryset)
+    if held is None:
+        held = search_rows(query, k=pool_size(k), queryset=queryset)
     return rerank(query, [list(held)], k=k, queryset=queryset, loaded=held)
