@@ -187,6 +187,31 @@ def test_orphan_vector_is_reported_and_dropped_on_this_backend():
     assert integrity_check().ok
 
 
+@pytest.mark.django_db
+def test_lost_namespace_trigger_is_reported_and_recreated_on_this_backend():
+    # given the trigger that tells vector caches a row changed namespace (migration 0014) dropped
+    with connection.cursor() as cursor:  # rolled back with the test transaction
+        on_table = " ON memory_chunk" if connection.vendor == "postgresql" else ""
+        cursor.execute(f"DROP TRIGGER memory_chunk_vector_chunk_moved{on_table}")
+    # when checked: named as missing
+    assert integrity_check().index("chunk_vectors").problems == ["missing memory_chunk_vector_chunk_moved"]
+    # when rebuilt: recreated from that migration, and it works
+    out = io.StringIO()
+    call_command("protomem", "check", "--rebuild", "--no-progress", stdout=out)
+    migration = "memory.0014_chunk_vector_namespace_trigger"
+    recreated = f"recreated memory_chunk_vector_chunk_moved (migration {migration})"
+    assert recreated in out.getvalue()
+    assert integrity_check().ok
+    chunk = add_chunk(ChunkDraft(content="Deploys need two approvals", heading="Deploys", namespace="a"))
+    vectors.vectors_store([(chunk.pk, np.ones(DIM, dtype=np.float32))], model=MODEL)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT epoch FROM memory_chunk_vector_state")
+        before = bytes(cursor.fetchone()[0])
+        cursor.execute("UPDATE memory_chunk SET namespace = 'b' WHERE id = %s", [chunk.pk])
+        cursor.execute("SELECT epoch FROM memory_chunk_vector_state")
+        assert bytes(cursor.fetchone()[0]) != before
+
+
 # ------------------------------------------------------------------ corrupted SQLite stores
 
 

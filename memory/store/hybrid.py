@@ -129,12 +129,13 @@ def fused_ids(
     if held is None:
         held = structure.search_rows(query, k=pool, queryset=queryset)
     keyword = list(held)
-    semantic = vectors.nearest_ids(query_vector, k=pool, model=model, queryset=queryset)
+    found = vectors.nearest_rows(
+        query_vector, k=pool, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+    )
+    semantic = [row[0] for row in found]
     depth = max(k, structure.PLAIN_DEPTH)
-    keyword_top, semantic_top = list(keyword[:depth]), semantic[:depth]
-    held = dict(held)
-    held.update(structure.read_rows(i for i in (*keyword_top, *semantic_top) if i not in held))
-    if not structure.any_turn_or_date(query, (held[i] for i in (*keyword_top, *semantic_top) if i in held)):
+    keyword_top, semantic_top = keyword[:depth], semantic[:depth]
+    rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
+    if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
         return rrf_fuse([keyword_top, semantic_top], limit=k)  # a plain store: nothing to reorder
-    held.update(structure.read_rows(i for i in (*keyword, *semantic) if i not in held))
-    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset, loaded=held)
+    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset, loaded=rows)

@@ -39,6 +39,8 @@ CHUNK_FTS_MIGRATION = ("memory", "0002_chunk_fts")
 SKILL_FTS_MIGRATION = ("memory", "0005_skill_fts")
 VECTOR_MIGRATION = ("memory", "0009_chunk_vector_store")
 PG_VECTOR_MIGRATION = ("memory", "0011_postgres_search_and_vectors")
+# Vector triggers added later, with their SQL per database (FORWARD is a dict by vendor there).
+VECTOR_TRIGGER_MIGRATIONS = (("memory", "0014_chunk_vector_namespace_trigger"),)
 
 _CREATES = re.compile(r"\s*CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|TRIGGER|INDEX)\s+IF\s+NOT\s+EXISTS\s+(\w+)", re.I)
 
@@ -158,11 +160,14 @@ def _migration_sql(
     """The migration's own statements that create `creating` (and those containing `also`);
     all of its forward statements when `creating` is None."""
     module = importlib.import_module(f"{migration[0]}.migrations.{migration[1]}")
+    forward = module.FORWARD
+    if isinstance(forward, dict):  # one list per database
+        forward = forward.get(connection.vendor, [])
     if creating is None:
-        return list(module.FORWARD)
+        return list(forward)
     picked: list[str] = []
     found: set[str] = set()
-    for statement in module.FORWARD:
+    for statement in forward:
         match = _CREATES.match(statement)
         if match and match.group(1) in creating:
             picked.append(statement)
@@ -217,6 +222,25 @@ def _vector_migration() -> tuple[str, str] | None:
     """The migration that made the vector table on this database, if it has run."""
     migration = {"sqlite": VECTOR_MIGRATION, "postgresql": PG_VECTOR_MIGRATION}.get(connection.vendor)
     return migration if migration and _applied(migration) else None
+
+
+def _vector_trigger_sql(missing: Sequence[str]) -> tuple[list[tuple[str, list[str], list[str]]], list[str]]:
+    """For the `missing` names a later migration creates (VECTOR_TRIGGER_MIGRATIONS): (that
+    migration, the names, its statements for them: all of a PostgreSQL one's, which are CREATE OR
+    REPLACE throughout); and the names left to the first migration. A later migration not
+    applied yet recreates nothing: `migrate` will."""
+    later: list[tuple[str, list[str], list[str]]] = []
+    left = list(missing)
+    for migration in VECTOR_TRIGGER_MIGRATIONS:
+        module = importlib.import_module(f"{migration[0]}.migrations.{migration[1]}")
+        sql = module.FORWARD.get(connection.vendor, [])
+        ours = [name for name in left if any(name in statement for statement in sql)]
+        left = [name for name in left if name not in ours]
+        if ours and _applied(migration):
+            everything = connection.vendor == "postgresql"
+            statements = _migration_sql(migration, creating=None if everything else ours)
+            later.append((".".join(migration), ours, statements))
+    return later, left
 
 
 def _vector_schema_missing(tables: dict[str, bool]) -> list[str]:
@@ -300,6 +324,7 @@ def _repair_vectors() -> list[str]:
             tables = vector_health.vector_tables_exist()
             missing = _vector_schema_missing(tables)
             no_state = not tables[vectors.STATE_TABLE] or not vector_health.vector_state_rows()
+            later, missing = _vector_trigger_sql(missing)
             if missing or no_state:
                 if connection.vendor == "sqlite":
                     # The state row's INSERT OR IGNORE comes along whenever it may be absent.
@@ -310,6 +335,9 @@ def _repair_vectors() -> list[str]:
                 fts5.run_schema_sql(statements)
                 lost = [*missing, *(["epoch row"] if no_state else [])]
                 done.append(f"recreated {', '.join(lost)} (migration {'.'.join(migration)})")
+            for name, names, statements in later:  # after the first: they use its tables
+                fts5.run_schema_sql(statements)
+                done.append(f"recreated {', '.join(names)} (migration {name})")
         if vector_health.vector_tables_exist()[vectors.VECTOR_TABLE]:
             removed = vector_health.vectors_delete_unusable()
             if removed:

@@ -23,6 +23,9 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import QuerySet
+from django.db.models.expressions import Col
+from django.db.models.lookups import Exact, In
+from django.db.models.sql.where import AND, WhereNode
 
 from memory.store.models import Chunk
 
@@ -67,6 +70,35 @@ def _compile(queryset: QuerySet[Chunk]) -> Compiled | None:
         return "", []
     sql, params = query.get_compiler(using=DEFAULT_DB_ALIAS).compile(query.where)
     return sql, list(params)
+
+
+def required_values(queryset: QuerySet[Chunk], field: str) -> frozenset[Any] | None:
+    """The values of `field` a row must have to pass `queryset`, read off the `field=x` and
+    `field__in=[...]` filters it ANDs (intersected), or None when it has no such filter.
+
+    A necessary condition only (the caller still applies the whole filter): the vector index
+    uses it to search one namespace's columns instead of every column."""
+    allowed: frozenset[Any] | None = None
+    pending = [queryset.query.where]
+    while pending:
+        node = pending.pop()
+        if node.negated or node.connector != AND:
+            continue
+        for child in node.children:
+            if isinstance(child, WhereNode):
+                pending.append(child)
+                continue
+            lhs, rhs = getattr(child, "lhs", None), getattr(child, "rhs", None)
+            if not (isinstance(lhs, Col) and lhs.alias == TABLE and lhs.target.name == field):
+                continue
+            if isinstance(child, Exact) and isinstance(rhs, str | int):
+                values = frozenset([rhs])
+            elif isinstance(child, In) and isinstance(rhs, list | tuple | set | frozenset):
+                values = frozenset(rhs)
+            else:
+                continue
+            allowed = values if allowed is None else allowed & values
+    return allowed
 
 
 @functools.cache
@@ -205,24 +237,30 @@ class RowFilter:
         return {row[0] for row in self.rows(ids, ("id",))}
 
     def first_passing(self, ids: Sequence[int], want: int) -> list[int]:
-        """The first `want` of `ids`, in their order, whose rows pass (vector hits, best first).
+        """The first `want` of `ids`, in their order, whose rows pass (vector hits, best first)."""
+        return [row[0] for row in self.first_passing_rows(ids, want, ("id",))]
 
-        One statement walks the ids in order and stops at `want`: a filter that passes most rows
-        reads about `want` of them, one that passes few (a namespace among many) reads all the
-        ids in that one statement instead of one `IN` batch after another. SQLite: the ids as
-        a json_each array, joined with CROSS JOIN so the array is the outer loop (SQLite never
-        reorders a CROSS JOIN) and rows come out in array order; an ORDER BY on the array index
-        would instead sort all of them first (a temp b-tree: 0.38 ms against 0.18 for 1,200
-        ids here). PostgreSQL: unnest WITH ORDINALITY, ordered by position.
+    def first_passing_rows(
+        self, ids: Sequence[int], want: int, fields: Sequence[str]
+    ) -> list[tuple[Any, ...]]:
+        """`fields` (id first) of the first `want` rows of `ids`, in their order, that pass.
+
+        One statement walks the ids in order, stops at `want` and reads the fields on the way:
+        a filter that passes most rows reads about `want` of them, one that passes few (a
+        namespace among many) reads all the ids in that one statement instead of one `IN` batch
+        after another. SQLite: the ids as a json_each array, joined with CROSS JOIN so the array
+        is the outer loop (SQLite never reorders a CROSS JOIN) and rows come out in array order;
+        an ORDER BY on the array index would instead sort all of them first (a temp b-tree: 0.38
+        ms against 0.18 for 1,200 ids here). PostgreSQL: unnest WITH ORDINALITY, ordered by position.
         """
         ids = list(map(int, ids))
         if want <= 0 or not ids:
             return []
         if self.compiled is None:
-            out: list[int] = []
+            out: list[tuple[Any, ...]] = []
             for batch in _batches(ids):
-                passed = self.allowed(batch)
-                out += [i for i in batch if i in passed][: want - len(out)]
+                found = {row[0]: row for row in self.rows(batch, fields)}
+                out += [found[i] for i in batch if i in found][: want - len(out)]
                 if len(out) >= want:
                     break
             return out
@@ -236,7 +274,8 @@ class RowFilter:
         else:
             source = f"json_each(%s) AS ranked CROSS JOIN {table} ON {pk} = ranked.value"
             order, ranked = "", json.dumps(ids)
-        sql = f"SELECT {pk} FROM {source} WHERE {where or '1 = 1'}{order} LIMIT %s"  # noqa: S608 - names only
+        columns = ", ".join(columns_of(fields))
+        sql = f"SELECT {columns} FROM {source} WHERE {where or '1 = 1'}{order} LIMIT %s"  # noqa: S608 - names only
         with connection.cursor() as cursor:
             cursor.execute(sql, [ranked, *where_params, want])
-            return [row[0] for row in cursor.fetchall()]
+            return converted(cursor.fetchall(), fields)

@@ -262,7 +262,7 @@ def rerank(
     """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
-    adds. `loaded`: ranked rows the caller already read (search_rows / read_rows), not read again.
+    adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), not read again.
     """
     scores = fuse(rankings, weights)
     if not scores or k <= 0:
@@ -313,11 +313,6 @@ def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, R
     return {row[0]: Row(*row) for row in search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS)}
 
 
-def read_rows(ids: Iterable[int]) -> dict[int, Row]:
-    """The rows of `ids` (which already passed the caller's filters), by id."""
-    return _rows(_all_rows(), ids)
-
-
 def speakers(rows: Iterable[Row]) -> set[str]:
     """Who speaks in the conversation turns among `rows` (their "Name:" prefix), lowercased."""
     names = (_SPEAKER.match(row.content) for row in rows if row.is_turn)
@@ -366,11 +361,6 @@ def heard_speakers() -> Container[str]:
     text before the keyword search has found this question's speakers (memory.store.hybrid
     starts embedding it then, and keeps the vector only if the guess was right)."""
     return _heard.keys()  # membership tests only: safe beside remember_speakers under the GIL
-
-
-@functools.cache  # no filter at all: ids that passed the caller's already
-def _all_rows() -> RowFilter:
-    return RowFilter(Chunk.objects.all())
 
 
 def pool_size(k: int) -> int:

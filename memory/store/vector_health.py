@@ -28,6 +28,7 @@ VECTOR_TRIGGERS = (
     "memory_chunk_vector_au",
     "memory_chunk_vector_chunk_ad",
     "memory_chunk_vector_chunk_au",
+    "memory_chunk_vector_chunk_moved",  # migration 0014
 )
 _ORPHAN = "NOT EXISTS (SELECT 1 FROM memory_chunk AS c WHERE c.id = memory_chunk_vector.chunk_id)"
 _BAD_LENGTH = "length(memory_chunk_vector.vector) <> memory_chunk_vector.dim * 4"
@@ -48,11 +49,12 @@ _HEALTH = (
 )
 
 
-# Migration 0011's trigger names on PostgreSQL (one statement-level epoch trigger there).
+# Migration 0011's (and 0014's) trigger names on PostgreSQL (one epoch trigger on the vector table there).
 PG_VECTOR_TRIGGERS = (
     "memory_chunk_vector_changed",
     "memory_chunk_vector_chunk_ad",
     "memory_chunk_vector_chunk_au",
+    "memory_chunk_vector_chunk_moved",  # migration 0014
 )
 _TRIGGER_NAMES = {
     "sqlite": "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN ({})",

@@ -245,7 +245,7 @@ def test_the_question_is_embedded_once_when_its_speakers_were_met_before(
 def test_a_question_of_nothing_but_a_speakers_name_is_embedded_as_asked() -> None:
     ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION)])
 
-    rows = structure.read_rows(ids.values()).values()
+    rows = [structure.Row.of(chunk) for chunk in Chunk.objects.filter(pk__in=ids.values())]
 
     assert structure.speakers(rows) == {"alice", "bob"}
     names = structure.speakers(rows)

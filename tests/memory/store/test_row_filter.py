@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from django.db.models import Value
+from django.db.models import Q, Value
 
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk
-from memory.store.row_filter import RowFilter, chunks_in_order, compiled_filter
+from memory.store.row_filter import RowFilter, chunks_in_order, compiled_filter, required_values
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +127,19 @@ def test_chunks_in_order_reads_whole_rows_as_the_orm_does() -> None:
         f.attname: getattr(orm, f.attname) for f in Chunk._meta.concrete_fields
     }
     assert chunks[0]._state.adding is False
+
+
+def test_required_values_reads_the_anded_equality_and_in_filters() -> None:
+    chunks = Chunk.objects
+
+    assert required_values(chunks.filter(namespace="a"), "namespace") == {"a"}
+    assert required_values(deliverable(chunks.filter(namespace__in=["a", "b"])), "namespace") == {"a", "b"}
+    both = chunks.filter(namespace__in=["a", "b"]).filter(namespace="b")
+    assert required_values(both, "namespace") == {"b"}
+    assert required_values(chunks.filter(Q(namespace="a") & Q(domain="turn")), "namespace") == {"a"}
+    # anything that does not pin the value: no answer, so the caller reads every row
+    assert required_values(chunks.all(), "namespace") is None
+    assert required_values(chunks.exclude(namespace="a"), "namespace") is None
+    assert required_values(chunks.filter(Q(namespace="a") | Q(domain="turn")), "namespace") is None
+    assert required_values(chunks.filter(namespace__startswith="a"), "namespace") is None
+    assert required_values(chunks.filter(namespace__in=chunks.values("namespace")), "namespace") is None

@@ -300,3 +300,93 @@ def test_big_loads_run_in_the_background_and_stale_rows_never_surface(
     assert gone not in served
     assert len(served) == 4
     wait_until(lambda: len(nearest_ids(unit(1), k=10, model=M)) == 4, timeout=10, what="index reload")
+
+
+# -- the index keeps each namespace's columns together
+
+
+def scanned_columns(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many columns each vector product of the calls that follow multiplies."""
+    seen: list[int] = []
+    real = vectors._ranked
+
+    def spy(segments: list[vectors.Segment], query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(sum(len(segment.ids) for segment in segments))
+        return real(segments, query)
+
+    monkeypatch.setattr(vectors, "_ranked", spy)
+    return seen
+
+
+def test_a_search_in_one_namespace_reads_only_its_columns_and_finds_the_same_rows(
+    db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "REGROUP_MIN", 4)  # grouped after the first load, and again below
+    chunks = [ChunkFactory(namespace=("a", "b", "c")[i % 3]) for i in range(30)]
+    vectors_store(((c.pk, unit(i)) for i, c in enumerate(chunks)), model=M)
+    query = unit(100)
+    nearest_ids(query, k=1, model=M)  # loads and groups the index
+    late = [ChunkFactory(namespace=ns) for ns in ("b", "c", "b")]  # appended after the grouped columns
+    vectors_store(((c.pk, unit(200 + i)) for i, c in enumerate(late)), model=M)
+    in_b = [c for c in [*chunks, *late] if c.namespace == "b"]
+    scores = {c.pk: float(stored_vectors([c.pk], model=M)[c.pk] @ query) for c in in_b}
+    seen = scanned_columns(monkeypatch)
+
+    found = nearest_ids(query, k=5, model=M, queryset=Chunk.objects.filter(namespace="b"))
+    by_filter = nearest_ids(query, k=5, model=M, queryset=Chunk.objects.filter(domain__in=["fact", "b"]))
+
+    assert found == sorted(scores, key=lambda pk: -scores[pk])[:5]
+    assert seen[0] == len(in_b) == 12  # the namespace's columns only, the late rows too
+    assert seen[1] == 33  # no namespace in the filter: every column
+    assert set(found) <= {c.pk for c in in_b}
+    assert len(by_filter) == 5
+    assert nearest_ids(query, k=5, model=M, queryset=Chunk.objects.filter(namespace="nowhere")) == []
+
+
+def test_index_regroups_once_the_appended_columns_are_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "REGROUP_MIN", 4)
+    index = vectors.VectorIndex(dim=2, epoch=None)
+    a, b = vectors.namespace_code("regroup-a"), vectors.namespace_code("regroup-b")
+
+    def segment(ids: list[int], codes: list[int]) -> vectors.Segment:
+        columns = np.ones((2, len(ids)), dtype=np.float32) * np.asarray(ids, dtype=np.float32)
+        return vectors.Segment(np.asarray(ids), columns, np.asarray(codes, dtype=np.int32))
+
+    index.extend(segment([1, 2, 3, 4, 5, 6], [a, b, a, b, a, b]), max_row_id=6)
+    grouped = index.segment()
+    index.extend(segment([7, 8], [b, a]), max_row_id=8)
+    tail = index.segment()
+
+    assert grouped.grouped == 6
+    assert grouped.ids.tolist() == [1, 3, 5, 2, 4, 6]  # stable within each namespace
+    assert grouped.columns[0].tolist() == [1, 3, 5, 2, 4, 6]  # columns moved with their ids
+    assert tail.grouped == 6  # 2 appended: not regrouped yet
+    assert tail.ids.tolist() == [1, 3, 5, 2, 4, 6, 7, 8]
+    assert [part.ids.tolist() for part in tail.within([b])] == [[2, 4, 6], [7]]
+    assert grouped.ids.tolist() == [1, 3, 5, 2, 4, 6]  # a reader's segment never changes under it
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_moved_to_another_namespace_is_found_in_its_new_one() -> None:
+    chunks = with_vectors(4, namespace="old")
+    query = unit(2)
+    assert nearest_ids(query, k=1, model=M, queryset=Chunk.objects.filter(namespace="old")) == [chunks[2].pk]
+    before = epoch()
+
+    with other_process() as other:  # a raw UPDATE, as no service does (edits are revisions)
+        other.execute("UPDATE memory_chunk SET namespace = ? WHERE id = ?", ("new", chunks[2].pk))
+
+    assert epoch() != before
+    old, new = Chunk.objects.filter(namespace="old"), Chunk.objects.filter(namespace="new")
+    assert nearest_ids(query, k=1, model=M, queryset=new) == [chunks[2].pk]
+    assert chunks[2].pk not in nearest_ids(query, k=4, model=M, queryset=old)
+
+
+def test_moving_a_row_without_a_vector_leaves_the_epoch_alone(db: Any) -> None:
+    chunk = ChunkFactory(namespace="old")
+    with_vectors(1)
+    before = epoch()
+
+    Chunk.objects.filter(pk=chunk.pk).update(namespace="new")
+
+    assert epoch() == before
