@@ -123,8 +123,8 @@ def columns_of(fields: Sequence[str]) -> tuple[str, ...]:
 def converted(raw_rows: Iterable[Sequence[Any]], fields: Sequence[str]) -> list[tuple[Any, ...]]:
     """Raw rows of columns_of(`fields`) with the values the ORM would give."""
     converters = _reader(tuple(fields))[1]
-    if not converters:
-        return [tuple(raw) for raw in raw_rows]
+    if not converters:  # the driver's rows are tuples already
+        return raw_rows if isinstance(raw_rows, list) else list(raw_rows)  # type: ignore[return-value]
     out = []
     for raw in raw_rows:
         row = list(raw)

@@ -124,13 +124,22 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(_body(text)) if w not in STOPWORDS and w not in FILLER)
 
 
+@functools.lru_cache(maxsize=8192)
 def _body(text: str) -> str:
     """A turn's text without its speaker prefix, lowercased, whitespace collapsed."""
     return " ".join(_SPEAKER.sub("", text or "", count=1).lower().split())
 
 
-def is_small_talk(row: Row, weights: Weights = WEIGHTS) -> bool:
-    return len(content_words(row.content)) <= weights.small_talk_words
+@functools.lru_cache(maxsize=8192)
+def _speaker(text: str) -> str | None:
+    """Who says a turn (its "Name:" prefix), lowercased."""
+    match = _SPEAKER.match(text)
+    return match.group(1).strip().lower() if match else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _content_roots(text: str) -> frozenset[str]:
+    return frozenset(_roots(content_words(text)))
 
 
 def turn_weight(row: Row, weights: Weights = WEIGHTS) -> float:
@@ -164,8 +173,9 @@ def _rows(passes: RowFilter, ids: Iterable[int]) -> dict[int, Row]:
     return {values[0]: Row(*values) for values in passes.rows(ids, ROW_FIELDS)}
 
 
-def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[Row]]:
-    """The turns of each hit's session that pass the queryset, in (created_at, id) order."""
+def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[tuple[int, str]]]:
+    """(id, content) of the turns of each hit's session that pass the queryset, in (created_at,
+    id) order: all the window needs of a row (a tuple: ~200 of them a query)."""
     sources = sorted({row.source for row in hits})
     if not sources:
         return {}
@@ -176,11 +186,10 @@ def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[Row]]:
     session_rows = passes.rows_by(
         "source", sources, ("id", "domain", "source", "content"), order_by=("source", "created_at", "id")
     )
-    by_source: dict[str, list[Row]] = {}
+    by_source: dict[str, list[tuple[int, str]]] = {source: [] for source in sources}
     for pk, domain, source, content in session_rows:
-        row = Row(pk, domain, source, None, content)
-        if row.is_turn:
-            by_source.setdefault(row.source, []).append(row)
+        if domain in TURN_DOMAINS:  # the source is one of the hits': never empty
+            by_source[source].append((pk, content))
     return by_source
 
 
@@ -214,7 +223,7 @@ def _damp_name_only_keyword_hits(
         if item in seen or item not in scores or row is None or not row.is_turn:
             continue
         seen.add(item)
-        if not _roots(content_words(row.content)) & topic:
+        if not _content_roots(row.content) & topic:
             scores[item] -= (1.0 - weights.name_only_factor) * weight / (weights.rrf_k + rank)
 
 
@@ -224,20 +233,20 @@ def _window(scores: dict[int, float], rows: dict[int, Row], passes: RowFilter, w
     hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
     lent: dict[int, list[tuple[float, float]]] = {}  # turn -> (offer, lender's score)
     for source, turns in _sessions(hits, passes).items():
-        position = {row.id: at for at, row in enumerate(turns)}
+        position = {turn_id: at for at, (turn_id, _) in enumerate(turns)}
         for hit in (h for h in hits if h.source == source and h.id in position):
+            score = scores[hit.id]
             for direction, decay in ((1, weights.next_decay), (-1, weights.prev_decay)):
                 steps, at = 0, position[hit.id]
                 while steps < weights.window_reach:
                     at += direction
                     if not 0 <= at < len(turns):
                         break
-                    turn = turns[at]
-                    rows.setdefault(turn.id, turn)
-                    if is_small_talk(turn, weights):
-                        continue  # skipped, not counted: the answer is the next real turn
+                    turn_id, content = turns[at]
+                    if len(content_words(content)) <= weights.small_talk_words:
+                        continue  # small talk: skipped, not counted; the answer is the next real turn
                     steps += 1
-                    lent.setdefault(turn.id, []).append((scores[hit.id] * decay**steps, scores[hit.id]))
+                    lent.setdefault(turn_id, []).append((score * decay**steps, score))
     for turn_id, offers in lent.items():
         offers.sort(reverse=True)
         own = scores.get(turn_id, 0.0)
@@ -315,8 +324,9 @@ def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, R
 
 def speakers(rows: Iterable[Row]) -> set[str]:
     """Who speaks in the conversation turns among `rows` (their "Name:" prefix), lowercased."""
-    names = (_SPEAKER.match(row.content) for row in rows if row.is_turn)
-    return {match.group(1).strip().lower() for match in names if match}
+    names = {_speaker(row.content) for row in rows if row.is_turn}
+    names.discard(None)
+    return names  # type: ignore[return-value]
 
 
 def vector_query(query: str, names: Container[str]) -> str:
