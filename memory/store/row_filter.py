@@ -51,6 +51,12 @@ def compiled_filter(queryset: QuerySet[Chunk]) -> Compiled | None:
     return compiled
 
 
+def remember_compiled(queryset: QuerySet[Chunk], compiled: Compiled) -> None:
+    """Record what `queryset` compiles to, for one that was built from parts already compiled
+    (memory.store.deliverable): compiled_filter then returns it as it is."""
+    _compiled[queryset] = compiled
+
+
 def _compile(queryset: QuerySet[Chunk]) -> Compiled | None:
     query = queryset.query
     if (

@@ -37,16 +37,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
-from django.utils import timezone
 
 from memory.store import text_index
-from memory.store.deliverable import current_hold, deliverable
+from memory.store.deliverable import deliverable, deliverable_sql
 from memory.store.models import Chunk
 from memory.store.row_filter import (
     RowFilter,
@@ -216,42 +215,6 @@ def search_chunks(query: str, *, k: int, queryset: QuerySet[Chunk]) -> list[Chun
     return _in_order(queryset, _like_ids(terms, k, queryset))
 
 
-# deliverable()'s WHERE is compiled once per process with this stand-in for `now`, then the real
-# time is put into its one parameter slot: building and compiling the queryset per query cost
-# more CPU than the FTS statement itself on a warm 100k store (bench/search.py).
-_NOW_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
-
-
-@functools.cache
-def _deliverable_where(include_superseded: bool, hold: str) -> tuple[str, tuple[Any, ...], int] | None:
-    """(sql, params, index of the `now` param) of deliverable()'s filter, or None if not templatable."""
-    compiled = compiled_filter(deliverable(now=_NOW_MARKER, include_superseded=include_superseded, hold=hold))
-    if compiled is None:
-        return None
-    sql, params = compiled
-    marker = connection.ops.adapt_datetimefield_value(_NOW_MARKER)
-    slots = [i for i, p in enumerate(params) if p == marker]
-    return (sql, tuple(params), slots[0]) if len(slots) == 1 else None
-
-
-def deliverable_filter(
-    *, include_superseded: bool = False, now: datetime | None = None
-) -> tuple[str, list[Any]]:
-    """deliverable()'s WHERE as SQL over memory_chunk, for `now` (default: the present)."""
-    hold = current_hold()
-    template = _deliverable_where(include_superseded, hold)
-    now = now or timezone.now()
-    if template is None:
-        compiled = compiled_filter(deliverable(now=now, include_superseded=include_superseded, hold=hold))
-        if compiled is None:
-            raise RuntimeError("deliverable() must stay a plain filter on memory_chunk")
-        return compiled
-    sql, params, slot = template
-    values = list(params)
-    values[slot] = connection.ops.adapt_datetimefield_value(now)
-    return sql, values
-
-
 def search_deliverable(
     query: str, *, k: int, include_superseded: bool = False, now: datetime | None = None
 ) -> list[Chunk]:
@@ -261,7 +224,7 @@ def search_deliverable(
         return []
     if not _ranked_backend():
         return search_chunks(query, k=k, queryset=deliverable(now=now, include_superseded=include_superseded))
-    compiled = deliverable_filter(include_superseded=include_superseded, now=now)
+    compiled = deliverable_sql(include_superseded=include_superseded, now=now)
     return _fts_rows(terms, k, Chunk.objects.all(), compiled)
 
 

@@ -111,7 +111,8 @@ def test_reverting_and_reapplying_the_authority_migration_keeps_the_index_trigge
     leaf = executor.loader.graph.leaf_nodes()
     try:
         migrate_to([("memory", "0012_chunk_fts_usermerge")])
-        assert (fts5.missing_schema(), vector_triggers_missing()) == ([], [])
+        # only the trigger a later migration (0014) adds
+        assert (fts5.missing_schema(), vector_triggers_missing()) == ([], ["memory_chunk_vector_chunk_moved"])
     finally:
         migrate_to(leaf)
     assert (fts5.missing_schema(), vector_triggers_missing()) == ([], [])

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from memory.lifecycle.selectors import at_or_above_trust, chunk_search, in_namespaces
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede
-from memory.store import row_filter, search, text_index
+from memory.store import deliverable as deliverable_module
+from memory.store import row_filter, text_index
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, PendingChunk
 from memory.store.search import (
@@ -409,9 +410,13 @@ def test_add_chunk_rows_are_searchable_at_once():
     ],
 )
 def test_deliverable_template_equals_a_fresh_compile(include_superseded, now):
-    fresh = row_filter.compiled_filter(deliverable(now=now, include_superseded=include_superseded))
-    assert search.deliverable_filter(include_superseded=include_superseded, now=now) == fresh
-    assert search._deliverable_where(include_superseded, "risky") is not None
+    built = deliverable_module._conditions(
+        Chunk.objects.all(), now=now, include_superseded=include_superseded, hold="risky"
+    )
+    fresh = row_filter._compile(built)
+    assert deliverable_module.deliverable_sql(include_superseded=include_superseded, now=now) == fresh
+    assert row_filter.compiled_filter(deliverable(now=now, include_superseded=include_superseded)) == fresh
+    assert deliverable_module._template(include_superseded, "risky") is not None
 
 
 def test_expiry_is_judged_at_call_time_not_cached():
