@@ -8,7 +8,8 @@ cold query in ~3 ms instead of ~12; bench/embed_throughput.py), and can run int8
 One job: build the graph for a checkpoint directory from its own weights (model.safetensors +
 config.json, nothing downloaded), cache it on disk, and encode padded id batches with it. The
 graph is the same computation as SentenceEncoder._forward plus mean pooling and L2 normalisation
-(standard ONNX ops, opset 18), so its rows agree with the numpy reference to ~1e-7 cosine.
+(standard ONNX ops, opset 18, and onnxruntime's own fused Attention), so its rows agree with the
+numpy reference to ~1e-7 cosine.
 
 Cache: MODEL_CACHE_ENV or ~/.cache/protomem (XDG_CACHE_HOME respected). The file name carries
 a digest of the checkpoint files, BUILDER_VERSION and the precision, and the same key is stored
@@ -43,8 +44,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 Precision = Literal["fp32", "int8"]
-BUILDER_VERSION = 1  # bump when the graph changes: old cache files are then never loaded
+BUILDER_VERSION = 2  # bump when the graph changes: old cache files are then never loaded (2: fused attention)
 OPSET = 18  # LayerNormalization (17) and ReduceL2 with axes as an input (18)
+CONTRIB_DOMAIN = "com.microsoft"  # onnxruntime's own operators (Attention)
 MODEL_CACHE_ENV = "PROTOMEM_MODEL_CACHE"
 METADATA_KEY = "protomem.cache_key"
 
@@ -90,7 +92,6 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
     from onnx import TensorProto, helper, numpy_helper
 
     hidden, heads = cfg.hidden, cfg.heads
-    size = hidden // heads
     nodes: list[onnx.NodeProto] = []
     initializers: list[onnx.TensorProto] = []
 
@@ -98,9 +99,10 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
         initializers.append(numpy_helper.from_array(np.array(value, order="C"), name))
         return name
 
-    def op(kind: str, inputs: list[str], *, name: str = "", **attrs: Any) -> str:
+    def op(kind: str, inputs: list[str], *, name: str = "", domain: str = "", **attrs: Any) -> str:
         out = f"t{len(nodes)}"
-        nodes.append(helper.make_node(kind, inputs, [out], name=name or f"{kind}_{len(nodes)}", **attrs))
+        name = name or f"{kind}_{len(nodes)}"
+        nodes.append(helper.make_node(kind, inputs, [out], name=name, domain=domain, **attrs))
         return out
 
     def linear(x: str, name: str, weight: np.ndarray, bias: np.ndarray) -> str:
@@ -112,7 +114,7 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
         gamma, beta = const(name + ".weight", w[name + ".weight"]), const(name + ".bias", w[name + ".bias"])
         return op("LayerNormalization", [x, gamma, beta], axis=-1, epsilon=cfg.eps)
 
-    zero, one, two = const("i0", np.int64(0)), const("i1", np.int64(1)), const("i2", np.int64(2))
+    zero, one = const("i0", np.int64(0)), const("i1", np.int64(1))
     f_one = const("f1", np.float32(1.0))
     # Token type is always 0 (single sentences): its embedding folds into the position table.
     positions_table = (
@@ -123,24 +125,26 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
     words = op("Gather", [const("words", w["embeddings.word_embeddings.weight"]), "input_ids"])
     x = layer_norm(op("Add", [words, positions]), "embeddings.LayerNorm")
 
-    mask = op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
-    additive = op("Mul", [op("Sub", [f_one, mask]), const("masked", np.float32(-1e9))])
-    additive = op("Unsqueeze", [additive, const("axes12", np.array([1, 2], np.int64))])  # b,1,1,s
-    scale = 1.0 / math.sqrt(size)  # folded into the query projection
-    qkv_shape = const("qkv_shape", np.array([0, 0, 3, heads, size], np.int64))
-    context_shape = const("context_shape", np.array([0, 0, hidden], np.int64))
+    key_mask = op("Cast", ["attention_mask"], to=TensorProto.INT32)  # Attention's raw 0/1 mask (b, s)
     sqrt2, half = const("sqrt2", np.float32(math.sqrt(2.0))), const("half", np.float32(0.5))
     for i in range(cfg.layers):
         p = f"encoder.layer.{i}."
         a = p + "attention.self."
-        qkv_w = np.concatenate([w[a + "query.weight"] * scale, w[a + "key.weight"], w[a + "value.weight"]])
-        qkv_b = np.concatenate([w[a + "query.bias"] * scale, w[a + "key.bias"], w[a + "value.bias"]])
-        qkv = op("Reshape", [linear(x, a + "qkv", qkv_w, qkv_b), qkv_shape])
-        qkv = op("Transpose", [qkv], perm=[2, 0, 3, 1, 4])  # 3, b, heads, s, size
-        q, k, v = (op("Gather", [qkv, index], axis=0) for index in (zero, one, two))
-        scores = op("Add", [op("MatMul", [q, op("Transpose", [k], perm=[0, 1, 3, 2])]), additive])
-        context = op("MatMul", [op("Softmax", [scores], axis=-1), v])
-        context = op("Reshape", [op("Transpose", [context], perm=[0, 2, 1, 3]), context_shape])
+        # onnxruntime's fused self-attention (com.microsoft Attention: the QKV projection, the
+        # scaled, masked softmax and the context, per head) in one kernel, where the plain ops
+        # took twelve nodes a layer; quantize() makes it QAttention. The optimized int8 graph
+        # went from 150 nodes to 70, a 12-token query 7% faster (2.61 -> 2.43 ms p50, queries
+        # interleaved), and the fp32 rows agree with numpy as closely as before (1.6e-7).
+        qkv_w = np.concatenate([w[a + "query.weight"], w[a + "key.weight"], w[a + "value.weight"]])
+        qkv_b = np.concatenate([w[a + "query.bias"], w[a + "key.bias"], w[a + "value.bias"]])
+        qkv = [const(a + "qkv.weight_t", qkv_w.T.astype(np.float32)), const(a + "qkv.bias", qkv_b)]
+        context = op(
+            "Attention",
+            [x, *qkv, key_mask],
+            name=a + "qkv",
+            domain=CONTRIB_DOMAIN,
+            num_heads=heads,
+        )
         dense = p + "attention.output.dense"
         attn = linear(context, dense, w[dense + ".weight"], w[dense + ".bias"])
         x = layer_norm(op("Add", [attn, x]), p + "attention.output.LayerNorm")
@@ -153,6 +157,7 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
         out = linear(inner, p + "output.dense", w[p + "output.dense.weight"], w[p + "output.dense.bias"])
         x = layer_norm(op("Add", [out, x]), p + "output.LayerNorm")
 
+    mask = op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
     weights = op("Unsqueeze", [mask, const("axis2", np.array([2], np.int64))])  # b,s,1: padding weighs 0
     axis1 = const("axis1", np.array([1], np.int64))
     summed = op("ReduceSum", [op("Mul", [x, weights]), axis1], keepdims=0)
@@ -172,7 +177,8 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
         [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", hidden])],
         initializers,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="protomem")
+    opsets = [helper.make_opsetid("", OPSET), helper.make_opsetid(CONTRIB_DOMAIN, 1)]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="protomem")
     model.ir_version = 8  # the oldest IR that carries opset 18; any onnxruntime >= 1.14 loads it
     onnx.checker.check_model(model)
     return model
@@ -180,7 +186,8 @@ def build_graph(cfg: EncoderConfig, w: Weights) -> onnx.ModelProto:
 
 def quantize(model: onnx.ModelProto) -> onnx.ModelProto:
     """int8 weights (per output channel, QInt8: the u8s8 VNNI/AMX kernels), activations quantized
-    per batch at run time. Only MatMuls with constant weights: the attention products stay fp32."""
+    per batch at run time: the MatMuls with constant weights, and Attention's QKV projection
+    (QAttention); the attention products themselves stay fp32."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -190,7 +197,14 @@ def quantize(model: onnx.ModelProto) -> onnx.ModelProto:
         onnx.save(model, source)
         logging.disable(logging.WARNING)  # the quantizer logs every skipped tensor on the root logger
         try:
-            quantize_dynamic(source, target, per_channel=True, weight_type=QuantType.QInt8)
+            quantize_dynamic(
+                source,
+                target,
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                # Shape inference cannot type the contrib Attention's output: it is float.
+                extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+            )
         finally:
             logging.disable(previous)
         return onnx.load(target)
