@@ -53,6 +53,7 @@ import logging
 import math
 import mmap
 import os
+import re
 import struct
 import threading
 import unicodedata
@@ -74,6 +75,12 @@ BATCH = 64  # at most this many texts per forward pass
 BATCH_TOKENS = 2048  # and at most this many padded tokens (rows x width): ~3 MB per hidden state
 QUERY_CACHE_SIZE = 1024  # single-text encodes remembered (384 floats each: ~1.5 MB)
 MAX_WORD_CHARS = 100
+
+
+# ASCII under BERT's rules: \t \n \r are spaces, other control characters are dropped, and every
+# printable character that is not a letter or digit is punctuation (a word of its own).
+_ASCII_CLEAN = dict.fromkeys((*range(32), 127)) | {ord(c): " " for c in "\t\n\r"}
+_ASCII_WORD = re.compile(r"[a-z0-9]+|[^a-z0-9 ]")
 
 
 def _is_whitespace(char: str) -> bool:
@@ -140,6 +147,13 @@ class WordPieceTokenizer:
         return "".join(c for c in decomposed if unicodedata.category(c) != "Mn").lower()
 
     def words(self, text: str) -> list[str]:
+        """Basic-tokenized words and punctuation marks, cleaned and lowercased."""
+        if text.isascii():  # the same rules without a per-character Unicode lookup: ~4x faster
+            return _ASCII_WORD.findall(text.translate(_ASCII_CLEAN).lower())
+        return self.unicode_words(text)
+
+    def unicode_words(self, text: str) -> list[str]:
+        """words() for any text, character by character."""
         words: list[str] = []
         for piece in self.normalize(text).split():
             current = []

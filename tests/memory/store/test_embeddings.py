@@ -357,6 +357,27 @@ def test_wordpiece_splits_like_bert() -> None:
     assert tok.encode("x" * 101) == [ids["[CLS]"], ids["[UNK]"], ids["[SEP]"]]
 
 
+def test_ascii_text_is_split_exactly_as_the_unicode_rules_split_it() -> None:
+    from memory.evals.conversation_eval import load_corpus
+
+    tok = WordPieceTokenizer({t: i for i, t in enumerate(VOCAB)}, max_tokens=64)
+    corpus = load_corpus()
+    crafted = [
+        "a\tb\nc\rd\x0be\x0cf\x1cg\x7fh\x00i",  # spaces, and control characters dropped inside words
+        "it's 3.5% -- e-mail: x@y.z [ok] {no} `q` ~_^|\\ ",
+        "  UPPER lower MiXeD 2026-05-03  ",
+        "",
+    ]
+    texts = [*crafted, *(q.text for q in corpus.questions), *(turn.content for turn in corpus.turns)]
+
+    ascii_texts = [text for text in texts if text.isascii()]
+
+    assert len(ascii_texts) > 4000
+    for text in ascii_texts:
+        assert tok.words(text) == tok.unicode_words(text), text
+    assert tok.words("pastéis, Café") == ["pasteis", ",", "cafe"]  # the rest go by the Unicode rules
+
+
 def test_wordpiece_truncates_to_the_model_length() -> None:
     tok = WordPieceTokenizer({t: i for i, t in enumerate(VOCAB)}, max_tokens=5)
 
