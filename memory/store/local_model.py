@@ -13,7 +13,8 @@ when onnxruntime is importable the same computation runs as an ONNX graph built 
 weights (memory.store.onnx_encoder, cached on disk; rows agree to ~1e-7 cosine).
 
 Throughput (bench/embed_throughput.py, 1,200 conversation turns of ~26 tokens, 2 cores): numpy
-~120-170 chunks/s, onnxruntime fp32 ~390 (2.3x), cold single-query p50 ~12 ms vs ~3 ms. A bulk
+~120-200 chunks/s, onnxruntime fp32 ~310-410 (1.6-2.3x: the boxes differ; an AMD EPYC one gains
+less from onnxruntime than the Intel one did), cold single-query p50 ~10 ms vs ~2 ms. A bulk
 encode tokenizes everything first, groups texts by token length (plan_batches: each batch pads
 only to its own longest member, at most BATCH texts and BATCH_TOKENS padded tokens) and runs the
 batches on a thread pool of one worker per CPU, each batch on one core: onnxruntime's session
@@ -71,8 +72,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
-BATCH = 64  # at most this many texts per forward pass
-BATCH_TOKENS = 2048  # and at most this many padded tokens (rows x width): ~3 MB per hidden state
+# At most this many texts, and padded tokens (rows x width), per forward pass. Small passes keep
+# a layer's activations in the core's cache (512 tokens: 0.8 MB per hidden state, 3 MB in the
+# FFN): 1,200 turns, best of 3 on the AMD EPYC box, onnxruntime 404 chunks/s at 32/512 against
+# 375 at 64/2048, numpy 238 against 216; and a backfill call of 32 texts (embedding_index) is two
+# passes, one per core, where it used to be one.
+BATCH = 32
+BATCH_TOKENS = 512
 QUERY_CACHE_SIZE = 1024  # single-text encodes remembered (384 floats each: ~1.5 MB)
 MAX_WORD_CHARS = 100
 
