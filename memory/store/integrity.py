@@ -154,17 +154,20 @@ def _applied(migration: tuple[str, str]) -> bool:
     return recorder.has_table() and recorder.migration_qs.filter(app=migration[0], name=migration[1]).exists()
 
 
+def _forward_sql(migration: tuple[str, str]) -> list[str]:
+    """The migration's FORWARD statements for this database (a later one keeps a list per vendor)."""
+    forward = importlib.import_module(f"{migration[0]}.migrations.{migration[1]}").FORWARD
+    return list(forward.get(connection.vendor, []) if isinstance(forward, dict) else forward)
+
+
 def _migration_sql(
     migration: tuple[str, str], *, creating: Sequence[str] | None = None, also: str = ""
 ) -> list[str]:
     """The migration's own statements that create `creating` (and those containing `also`);
     all of its forward statements when `creating` is None."""
-    module = importlib.import_module(f"{migration[0]}.migrations.{migration[1]}")
-    forward = module.FORWARD
-    if isinstance(forward, dict):  # one list per database
-        forward = forward.get(connection.vendor, [])
+    forward = _forward_sql(migration)
     if creating is None:
-        return list(forward)
+        return forward
     picked: list[str] = []
     found: set[str] = set()
     for statement in forward:
@@ -232,8 +235,7 @@ def _vector_trigger_sql(missing: Sequence[str]) -> tuple[list[tuple[str, list[st
     later: list[tuple[str, list[str], list[str]]] = []
     left = list(missing)
     for migration in VECTOR_TRIGGER_MIGRATIONS:
-        module = importlib.import_module(f"{migration[0]}.migrations.{migration[1]}")
-        sql = module.FORWARD.get(connection.vendor, [])
+        sql = _forward_sql(migration)
         ours = [name for name in left if any(name in statement for statement in sql)]
         left = [name for name in left if name not in ours]
         if ours and _applied(migration):
