@@ -9,7 +9,7 @@ keyword search's one-statement path) and run beside a parameterized `id IN (...)
 queryset (joins, annotations, slices) goes through the ORM as before, with the same result.
 
 Also here, for the same reason: reading raw rows as the ORM would (`columns_of` / `converted`,
-`chunks_of`, `chunks_in_order`), and `RowFilter.first_passing`, which walks ranked vector hits
+`chunks_of`, `chunks_in_order`), and `RowFilter.first_passing_rows`, which walks ranked vector hits
 in one statement that stops at the k-th row that passes.
 """
 
@@ -241,10 +241,6 @@ class RowFilter:
     def allowed(self, ids: Iterable[int]) -> set[int]:
         """The ids among `ids` whose rows pass."""
         return {row[0] for row in self.rows(ids, ("id",))}
-
-    def first_passing(self, ids: Sequence[int], want: int) -> list[int]:
-        """The first `want` of `ids`, in their order, whose rows pass (vector hits, best first)."""
-        return [row[0] for row in self.first_passing_rows(ids, want, ("id",))]
 
     def first_passing_rows(
         self, ids: Sequence[int], want: int, fields: Sequence[str]

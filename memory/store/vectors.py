@@ -53,7 +53,7 @@ VECTOR_TABLE = "memory_chunk_vector"
 STATE_TABLE = "memory_chunk_vector_state"
 CHUNK_TABLE = "memory_chunk"
 # Candidates checked against the caller's filters, as multiples of k (None: all). One statement
-# per step stops at k passing rows (RowFilter.first_passing), so a wide first step costs a filter
+# per step stops at k passing rows (RowFilter.first_passing_rows), so a wide first step costs a filter
 # that passes most rows nothing, and spares a narrow one (a namespace among many) a second step.
 WIDEN = (40, None)
 IN_BATCH = 500
