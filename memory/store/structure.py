@@ -324,9 +324,7 @@ def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, R
 
 def speakers(rows: Iterable[Row]) -> set[str]:
     """Who speaks in the conversation turns among `rows` (their "Name:" prefix), lowercased."""
-    names = {_speaker(row.content) for row in rows if row.is_turn}
-    names.discard(None)
-    return names  # type: ignore[return-value]
+    return {name for row in rows if row.is_turn and (name := _speaker(row.content)) is not None}
 
 
 def vector_query(query: str, names: Container[str]) -> str:
