@@ -93,6 +93,21 @@ def test_int8_graph_stays_close_to_the_numpy_forward(model: Path, cache: Path) -
     assert not np.allclose(rows, reference, atol=1e-6)  # the quantized weights did run
 
 
+def test_int8_weights_use_seven_bits(model: Path, cache: Path) -> None:
+    SentenceEncoder(model, runtime="onnx", precision="int8").encode(TEXTS[:1])
+
+    graph = onnx.load(next(cache.glob("*-int8.onnx"))).graph
+    weights = [
+        onnx.numpy_helper.to_array(tensor)
+        for tensor in graph.initializer
+        if tensor.data_type == onnx.TensorProto.INT8 and tensor.name.endswith("_quantized")
+    ]
+
+    # CPUs without VNNI add u8 x s8 products in pairs into 16 bits: full-range weights saturate.
+    assert len(weights) == 4 * BertConfig.from_file(model / "config.json").layers  # QKV, dense, FFN x2
+    assert {int(np.abs(w).max()) for w in weights} == {64}  # symmetric, 7 bits: full range would be 127
+
+
 def test_queries_run_on_an_int8_session_while_stored_rows_stay_fp32(
     model: Path, cache: Path, builds: list[str]
 ) -> None:
