@@ -30,6 +30,7 @@ from django.db.models import QuerySet
 
 from memory.store import embeddings, structure, vectors
 from memory.store.models import Chunk
+from memory.store.row_filter import RowFilter
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RRF_K = 60
+PRE_READ = True
+PRE_N = 20
 
 
 def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf_k: int = RRF_K) -> list[int]:
@@ -99,15 +102,20 @@ def hybrid_chunk_ids(
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
     text = structure.vector_query(query, names)
+    sessions: structure.Sessions = {}
     try:
         if text == started.guess:
+            if not started.vector.done():
+                # The keyword side finished first: read the sessions of its turns, which the
+                # window mostly needs, on this core while the other one finishes the embedding.
+                sessions = structure.read_sessions(structure.turn_sources(held.values()), RowFilter(queryset))
             query_vector = started.vector.result()
         else:
             query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
         return structure.keyword_ids(query, k=k, queryset=queryset, held=held)
-    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, held=held)
+    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, held=held, sessions=sessions)
 
 
 def fused_ids(
@@ -118,11 +126,13 @@ def fused_ids(
     queryset: QuerySet[Chunk],
     model: str,
     held: dict[int, structure.Row] | None = None,
+    sessions: structure.Sessions | None = None,
 ) -> list[int]:
     """The keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.store.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
     rows, best first (structure.search_rows at structure.pool_size(k)), if the caller has them;
-    every ranked row is read once, for the turn check and for rerank."""
+    every ranked row is read once, for the turn check and for rerank. `sessions`: turns of
+    sessions the caller already read (structure.read_sessions), not read again."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
@@ -138,4 +148,6 @@ def fused_ids(
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
         return rrf_fuse([keyword_top, semantic_top], limit=k)  # a plain store: nothing to reorder
-    return structure.rerank(query, [keyword, semantic], k=k, queryset=queryset, loaded=rows)
+    return structure.rerank(
+        query, [keyword, semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
+    )

@@ -173,10 +173,13 @@ def _rows(passes: RowFilter, ids: Iterable[int]) -> dict[int, Row]:
     return {values[0]: Row(*values) for values in passes.rows(ids, ROW_FIELDS)}
 
 
-def _sessions(hits: list[Row], passes: RowFilter) -> dict[str, list[tuple[int, str]]]:
-    """(id, content) of the turns of each hit's session that pass the queryset, in (created_at,
-    id) order: all the window needs of a row (a tuple: ~200 of them a query)."""
-    sources = sorted({row.source for row in hits})
+Sessions = dict[str, list[tuple[int, str]]]  # source -> (id, content) of its turns, in order
+
+
+def read_sessions(sources: Iterable[str], passes: RowFilter) -> Sessions:
+    """(id, content) of the turns of each session in `sources` that pass the queryset, in
+    (created_at, id) order: all the window needs of a row (a tuple: ~200 of them a query)."""
+    sources = sorted(set(sources))
     if not sources:
         return {}
     # Found by source (the chunk_source index), then checked against the caller's filters, in
@@ -227,12 +230,18 @@ def _damp_name_only_keyword_hits(
             scores[item] -= (1.0 - weights.name_only_factor) * weight / (weights.rrf_k + rank)
 
 
-def _window(scores: dict[int, float], rows: dict[int, Row], passes: RowFilter, weights: Weights) -> None:
-    """Lend the best turns' scores to the next and previous informative turns (module doc, step 3)."""
+def _window(
+    scores: dict[int, float], rows: dict[int, Row], passes: RowFilter, weights: Weights, sessions: Sessions
+) -> None:
+    """Lend the best turns' scores to the next and previous informative turns (module doc, step 3).
+    `sessions`: turns already read (read_sessions), by source; the hits' other sessions are read."""
     ranked = sorted(scores, key=lambda i: -scores[i])
     hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
+    wanted = turn_sources(hits)
+    sessions = {**sessions, **read_sessions(wanted.difference(sessions), passes)}
     lent: dict[int, list[tuple[float, float]]] = {}  # turn -> (offer, lender's score)
-    for source, turns in _sessions(hits, passes).items():
+    for source in sorted(wanted):
+        turns = sessions[source]
         position = {turn_id: at for at, (turn_id, _) in enumerate(turns)}
         for hit in (h for h in hits if h.source == source and h.id in position):
             score = scores[hit.id]
@@ -265,13 +274,15 @@ def rerank(
     k: int,
     queryset: QuerySet[Chunk],
     loaded: Mapping[int, Row] | None = None,
+    sessions: Sessions | None = None,
     today: date | None = None,
     weights: Weights = WEIGHTS,
 ) -> list[int]:
     """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
-    adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), not read again.
+    adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), and
+    `sessions`: sessions it already read (read_sessions with the same queryset), not read again.
     """
     scores = fuse(rankings, weights)
     if not scores or k <= 0:
@@ -299,7 +310,7 @@ def rerank(
         if repeats[body] > 1:
             scores[row_id] *= weights.repeat_factor
     if has_turns:
-        _window(scores, rows, passes, weights)
+        _window(scores, rows, passes, weights, sessions or {})
     return sorted(scores, key=lambda i: (-scores[i], i))[:k]
 
 
@@ -320,6 +331,11 @@ def any_turn_or_date(query: str, rows: Iterable[Row], *, today: date | None = No
 def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, Row]:
     """The keyword search's best `k` rows of `queryset`, read with their ranking, best first."""
     return {row[0]: Row(*row) for row in search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS)}
+
+
+def turn_sources(rows: Iterable[Row]) -> set[str]:
+    """The sessions of the conversation turns among `rows`."""
+    return {row.source for row in rows if row.is_turn}
 
 
 def speakers(rows: Iterable[Row]) -> set[str]:

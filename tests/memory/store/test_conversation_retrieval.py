@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.store import embeddings, structure, vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import fused_ids, hybrid_chunk_ids
+from memory.store.hybrid import StartedEmbedding, fused_ids, hybrid_chunk_ids, start_embedding
 from memory.store.models import Chunk
+from memory.store.row_filter import RowFilter
 from memory.store.search import search_chunk_ids
 from memory.store.text_index import fts5
 from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
@@ -279,3 +283,72 @@ def test_a_turn_that_matched_only_a_speakers_name_ranks_below_one_on_the_subject
 
     assert named == [ids[garden], ids[ferry]]
     assert unnamed == ranking  # no speaker in the question: nothing to discount
+
+
+def session_reads(queries: CaptureQueriesContext) -> list[str]:
+    """The statements among `queries` that read whole sessions (structure.read_sessions)."""
+    return [q["sql"] for q in queries.captured_queries if '"source" IN' in q["sql"]]
+
+
+def test_rerank_reads_only_the_sessions_it_was_not_given() -> None:
+    ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION), ("s2", "2026-02-05", ADOPTION)])
+    question = "Which corgi did Alice adopt from the shelter, and what did she call it?"
+    ranking = [[ids[ADOPTION[0]], ids[FILLER_SESSION[2]]]]  # the answer turn only the window finds
+    read = structure.read_sessions(["s1", "s2"], RowFilter(scope()))
+
+    with CaptureQueriesContext(connection) as unread:
+        found = structure.rerank(question, ranking, k=3, queryset=scope())
+    with CaptureQueriesContext(connection) as given:
+        reused = structure.rerank(question, ranking, k=3, queryset=scope(), sessions=read)
+    blind = structure.rerank(question, ranking, k=3, queryset=scope(), sessions={**read, "s2": []})
+
+    assert [turn_id for turn_id, _ in read["s2"]] == [ids[turn] for turn in ADOPTION]  # in session order
+    assert len(session_reads(unread)) == 1
+    assert session_reads(given) == []
+    assert reused == found
+    assert ids[ADOPTION[2]] in found  # the window's answer turn, two places after the question's
+    assert ids[ADOPTION[2]] not in blind  # the sessions given are the ones the window walks
+
+
+class LateVector(Future):  # type: ignore[type-arg]
+    """A query embedding still running when the keyword search is done; it records when the
+    vector is asked for."""
+
+    def __init__(self, vector: Any, events: list[str]) -> None:
+        super().__init__()
+        self.vector, self.events = vector, events
+
+    def result(self, timeout: float | None = None) -> Any:
+        self.events.append("vector")
+        self.set_result(self.vector)
+        return super().result(timeout)
+
+
+def test_hybrid_reads_the_keyword_turns_sessions_while_the_embedding_runs(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = store_sessions([("s1", "2026-01-10", FILLER_SESSION), ("s2", "2026-02-05", ADOPTION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "Which corgi did Alice adopt from the shelter, and what did she call it?"
+    structure.remember_speakers(["alice", "bob"])  # the guess is then the text the vector needs
+    started = start_embedding(question, model=MODEL)
+    vector = started.vector.result()
+    events: list[str] = []
+    real = structure.read_sessions
+
+    def reads(sources: Any, passes: RowFilter) -> structure.Sessions:
+        sources = sorted(sources)
+        events.append(f"sessions {sources}")
+        return real(sources, passes)
+
+    monkeypatch.setattr(structure, "read_sessions", reads)
+    late = StartedEmbedding(started.guess, LateVector(vector, events))
+    found = hybrid_chunk_ids(question, k=4, queryset=scope(), model=MODEL, started=late)
+    waited = list(events)
+    ready = hybrid_chunk_ids(question, k=4, queryset=scope(), model=MODEL, started=started)
+
+    # Read before the vector was waited for; rerank's window then had none left to read.
+    assert waited == ["sessions ['s1', 's2']", "vector", "sessions []"]
+    assert events[len(waited) :] == ["sessions ['s1', 's2']"]  # a vector ready: read by the window only
+    assert found == ready == fused_ids(question, vector, k=4, queryset=scope(), model=MODEL)
+    assert ids[ADOPTION[2]] in found
