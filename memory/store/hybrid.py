@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RRF_K = 60
-PRE_READ = True
-PRE_N = 20
 
 
 def rrf_fuse(rankings: Sequence[Sequence[int]], *, limit: int | None = None, rrf_k: int = RRF_K) -> list[int]:
