@@ -36,7 +36,8 @@ The vector side embeds the question without the names of the speakers the keywor
 recall@5 from 0.745 to 0.750 and held-out from 0.690 to 0.755.
 
 Other rows (facts, notes, session summaries of domain "conversation") pass through steps 1-2 only,
-and when no candidate is a turn, fusion reads only the top of each ranking (PLAIN_DEPTH),
+and when no candidate is a turn and the query names no date, fusion reads only the top of each
+ranking (PLAIN_DEPTH),
 so memory_recall, chunk_search and the per-turn context (delivery.projection) serve both kinds
 with one code path. Weights were tuned on the tuning split of memory/evals/conversations
 (never on the held-out conversations); see memory.evals.conversation_eval.
@@ -294,12 +295,13 @@ def rerank(
     if missing:
         rows.update(_rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
-    if not has_turns:  # no turns: RRF over the top of each list, as before the deeper pool
+    if not has_turns and span is None:  # a plain store: RRF over the top of each list
         scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
     scores = {i: s for i, s in scores.items() if i in rows}
-    if span is not None:
-        for row_id, row in rows.items():
-            if row.created_at is not None and timezone.localtime(row.created_at).date() in span:
+    if span is not None:  # the whole pool: a row written in the range may sit below the top
+        for row_id in scores:
+            created_at = rows[row_id].created_at
+            if created_at is not None and timezone.localtime(created_at).date() in span:
                 scores[row_id] += weights.date_boost
     if has_turns:
         _damp_name_only_keyword_hits(query, rankings[0], rows, scores, weights)

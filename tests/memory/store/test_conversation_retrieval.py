@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunks
@@ -352,3 +353,41 @@ def test_hybrid_reads_the_keyword_turns_sessions_while_the_embedding_runs(
     assert events[len(waited) :] == ["sessions ['s1', 's2']"]  # a vector ready: read by the window only
     assert found == ready == fused_ids(question, vector, k=4, queryset=scope(), model=MODEL)
     assert ids[ADOPTION[2]] in found
+
+
+def test_a_date_range_question_on_a_store_of_notes_ranks_without_error() -> None:
+    """Regression: no turns, more rows matching than k, one written in the named range.
+
+    rerank fused only the top of each list for a notes-only store but boosted every row it had
+    read, so the row below that top raised KeyError (a 500 on recall and context)."""
+    today = timezone.localdate()
+    old = datetime(2020, 1, 1, 12, tzinfo=UTC)
+    drafts = [
+        ChunkDraft(
+            content=f"billing service note {n}: deployed to region {n}",
+            namespace=NAMESPACE,
+            source="notes",
+            created_at=old,
+        )
+        for n in range(12)
+    ]
+    drafts += [ChunkDraft(content=f"ordinary note {n} about lunch", namespace=NAMESPACE) for n in range(17)]
+    drafts.append(
+        ChunkDraft(
+            content="billing service deployed with the new invoice template",
+            namespace=NAMESPACE,
+            source="notes",
+            created_at=datetime.now(UTC),
+        )
+    )
+    add_chunks(drafts)
+    recent = Chunk.objects.get(content__startswith="billing service deployed with")
+    question = "billing service deployed this week"
+
+    keyword = search_chunk_ids(question, k=20, queryset=scope())
+    ranked = structure.rerank(question, [keyword], k=3, queryset=scope(), today=today)
+    found = [c.pk for c in chunk_search(question, k=3, queryset=turns())]
+
+    assert len(ranked) == 3
+    assert recent.pk in ranked  # the row written this week gets the date boost
+    assert recent.pk in found
