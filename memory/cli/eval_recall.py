@@ -9,6 +9,10 @@ The corpus is loaded into the store inside a transaction that is rolled back (se
 memory.evals.recall_eval), so it leaves nothing behind; the embed model defaults to
 knowledge.embed_model (the gateway) and works whether or not knowledge.embeddings is on.
 
+--locomo DIR scores LoCoMo conversations (memory.evals.locomo; e.g. ../shared/eval/locomo-dev):
+plain FTS5 bm25, keyword, vector and hybrid side by side, any-evidence r@5 / r@10, all-evidence
+@5 / @10, the paper's recall p@5 / p@10 and MRR per category, and the search time per question.
+
 --conversations scores the multi-session dialogue corpus instead (memory.evals.conversation_eval;
 default directory memory/evals/conversations): keyword vs hybrid side by side, r@5, r@10,
 all-evidence@10 and MRR per question kind, for the tuning and the held-out conversations.
@@ -41,6 +45,9 @@ def add_arguments(parser: ArgumentParser) -> None:
         help="score the conversation corpus (default memory/evals/conversations) instead of a dataset",
     )
     parser.add_argument(
+        "--locomo", type=Path, default=None, metavar="DIR", help="score LoCoMo conversations (*.json) in DIR"
+    )
+    parser.add_argument(
         "--keyword-only", action="store_true", help="with --conversations: no embeddings, keyword column only"
     )
     parser.add_argument("--k", type=int, default=5, help="cut-off for recall@k and MRR@k (default 5)")
@@ -55,7 +62,7 @@ def add_arguments(parser: ArgumentParser) -> None:
 def handle(command: Any, options: dict[str, Any]) -> None:
     from memory.store.embeddings import EmbeddingError
 
-    if options.get("conversations") is not None:
+    if options.get("conversations") is not None or options.get("locomo") is not None:
         _conversations(command, options)
         return
     if options["dataset"] is None:
@@ -86,16 +93,26 @@ def handle(command: Any, options: dict[str, Any]) -> None:
 
 
 def _conversations(command: Any, options: dict[str, Any]) -> None:
-    """The conversation eval: keyword vs hybrid per split and kind (conversation_eval.format_table)."""
+    """The conversation eval (ours or LoCoMo): retrievers side by side per split and kind
+    (conversation_eval.format_table)."""
+    from memory.evals import locomo
     from memory.store.embeddings import EmbeddingError, active_model
 
+    outside = options.get("locomo") is not None
     try:
-        corpus = conversation_eval.load_corpus(options["conversations"])
+        if outside:
+            corpus = locomo.load_corpus(options["locomo"])
+        else:
+            corpus = conversation_eval.load_corpus(options["conversations"])
     except (OSError, ValueError, KeyError) as exc:
         raise CommandError(f"cannot read the conversation corpus: {exc}") from exc
     retrievers: dict[str, conversation_eval.Retriever] = {"keyword": conversation_eval.keyword}
+    if outside:
+        retrievers = {"fts5 bm25": conversation_eval.plain_keyword, **retrievers}
     model = None
     if not options.get("keyword_only"):
+        if outside:
+            retrievers["vector"] = conversation_eval.vector
         retrievers["hybrid"] = conversation_eval.hybrid
         model = options["embed_model"] or active_model()
     progress = None if options.get("no_progress") or options["json"] else command.stderr.write
@@ -106,4 +123,5 @@ def _conversations(command: Any, options: dict[str, Any]) -> None:
     if options["json"]:
         command.stdout.write(json.dumps(result.as_dict(), indent=2))
         return
-    command.stdout.write(conversation_eval.format_table(result))
+    metrics = conversation_eval.ALL_METRICS if outside else conversation_eval.METRICS
+    command.stdout.write(conversation_eval.format_table(result, metrics))
