@@ -12,7 +12,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from audit.models import InjectionLog, InjectionLogItem
+from audit.models import AuditEvent, InjectionLog, InjectionLogItem
 
 
 def injection_logs(
@@ -36,6 +36,11 @@ def injection_logs(
     if until is not None:
         qs = qs.filter(created_at__lt=until)
     return qs
+
+
+def audit_events_for_chunk(chunk_id: int) -> QuerySet[AuditEvent]:
+    """Every audit event about one chunk (verdicts, revisions, deletes, promotions), newest first."""
+    return AuditEvent.objects.filter(chunk_id=chunk_id).order_by("-created_at", "-id")
 
 
 def injections_for_chunk(chunk_id: int) -> QuerySet[InjectionLog]:
