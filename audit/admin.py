@@ -284,6 +284,8 @@ EVENT_CSS = {
     "memory.bulk_deleted": "pm-state-rejected",
     "memory.bulk_restored": "pm-state-pending",
     "memory.reaped": "pm-flag-superseded",
+    "login.locked_out": "pm-state-rejected",
+    "login.lockout_lifted": "pm-state-pending",
 }
 
 
@@ -350,3 +352,6 @@ class AuditEventAdmin(ReadOnlyAdmin):
         if {"from", "to"} <= set(data):
             return f"{data['from'] or 'unstamped'} → {data['to']}"
         return ", ".join(f"{k}={v}" for k, v in data.items()) or "—"
+
+
+from audit import admin_logins  # noqa: E402, F401 - registers Login lockouts (django-axes' attempts)

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Count, Q, QuerySet, Sum
+from axes.helpers import get_cool_off
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
-from audit.models import InjectionLog, InjectionLogItem
+from audit.models import AuditEvent, InjectionLog, InjectionLogItem
 
 
 def injection_logs(
@@ -31,6 +36,11 @@ def injection_logs(
     if until is not None:
         qs = qs.filter(created_at__lt=until)
     return qs
+
+
+def audit_events_for_chunk(chunk_id: int) -> QuerySet[AuditEvent]:
+    """Every audit event about one chunk (verdicts, revisions, deletes, promotions), newest first."""
+    return AuditEvent.objects.filter(chunk_id=chunk_id).order_by("-created_at", "-id")
 
 
 def injections_for_chunk(chunk_id: int) -> QuerySet[InjectionLog]:
@@ -141,3 +151,38 @@ def session_received(*, session_id: str, agent_id: int | None) -> list[tuple[int
         merged[row["chunk_id"]] = (max(turns, row["n"]), sections)
     ordered = sorted(merged.items(), key=lambda kv: (-kv[1][0], kv[0]))
     return [(chunk_id, turns, ",".join(sorted(sections))) for chunk_id, (turns, sections) in ordered]
+
+
+def _recent_attempts() -> QuerySet[AccessAttempt]:
+    """Failed-login rows inside django-axes' cool-off window (all of them without one)."""
+    attempts = AccessAttempt.objects.all()
+    cool_off = get_cool_off()
+    if cool_off is not None:
+        attempts = attempts.filter(attempt_time__gte=timezone.now() - cool_off)
+    return attempts
+
+
+def login_attempts_with_lockouts() -> QuerySet[AccessAttempt]:
+    """Failed-login rows, each annotated with whether its username and its address are locked out.
+
+    Counted as django-axes counts: failures summed per username and, separately, per address,
+    over the cool-off window, against AXES_FAILURE_LIMIT.
+    """
+    recent = _recent_attempts()
+
+    def total(field: str) -> Subquery:
+        same = recent.filter(**{field: OuterRef(field)}).values(field).annotate(t=Sum("failures_since_start"))
+        return Subquery(same.values("t")[:1], output_field=IntegerField())
+
+    limit = int(settings.AXES_FAILURE_LIMIT)
+    return AccessAttempt.objects.annotate(
+        username_failures=Coalesce(total("username"), 0), address_failures=Coalesce(total("ip_address"), 0)
+    ).annotate(
+        username_locked=Q(username__isnull=False, username_failures__gte=limit),
+        address_locked=Q(ip_address__isnull=False, address_failures__gte=limit),
+    )
+
+
+def login_lockouts_active() -> QuerySet[AccessAttempt]:
+    """The failed-login rows whose username or address is locked out now."""
+    return login_attempts_with_lockouts().filter(Q(username_locked=True) | Q(address_locked=True))

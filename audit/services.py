@@ -4,6 +4,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from axes.utils import reset as axes_reset
 from django.db import connections, transaction
 from django.db.models.sql import InsertQuery
 
@@ -19,6 +20,8 @@ CREDENTIAL_REDACTED = "memory.secret_redacted"  # credentials removed from a wri
 AGENT_DEACTIVATED = "agent.deactivated"
 PROPOSAL_ACCEPTED = "memory.proposal_accepted"  # a reviewer confirmed a proposed revision
 PROPOSAL_WITHDRAWN = "memory.proposal_withdrawn"  # ... and reopened or rejected it again
+LOGIN_LOCKED_OUT = "login.locked_out"  # too many failed admin logins (django-axes)
+LOGIN_LOCKOUT_LIFTED = "login.lockout_lifted"  # a superuser cleared the failures early
 
 
 def audit_event_record(
@@ -26,6 +29,41 @@ def audit_event_record(
 ) -> AuditEvent:
     """Append one audit event (inside the caller's transaction)."""
     return AuditEvent.objects.create(event=event, actor=actor, path=path, chunk_id=chunk_id, data=data or {})
+
+
+def login_lockout_record(
+    *, username: str | None, ip_address: str | None, failures: int, path: str
+) -> AuditEvent:
+    """Record that a login was locked out; the caller records each lockout once."""
+    return audit_event_record(
+        event=LOGIN_LOCKED_OUT,
+        actor=f"ip:{ip_address or 'unknown'}",
+        path=path,
+        data={"username": username or "", "ip_address": ip_address or "", "failures": failures},
+    )
+
+
+def login_lockout_lift(
+    *, actor: str, path: str, username: str | None = None, ip_address: str | None = None
+) -> int:
+    """Clear the failed logins of a username and/or an address (either matches); audited once.
+
+    Returns how many attempt rows were cleared; running it twice clears nothing the second time
+    (and still records who tried, so a lift is never silent).
+    """
+    if not username and not ip_address:
+        raise ValueError("a lockout is lifted for a username, an address, or both")
+    with transaction.atomic():
+        cleared = axes_reset(
+            ip=ip_address or None, username=username or None, ip_or_username=bool(username and ip_address)
+        )
+        audit_event_record(
+            event=LOGIN_LOCKOUT_LIFTED,
+            actor=actor,
+            path=path,
+            data={"username": username or "", "ip_address": ip_address or "", "cleared": cleared},
+        )
+    return cleared
 
 
 def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:

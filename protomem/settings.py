@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "delivery",
     "mcp_server",
     "observability",  # GET /metrics and the store gauges it reads at scrape time
+    "axes",  # failed-login throttling and lockouts for the admin (see AXES_* below)
 ]
 
 MIDDLEWARE = [
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a locked-out login into the lockout page (429)
 ]
 
 ROOT_URLCONF = "protomem.urls"
@@ -139,6 +141,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+
+# Admin login protection (django-axes). The axes backend comes first: it refuses a locked-out
+# username or address before the password is even checked. Failures count per username and,
+# separately, per client address, so neither spraying one account from many hosts nor many
+# accounts from one host gets more than AXES_FAILURE_LIMIT guesses per cool-off period.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("PROTOMEM_LOGIN_FAILURE_LIMIT", 5))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Hours; a superuser lifts a lockout earlier (admin "Login lockouts" or `protomem unlock-login`).
+AXES_COOLOFF_TIME = float(os.environ.get("PROTOMEM_LOGIN_COOLOFF_HOURS", 1))
+AXES_RESET_ON_SUCCESS = True
+# The audited handler (audit.login_guard) also writes the lockout to the audit log.
+AXES_HANDLER = "audit.login_guard.AuditedAxesHandler"
+AXES_LOCKOUT_TEMPLATE = "admin/login_locked_out.html"
+AXES_ENABLE_ADMIN = False  # audit.admin shows the attempts, with an audited "lift" action
+AXES_VERBOSE = False  # no "AXES: BEGIN" banner on every manage.py command
+# The address is REMOTE_ADDR (no forwarding header is trusted, so none can be spoofed); behind a
+# reverse proxy all clients share the proxy's address, and so its per-address count.
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

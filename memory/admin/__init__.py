@@ -14,3 +14,4 @@ admin.site.site_header = "protomem console"
 admin.site.site_title = "protomem console"
 admin.site.index_title = "Operator console"
 admin.site.enable_nav_sidebar = False  # the review tables need the width
+admin.site.site_url = None  # there is no public site behind the console: no "VIEW SITE" link to a 404

@@ -9,10 +9,13 @@ from django.contrib import admin, messages
 from django.contrib.admin.views.main import ORDER_VAR
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
+from audit.selectors import audit_events_for_chunk
 from memory.admin.change_page import ChunkChangePage
 from memory.admin.forms import ChunkAdminForm
 from memory.admin.html import (
@@ -41,6 +44,7 @@ from memory.store.search import search_chunk_ids
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
+HISTORY_EVENTS = 200  # audit events shown on a row's HISTORY page; the audit log lists them all
 
 
 class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
@@ -68,6 +72,22 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
     list_select_related = ("agent",)
     raw_id_fields = ("agent",)
     admin_model_name = "chunk"  # which changelist/change URLs this admin's links use
+    object_history_template = "admin/memory/chunk_history.html"
+
+    def history_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> Any:
+        """HISTORY shows the row's audit trail: verdicts and revisions are audit events, and the
+        admin's own change log only knows console saves (which rows never get: writes are services)."""
+        events = audit_events_for_chunk(int(object_id)) if object_id.isdigit() else None
+        context = {
+            "audit_events": list(events[:HISTORY_EVENTS]) if events is not None else [],
+            "audit_total": events.count() if events is not None else 0,
+            "audit_url": (
+                reverse("admin:audit_auditevent_changelist") + "?" + urlencode({"chunk_id": object_id})
+                if request.user.has_perm("audit.view_auditevent")
+                else ""
+            ),
+        }
+        return super().history_view(request, object_id, {**context, **(extra_context or {})})
 
     # -- permissions: the proxies share Chunk's permissions (plus memory.review_chunk)
 

@@ -427,11 +427,16 @@ class ChunkChangePage:
     def _apply_verdict(self, request: HttpRequest, obj: Chunk, state: str) -> HttpResponse:
         before = obj.review_state
         group = [i for i in self.verdict_ids(request, [obj.pk]) if i != obj.pk]
+        also_reject = (
+            []
+            if request.POST.get("cascade") == "only"
+            else [int(i) for i in request.POST.getlist("derived") if i.isdigit()]
+        )
         try:
             if state == ReviewState.REJECTED:
                 chunk_reject_with_derived(
                     chunk_id=obj.pk,
-                    also_reject=[int(i) for i in request.POST.getlist("derived") if i.isdigit()],
+                    also_reject=also_reject,
                     actor=actor_for(request),
                     path=ADMIN_PATH,
                 )
@@ -450,7 +455,7 @@ class ChunkChangePage:
             return HttpResponseRedirect(request.get_full_path())
         word = VERDICT_WORDS[ReviewState(state)]
         extra = f" (and {len(group)} identical row{'s' if len(group) != 1 else ''})" if group else ""
-        derived = len(request.POST.getlist("derived")) if state == ReviewState.REJECTED else 0
+        derived = len(also_reject) if state == ReviewState.REJECTED else 0
         if derived:
             extra += f", with {derived} derived row{'s' if derived != 1 else ''}"
         if before == state and not group:
@@ -519,6 +524,7 @@ class ChunkChangePage:
             "edit": edit,
             "effect": effect,
             "derived": derived or [],
+            "derived_ticked": sum(d.same_reason for d in derived or []),
             "back_url": request.get_full_path(),
         }
         return TemplateResponse(request, "admin/memory/verdict_step.html", context)

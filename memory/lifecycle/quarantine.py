@@ -5,6 +5,10 @@ facts harvested from one session summary share its `source` and agent), the late
 that superseded it, and the commons copies promoted from it. Each rejection goes through
 memory.lifecycle.review.chunk_review, so every row gets its own audit event, with the cause.
 Undo is a reopen (the review route), which the audit records beside the rejection.
+
+A cascade is an offer, never a default: a person already vouched for confirmed rows and wrote
+operator rows, so neither is ever offered; of the rest, only rows flagged for a reason the rejected
+row was flagged for start ticked (a session's other writes are usually unrelated to one bad row).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from django.db.models import QuerySet
 from memory.lifecycle.principals import is_operator_source
 from memory.lifecycle.review import chunk_review
 from memory.store.models import Chunk, ReviewState
+from memory.store.trust import TrustTier
 from protomem.errors import ApplicationError
 
 SAME_SOURCE = "same_source"
@@ -35,6 +40,8 @@ MAX_DERIVED = 500  # rows one quarantine lists; a larger session is quarantined 
 class Derived:
     chunk: Chunk
     cause: str  # SAME_SOURCE, SUPERSEDED_IT or PROMOTED_COPY
+    # Flagged for a reason the rejected row was flagged for: the one case the offer starts ticked.
+    same_reason: bool = False
 
     @property
     def cause_text(self) -> str:
@@ -47,8 +54,25 @@ class QuarantineResult:
     already: int  # rows that were rejected before
 
 
+def flags(chunk: Chunk) -> frozenset[str]:
+    """The inspection's reason codes on a row (held_reasons, comma-separated)."""
+    return frozenset(code for code in (chunk.held_reasons or "").split(",") if code)
+
+
+def cascade_eligible(chunk: Chunk) -> bool:
+    """Whether a cascade may offer `chunk`: not rejected yet, not confirmed, not operator-written."""
+    return (
+        chunk.review_state not in (ReviewState.REJECTED, ReviewState.CONFIRMED)
+        and chunk.trust_tier < TrustTier.OPERATOR
+        and not is_operator_source(chunk.source)
+    )
+
+
 def derived_rows(chunk: Chunk) -> list[Derived]:
-    """Rows derived from the same source as `chunk` that are not rejected yet (not `chunk` itself)."""
+    """Rows derived from the same source as `chunk` that a reject may cascade to (not `chunk` itself).
+
+    Only cascade_eligible rows; `same_reason` marks those sharing a flag with `chunk`.
+    """
     found: dict[int, Derived] = {}
     current = chunk
     seen = {chunk.pk}
@@ -69,7 +93,12 @@ def derived_rows(chunk: Chunk) -> list[Derived]:
         )
         for row in siblings:
             found.setdefault(row.pk, Derived(row, SAME_SOURCE))
-    return [d for d in found.values() if d.chunk.review_state != ReviewState.REJECTED]
+    reasons = flags(chunk)
+    return [
+        Derived(d.chunk, d.cause, same_reason=bool(reasons & flags(d.chunk)))
+        for d in found.values()
+        if cascade_eligible(d.chunk)
+    ]
 
 
 def chunk_reject_with_derived(
@@ -77,8 +106,10 @@ def chunk_reject_with_derived(
 ) -> QuarantineResult:
     """Reject `chunk_id` and the chosen rows derived from it, in one transaction.
 
-    `also_reject` must be among derived_rows(chunk) (ApplicationError otherwise); each derived
-    row's audit event names the cause ("quarantine of #N: a later revision of it").
+    `also_reject` must be among derived_rows(chunk) (ApplicationError otherwise: so a confirmed
+    or operator-written row is never rejected by a cascade, whatever the caller sends); each
+    derived row's audit event names the cause ("quarantine of #N: a later revision of it").
+    Empty `also_reject` rejects the one row.
     """
     wanted = list(dict.fromkeys(int(i) for i in also_reject))
     with transaction.atomic():
@@ -87,7 +118,8 @@ def chunk_reject_with_derived(
         stray = [i for i in wanted if i not in derived]
         if stray:
             raise ApplicationError(
-                f"not derived from #{chunk_id} (or already rejected): {', '.join(map(str, stray))}",
+                f"not offered with #{chunk_id} (not derived from it, or already rejected, confirmed or "
+                f"operator-written): {', '.join(map(str, stray))}",
                 extra={"field": "also_reject"},
             )
         rejected: list[int] = []

@@ -238,7 +238,8 @@ def test_quarantine_on_reject_and_of_a_whole_session(
     page.wait_for_selector(".pm-derived")
     screenshot(page, "rc-09-reject-lists-derived")
     assert "written from the same source" in page.locator(".pm-derived").inner_text()
-    page.get_by_role("button", name=re.compile(r"Reject #\d+ and the checked rows")).click()
+    page.locator(f"input[name=derived][value='{sibling.pk}']").check()
+    page.get_by_role("button", name=f"Reject #{root.pk} and the 1 checked").click()
     page.wait_for_selector("ul.messagelist")
     assert f"#{root.pk} rejected, with 1 derived row" in message_text(page)
     assert set(Chunk.objects.filter(pk__in=[root.pk, sibling.pk]).values_list("review_state", flat=True)) == {
@@ -261,3 +262,60 @@ def test_quarantine_on_reject_and_of_a_whole_session(
     assert "Quarantined: 1 row rejected, 2 already rejected" in message_text(page)
     third.refresh_from_db()
     assert third.review_state == "rejected"
+
+
+def test_reject_cascade_starts_empty_and_reject_only_rejects_one_row(
+    signed_in: Any, live_server: Any, screenshot: Any
+) -> None:
+    page = signed_in
+    session = SessionFactory(session_id="mixed-thread")
+    root = ChunkFactory(
+        source=session.session_id, agent=session.agent, heading="Vendor rule", held_reasons="instruction"
+    )
+    alike = ChunkFactory(
+        source=session.session_id, agent=session.agent, heading="Vendor hint", held_reasons="instruction"
+    )
+    unrelated = ChunkFactory(source=session.session_id, agent=session.agent, heading="Deploy window")
+    confirmed = ChunkFactory(
+        source=session.session_id, agent=session.agent, heading="Team lead", review_state="confirmed"
+    )
+
+    page.goto(f"{live_server.url}/admin/memory/pendingchunk/{unrelated.pk}/change/")
+    page.locator("input[name=_review_rejected]").click()
+    page.wait_for_selector(".pm-derived")
+    screenshot(page, "rc-11-cascade-starts-empty")
+    boxes = page.locator(".pm-derived input[name=derived]")
+    offered = sorted(int(v) for v in boxes.evaluate_all("els => els.map(e => e.value)"))
+    assert offered == sorted([root.pk, alike.pk])  # the confirmed row is never offered
+    assert boxes.evaluate_all("els => els.map(e => e.checked)") == [False, False]
+    assert "Team lead" not in page.locator(".pm-derived").inner_text()
+    page.get_by_role("button", name=f"Reject #{unrelated.pk} and the 0 checked").wait_for()
+
+    page.get_by_role("button", name=f"Reject only #{unrelated.pk}").click()
+    page.wait_for_selector("ul.messagelist")
+    assert f"#{unrelated.pk} rejected." in message_text(page)
+    assert [Chunk.objects.get(pk=c.pk).review_state for c in (unrelated, root, alike, confirmed)] == [
+        "rejected",
+        "pending",
+        "pending",
+        "confirmed",
+    ]
+
+
+def test_reject_cascade_ticks_only_rows_flagged_for_the_same_reason(signed_in: Any, live_server: Any) -> None:
+    page = signed_in
+    session = SessionFactory(session_id="flagged-thread")
+    root = ChunkFactory(source=session.session_id, agent=session.agent, held_reasons="instruction")
+    alike = ChunkFactory(source=session.session_id, agent=session.agent, held_reasons="instruction")
+    other = ChunkFactory(source=session.session_id, agent=session.agent)
+
+    page.goto(f"{live_server.url}/admin/memory/pendingchunk/{root.pk}/change/")
+    page.locator("input[name=_review_rejected]").click()
+    page.wait_for_selector(".pm-derived")
+    assert page.locator(f"input[name=derived][value='{alike.pk}']").is_checked()
+    assert not page.locator(f"input[name=derived][value='{other.pk}']").is_checked()
+    page.locator(f"input[name=derived][value='{other.pk}']").check()
+    page.get_by_role("button", name=f"Reject #{root.pk} and the 2 checked").click()
+    page.wait_for_selector("ul.messagelist")
+    assert f"#{root.pk} rejected, with 2 derived rows" in message_text(page)
+    assert {Chunk.objects.get(pk=c.pk).review_state for c in (root, alike, other)} == {"rejected"}

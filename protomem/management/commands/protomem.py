@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "create-operator-key": "protomem.cli.create_operator_key",
     "doctor": "protomem.cli.doctor",
     "mcp": "protomem.cli.mcp",
+    "unlock-login": "protomem.cli.unlock_login",
 }
 
 

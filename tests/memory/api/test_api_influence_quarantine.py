@@ -148,11 +148,12 @@ def test_reject_with_derived_lists_siblings_revisions_and_commons_copies(reviewe
     now = timezone.now()
     root = ChunkFactory(source="harvested", agent=agent, review_state="confirmed", created_at=now)
     sibling = ChunkFactory(source="harvested", agent=agent, created_at=now + timedelta(seconds=1))
-    newer = ChunkFactory(source="later", agent=agent, review_state="confirmed")
+    newer = ChunkFactory(source="later", agent=agent, review_state="pending")
     Chunk.objects.filter(pk=root.pk).update(
         invalidated_at=now, invalidation_reason=f"superseded_by:{newer.pk}"
     )
     copy = chunk_promote(chunk_id=newer.pk, actor="user:1")
+    Chunk.objects.filter(pk=copy.pk).update(review_state="pending")  # confirmed copies are never offered
     root.refresh_from_db()
     causes = {d.chunk.pk: d.cause for d in derived_rows(root)}
     assert causes == {sibling.pk: "same_source", newer.pk: "superseded_it", copy.pk: "promoted_copy"}
