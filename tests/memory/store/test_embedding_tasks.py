@@ -182,7 +182,7 @@ def test_backfill_is_a_no_op_while_embeddings_are_off_unless_forced(stub_gateway
 def test_backfill_on_the_real_worker(live_worker: Any, stub_gateway: Any) -> None:
     stub_gateway.default = embeddings_reply
     ids = [ChunkFactory(content=f"worker row {i}", heading="").pk for i in range(4)]
-    worker_model = "qwen3-embedding"  # the worker's config leaves knowledge.embed_model at its default
+    worker_model = "qwen3-embedding"  # the worker's config names the suite's gateway model
 
     embeddings_backfill_task.delay(batch_size=3, force=True)
 
