@@ -37,7 +37,75 @@ DESTINATION = any_of(
     r"\b[\w.-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|example)\b",
 )
 
+# Who is being spoken to. A reader that is a model, named in English, German, French, Spanish,
+# Italian/Portuguese or Japanese: the signal that a text talks to the model rather than about the
+# world, whatever its mood ("you should always..." between two people is not an order to anyone).
+MODEL_NAME = (
+    r"(?:ai|a\.i\.|(?:ai |virtual |digital )?assistants?|assistent(?:en|in)?|assistente|asistente|llm|"
+    r"(?:large )?language model|sprachmodell|chatbot|bot|copilot|chatgpt|claude|gpt|gemini|ki|ia|"
+    r"intelligence artificielle|inteligencia artificial|k[üu]nstliche intelligenz|mod[eè]le de langage|"
+    r"modelo de lenguaje|(?:ai|llm|ki|ia) (?:agent|agente|model|modell|helper|helfer))"
+)
+# Readers that are people as often as models ("the support agent"): named only as the reader
+# of the text itself ("the agent who reads this later").
+READER = rf"(?:{MODEL_NAME}|model|modell|mod[eè]le|modelo|agent|agente|helper|helfer|ayudante)"
+_JA_READER = r"(?:アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント)"
+ADDRESS = any_of(
+    # English: "note to the assistant", "a message for any AI", "dear model", "hey assistant"
+    rf"\b(?:note|notes|message|reminder|instructions?|attention|notice|memo|heads[- ]up|p\.?s\.?|request|"
+    rf"warning) (?:to|for) (?:the |any |an? |all |every |whatever |whichever |our |my |you, )?"
+    rf"{MODEL_NAME}s?\b",
+    rf"\b(?:dear|hey|hi|hello|attention) {MODEL_NAME}\b",
+    # a future reader that is a model: "the helper reading this", "the agent who reads this later"
+    rf"\b{READER}s?,? (?:who|that|which) (?:is |will |might |later |eventually )*"
+    r"(?:reads?|reading|process(?:es|ing)?|sees?|summari[sz]es?|retrieves?|loads?|finds?) (?:this|these|that|it)\b",
+    rf"\b{READER}s? (?:reading|processing|seeing|retrieving|loading|summari[sz]ing) (?:this|these)\b",
+    r"\b(?:whoever|whatever|anyone|anything|any system) (?:reads|processes|retrieves|loads) this (?:later|next|note|memory)?",
+    rf"\bif you(?: are|'re) (?:an? |the )?{MODEL_NAME}\b",
+    rf"\b(?:what|how) should (?:an? |the |any |every )?{MODEL_NAME} (?:do|say|respond|answer|tell|reply)\b",
+    # German: "Hinweis an den Assistenten", "liebe KI", "die KI, die dies liest", "wenn du eine KI bist"
+    rf"\b(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung|info|memo|bitte|wichtig) (?:an|f[üu]r) "
+    rf"(?:den |die |das |dich |jeden |jede |alle |unseren |unsere )?{MODEL_NAME}\w*\b",
+    rf"\b(?:liebe[rs]?|hallo) {MODEL_NAME}\b",
+    rf"\b{READER}\w*,? (?:der|die|das|welche[rs]?) (?:dies|das|diese\w*|es|ihn|sie) (?:\w+ )?(?:liest|lesen|verarbeitet|sieht)\b",
+    rf"\bwenn du (?:eine? |der |die )?{MODEL_NAME}\b",
+    # French: "note à l'assistant", "cher modèle", "l'IA qui lit ceci", "si tu es une IA"
+    rf"\b(?:note|message|remarque|rappel|instructions?|consignes?|attention|avis|important) (?:[àa]|pour) "
+    rf"(?:l'|l\u2019|le |la |les |tout |toute |chaque |notre |votre )?{MODEL_NAME}s?\b",
+    rf"\b(?:cher|ch[èe]re|bonjour|salut) {MODEL_NAME}\b",
+    rf"(?:l'|l\u2019|\ble |\bla |\bun |\bune ){READER}s? (?:qui (?:lit|lira|traite|verra)|lisant) (?:ceci|ce|cette|cela)\b",
+    rf"\bsi (?:tu es|vous [êe]tes) (?:une? |l'|l\u2019)?{MODEL_NAME}\b",
+    # Spanish (and Italian/Portuguese "assistente"): "nota para el asistente", "la IA que lea esto"
+    rf"\b(?:nota|mensaje|recordatorio|instrucci[oó]n(?:es)?|aviso|atenci[oó]n|importante) (?:para|al|a la|a) "
+    rf"(?:el |la |los |las |cualquier |todo |nuestro |nuestra )?{MODEL_NAME}s?\b",
+    rf"\b(?:querid[oa]|hola|estimad[oa]|caro|cara) {MODEL_NAME}\b",
+    rf"\b(?:el|la|al|cualquier) {READER}s? que (?:lea|lee|leer[aá]|procese|vea) (?:esto|este|esta)\b",
+    rf"\bsi eres (?:una? |el |la )?{MODEL_NAME}\b",
+    # Japanese: "アシスタントへのメモ" (a note to the assistant), "これを読んでいるAI" (the AI reading this)
+    rf"{_JA_READER}(?:さん|様|くん)?(?:へ|に|宛て?|あて)の?(?:メモ|注意|お知らせ|指示|メッセージ|注記|伝言|お願い|[:\uff1a、,])",
+    rf"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート)?)を読(?:んでいる|む|んだ){_JA_READER}",
+    rf"(?:^|\n){_JA_READER}(?:へ|に)?[:\uff1a、]",
+)
+ADDRESS_TRIGGERS: tuple[str, ...] = (
+    "ai", "a.i.", "assist", "asist", "model", "modèle", "llm", "bot", "agent", "helper", "helfer", "ayudante",
+    "copilot", "gpt", "claude", "gemini", "ki", "ia", "intellig", "künstlich", "kunstlich", "reads this",
+    "processes this", "retrieves this", "loads this", "アシスタント", "人工知能", "モデル", "ボット", "エージェント",
+)  # fmt: skip
+# A conversation turn (domain "turn") is people talking to each other: its imperatives ("tell me
+# more!", "you must be so proud") are no order to the model. Only these detectors judge a turn:
+# the model addressed, or the prompt's own machinery named.
+TURN_DETECTORS = frozenset(
+    {
+        "model addressed",
+        "override of earlier instructions",
+        "system prompt or mode override",
+        "forged prompt frame",
+    }
+)
+
 INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
+    # the model addressed as the reader, in any of several languages (ADDRESS above)
+    ("model addressed", ADDRESS),
     # "ignore / disregard / forget ... previous instructions" (a bare "rules" needs a qualifier)
     ("override of earlier instructions", any_of(
         r"\b(?:ignor\w*|disregard|forget|set aside|discard|abandon|stop following)\b.{0,40}?"
@@ -189,6 +257,7 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
 # detector's pattern can only match when every group has a hit, so most rows skip most patterns.
 # Each group is a necessary condition of every alternative of its pattern (keep them in step).
 INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "model addressed": (ADDRESS_TRIGGERS,),
     "override of earlier instructions": (
         ("ignor", "disregard", "forget", "set aside", "discard", "abandon", "stop following", "override", "bypass"),
     ),
