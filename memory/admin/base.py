@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
 from memory.admin.change_page import ChunkChangePage
+from memory.admin.erase import EraseActionMixin
 from memory.admin.forms import ChunkAdminForm
 from memory.admin.html import (
     ADMIN_PATH,
@@ -43,7 +44,7 @@ from protomem.errors import ApplicationError
 logger = logging.getLogger(__name__)
 
 
-class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
+class ChunkAdminBase(EraseActionMixin, ChunkChangePage, admin.ModelAdmin):
     """What Store, the review queue and hot memory share: columns, review, revise, add, history."""
 
     result_noun = "chunk"
@@ -64,6 +65,7 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         "delete_restorably",
         "restore_deleted",
         "promote_to_commons",
+        "erase_selected",
     ]
     list_select_related = ("agent",)
     raw_id_fields = ("agent",)
