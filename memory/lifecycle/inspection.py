@@ -46,6 +46,7 @@ from memory.lifecycle.inspection_patterns import (
     HIDDEN_TRIGGERS,
     INSTRUCTION_DETECTORS,
     INSTRUCTION_TRIGGERS,
+    PERSON,
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
 )
@@ -53,6 +54,10 @@ from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
 LEAKED_CREDENTIAL = "secret"  # the reason code of a row holding a credential
+# Detectors of mood read the body without its heading; detectors of imperatives that people give
+# each other ("never ask for ...", "don't tell ...") skip sentences whose subject is a person.
+BODY_ONLY_DETECTORS = frozenset({"imperative about the conversation", "always/never about the conversation"})
+PERSON_SUBJECT_DETECTORS = frozenset({"always/never about the conversation", "concealment"})
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
 HOLDING_CODES = frozenset(
@@ -168,6 +173,22 @@ def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.P
     return (by_subject if alternation else ()) + by_authority
 
 
+_PERSON_BEFORE = re.compile(
+    rf"(?:^|\W)(?:{PERSON})\s+(?:will\s+|would\s+|should\s+|must\s+|can\s+|do\s+|does\s+)?$"
+)
+
+
+def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
+    subject is not a person ("staff never ask for the old password" is about staff)."""
+    if label not in PERSON_SUBJECT_DETECTORS:
+        return pattern.search(text)
+    for match in pattern.finditer(text):
+        if not _PERSON_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+            return match
+    return None
+
+
 def _snippet(text: str, match: re.Match[str]) -> str:
     return text[match.start() : match.start() + SNIPPET_CHARS].strip()
 
@@ -243,10 +264,13 @@ def inspect_write(
     norm = normalise(raw)
     reasons = _hidden_text(raw)
     turn = domain == TURN_DOMAIN
+    # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
+    body = normalise(content) if heading else norm
     for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
-        match = pattern.search(norm) if _triggered(norm, triggers) else None
+        text = body if label in BODY_ONLY_DETECTORS else norm
+        match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
         if match:
-            reasons.append(Reason("instruction", label, _snippet(norm, match)))
+            reasons.append(Reason("instruction", label, _snippet(text, match)))
     for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:

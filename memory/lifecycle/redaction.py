@@ -99,12 +99,12 @@ _AWS_SECRET = re.compile(
 )
 _AWS_SECRET_WORDS = ("aws", "secret", "akia", "asia")
 
-# A random-looking token within four words after a secret word: "the deploy key for prod is
+# A random-looking token within five words after a secret word: "the deploy key for prod is
 # 8fJ2kLq9ZxW3mN7pR4tV", "token: 9f86d081884c7d659a2f...", "Bearer-Token 1a2B3c...".
 _SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "pwd", "passphrase", "bearer", "credential")
 _NEAR_SECRET_WORD = re.compile(
     r"(?P<head>\b(?P<name>[\w-]*?(?:key|secret|token|password|passwd|pwd|passphrase|bearer|credential)s?)\b"
-    r"(?:[^\w\n]{1,3}[\w-]+){0,4}?[^\w\n]{1,4})(?P<secret>[A-Za-z0-9+/_~=.-]{16,})",
+    r"(?:[^\w\n]{1,3}[\w-]+){0,5}?[^\w\n]{1,4})(?P<secret>[A-Za-z0-9+/_~=.-]{16,})",
     re.IGNORECASE,
 )
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
