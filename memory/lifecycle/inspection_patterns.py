@@ -26,7 +26,8 @@ CONV_VERB = (
 PERSON = (
     r"(?:the user|the customer|the client|the team|users|customers|clients|staff|we|i|i'm|i'll|he|she|they|"
     r"our (?:team|staff|agents|support)|support staff|agents|employees|it|it staff|people|nobody|no one|"
-    r"managers?|engineers?|admins|colleagues|my|his|her|their|[a-z]+ (?:will|wants|plans|is going))"
+    r"managers?|engineers?|admins|colleagues|my|his|her|their|"
+    r"(?!(?:assistant|model|ai|bot|chatbot|agent|llm|you)\b)[a-z]+ (?:will|wants|plans|is going))"
 )
 # What a reply language or format preference names ("reply in British English", "answer in bullets").
 REPLY_FORM = (
