@@ -60,6 +60,7 @@ OPERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "knowledge/chunks/{chunk}", None),
     ("PUT", "knowledge/chunks/{chunk}", {"content": "rewritten by an agent"}),
     ("POST", "knowledge/chunks/{chunk}/promote", None),
+    ("POST", "knowledge/chunks/{chunk}/erase", {"reason": "erased by an agent"}),
     ("POST", "knowledge/chunks/bulk-delete", {"ids": ["{chunk}"]}),
     ("POST", "knowledge/chunks/bulk-restore", {"ids": ["{chunk}"]}),
     ("POST", "memory/chunks/{chunk}/review", {"state": "confirmed"}),

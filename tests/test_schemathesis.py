@@ -70,6 +70,7 @@ OPERATOR_OPERATIONS = frozenset(
         "GET /api/knowledge/chunks/{chunk_id}/",
         "PUT /api/knowledge/chunks/{chunk_id}/",
         "POST /api/knowledge/chunks/{chunk_id}/promote/",
+        "POST /api/knowledge/chunks/{chunk_id}/erase/",
         "POST /api/knowledge/chunks/bulk-delete/",
         "POST /api/knowledge/chunks/bulk-restore/",
         "POST /api/memory/chunks/{chunk_id}/review/",

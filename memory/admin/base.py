@@ -17,6 +17,7 @@ from django.utils.text import Truncator
 
 from audit.selectors import audit_events_for_chunk
 from memory.admin.change_page import ChunkChangePage
+from memory.admin.erase import EraseActionMixin
 from memory.admin.forms import ChunkAdminForm
 from memory.admin.html import (
     ADMIN_PATH,
@@ -47,7 +48,7 @@ logger = logging.getLogger(__name__)
 HISTORY_EVENTS = 200  # audit events shown on a row's HISTORY page; the audit log lists them all
 
 
-class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
+class ChunkAdminBase(EraseActionMixin, ChunkChangePage, admin.ModelAdmin):
     """What Store, the review queue and hot memory share: columns, review, revise, add, history."""
 
     result_noun = "chunk"
@@ -68,6 +69,7 @@ class ChunkAdminBase(ChunkChangePage, admin.ModelAdmin):
         "delete_restorably",
         "restore_deleted",
         "promote_to_commons",
+        "erase_selected",
     ]
     list_select_related = ("agent",)
     raw_id_fields = ("agent",)

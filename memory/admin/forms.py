@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from memory.lifecycle.erasure import REASON_MAX_CHARS
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.store.models import Chunk
 
@@ -53,3 +54,13 @@ REVISE_HELP = {
     "content": "Saving stores a new, confirmed revision (trust: operator). This row is kept as history "
     "and marked superseded by the new one; nothing is overwritten.",
 }
+
+
+class EraseForm(forms.Form):
+    """The reason an operator gives for erasing rows (audited; the content is not kept)."""
+
+    reason = forms.CharField(
+        max_length=REASON_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Why these rows are erased (for example: the user's erasure request, a leaked credential).",
+    )

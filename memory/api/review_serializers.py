@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from memory.lifecycle.erasure import REASON_MAX_CHARS
+
 
 class InfluenceSummaryOutput(serializers.Serializer):
     chunk_id = serializers.IntegerField()
@@ -48,3 +50,19 @@ class QuarantineOutput(serializers.Serializer):
     agent_id = serializers.IntegerField()
     rejected = serializers.ListField(child=serializers.IntegerField())
     already_rejected = serializers.IntegerField()
+
+
+class EraseInput(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=REASON_MAX_CHARS,
+        help_text="why the row is erased (kept in the audit record; the content is not)",
+    )
+
+
+class EraseOutput(serializers.Serializer):
+    erased = serializers.ListField(
+        child=serializers.IntegerField(), help_text="rows erased now, this one first"
+    )
+    already = serializers.ListField(
+        child=serializers.IntegerField(), help_text="rows that were erased before"
+    )

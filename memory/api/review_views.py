@@ -1,4 +1,4 @@
-"""The review console over HTTP: a chunk's blast radius and a session's quarantine (operators)."""
+"""The review console over HTTP: a chunk's blast radius, a session's quarantine and erasure (operators)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from rest_framework.views import APIView
 from audit.models import InjectionLogItem
 from audit.selectors import chunk_influence, chunk_influence_turns
 from memory.api.review_serializers import (
+    EraseInput,
+    EraseOutput,
     InfluencePageOutput,
     InfluenceSummaryOutput,
     InfluenceTurnOutput,
@@ -23,11 +25,13 @@ from memory.api.review_serializers import (
     QuarantineOutput,
 )
 from memory.api.views import CHUNK_ID, chunk_or_404, operator_actor
+from memory.lifecycle.erasure import chunk_erase
 from memory.lifecycle.quarantine import session_quarantine
 from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms
 
 QUARANTINE_PATH = "quarantine_api"
+ERASE_PATH = "erase_api"
 
 
 class InfluencePagination(CursorPagination):
@@ -104,3 +108,35 @@ class SessionQuarantineApi(APIView):
             "already_rejected": result.already,
         }
         return Response(QuarantineOutput(body).data)
+
+
+class ChunkEraseApi(APIView):
+    """Operators: erase a row's text and its revisions' (right to erasure); audited with the reason."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.delete_chunk", "memory.review_chunk")}
+
+    @extend_schema(
+        parameters=[CHUNK_ID],
+        request=EraseInput,
+        responses={
+            200: EraseOutput,
+            400: OpenApiResponse(description="no reason given"),
+            403: OpenApiResponse(
+                description="not an operator with memory.delete_chunk and memory.review_chunk"
+            ),
+            404: OpenApiResponse(description="no such chunk"),
+        },
+        summary="Erase a chunk's content and its revisions' (idempotent)",
+    )
+    def post(self, request: Request, chunk_id: int) -> Response:
+        chunk_or_404(chunk_id)
+        data = EraseInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = chunk_erase(
+            chunk_id=int(chunk_id),
+            reason=data.validated_data["reason"],
+            actor=operator_actor(request),
+            path=ERASE_PATH,
+        )
+        return Response(EraseOutput({"erased": list(result.erased), "already": list(result.already)}).data)

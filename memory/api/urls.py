@@ -37,6 +37,7 @@ urlpatterns = [
         views.StoreBulkRestoreApi.as_view(),
         name="store-chunk-bulk-restore",
     ),
+    re_path(rf"^knowledge/chunks/{CHUNK}/erase/?$", review_views.ChunkEraseApi.as_view(), name="chunk-erase"),
     re_path(rf"^knowledge/chunks/{CHUNK}/promote/?$", views.ChunkPromoteApi.as_view(), name="chunk-promote"),
     re_path(rf"^knowledge/chunks/{CHUNK}/?$", views.StoreChunkDetailApi.as_view(), name="store-chunk-detail"),
 ]

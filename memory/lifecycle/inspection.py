@@ -5,15 +5,20 @@ text and the matched snippet), the review console's risk level and whether the r
 The write service holds on it and the review queue badges and orders by it, so the two always
 agree.
 
-Holding reasons: instruction, hidden_text, secret, protected_subject, oversized, repeated.
-Informational reasons: always_on (the row would enter every turn) and supersedes_operator (it
-would replace an operator-confirmed row). `always_on` raises the risk to 1 but does not hold by
-itself: whether an always-on agent write waits for a reviewer is the caller's policy
-(`knowledge.hold`, `hot_write_confirm`). Rows from operator surfaces (trust tier 3) get reasons and
-a risk but are never held: an operator writing "Always answer in British English" means it.
+Holding reasons: instruction, hidden_text, secret, protected_subject, oversized, repeated and
+always_on (the row would enter every turn: nothing an agent or a document writes does that before
+a person has looked at it). Informational: supersedes_operator (it would replace an
+operator-confirmed row). Rows from operator surfaces (trust tier 3) get reasons and a risk but are
+never held: an operator writing "Always answer in British English" means it.
 
-Risk (issue 14's triage): 1 = instruction-shaped (instruction, hidden text, protected subject) or
-would be always-on; 2 = would supersede an operator-confirmed row; 3 = the rest.
+Risk (issue 14's triage; 1 is the highest): 1 = instruction-shaped (instruction, hidden text,
+protected subject), a credential, or would be always-on; 2 = would supersede an
+operator-confirmed row; 3 = the rest.
+
+Who is speaking matters: a conversation turn (domain "turn") is people talking to each other, so
+its imperatives ("tell me more!", "you should always...") are no order to the model; a turn is
+judged only by the detectors in TURN_DETECTORS (the model addressed as the reader, in any of
+several languages, or the prompt's own machinery named), and never by the protected-subject rules.
 
 The distinction that lets benign memory through: an instruction targets the assistant / model /
 "you" or the conversation's answers, or is an imperative at sentence start about how to behave in
@@ -41,16 +46,24 @@ from memory.lifecycle.inspection_patterns import (
     HIDDEN_TRIGGERS,
     INSTRUCTION_DETECTORS,
     INSTRUCTION_TRIGGERS,
+    PERSON,
     PROTECTED_TEMPLATES,
+    TURN_DETECTORS,
 )
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
 LEAKED_CREDENTIAL = "secret"  # the reason code of a row holding a credential
+# Detectors of mood read the body without its heading; detectors of imperatives that people give
+# each other ("never ask for ...", "don't tell ...") skip sentences whose subject is a person.
+BODY_ONLY_DETECTORS = frozenset({"imperative about the conversation", "always/never about the conversation"})
+PERSON_SUBJECT_DETECTORS = frozenset({"always/never about the conversation", "concealment"})
+ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
+TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
 HOLDING_CODES = frozenset(
-    {"instruction", "hidden_text", "secret", "protected_subject", "oversized", "repeated"}
+    {"instruction", "hidden_text", LEAKED_CREDENTIAL, "protected_subject", "oversized", "repeated", ALWAYS_ON}
 )
-RISK_ONE_CODES = frozenset({"instruction", "hidden_text", "protected_subject", "always_on"})
+RISK_ONE_CODES = frozenset({"instruction", "hidden_text", "protected_subject", LEAKED_CREDENTIAL, ALWAYS_ON})
 
 DEFAULT_PROTECTED_SUBJECTS: tuple[str, ...] = (
     "identity", "name", "role", "persona", "permissions", "privileges", "access level", "admin access",
@@ -97,6 +110,9 @@ _HOMOGLYPHS = str.maketrans(
 )
 _LOOKALIKE = frozenset("аеорсухіјѕԁһӏкАЕОРСХІЈЅВМНТКαεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ")
 _INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
+# The joiner inside an emoji sequence ("🧘\u200d♀️") is how the emoji is spelled, not hidden text.
+_EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
+_EMOJI_JOINER = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
 _LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
 _LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
@@ -132,6 +148,7 @@ Triggers = tuple[tuple[str, ...], ...]
 _INSTRUCTIONS = tuple(
     (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
+_TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
 
 
 def _triggered(text: str, groups: Triggers) -> bool:
@@ -156,6 +173,22 @@ def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.P
     return (by_subject if alternation else ()) + by_authority
 
 
+_PERSON_BEFORE = re.compile(
+    rf"(?:^|\W)(?:{PERSON})\s+(?:will\s+|would\s+|should\s+|must\s+|can\s+|do\s+|does\s+)?$"
+)
+
+
+def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
+    subject is not a person ("staff never ask for the old password" is about staff)."""
+    if label not in PERSON_SUBJECT_DETECTORS:
+        return pattern.search(text)
+    for match in pattern.finditer(text):
+        if not _PERSON_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+            return match
+    return None
+
+
 def _snippet(text: str, match: re.Match[str]) -> str:
     return text[match.start() : match.start() + SNIPPET_CHARS].strip()
 
@@ -163,7 +196,7 @@ def _snippet(text: str, match: re.Match[str]) -> str:
 def _hidden_text(raw: str) -> list[Reason]:
     reasons = []
     plain = raw.isascii()  # no invisible characters, no look-alike letters
-    invisible = None if plain else _INVISIBLE.search(raw)
+    invisible = None if plain else _INVISIBLE.search(_EMOJI_JOINER.sub("", raw))
     if invisible:
         start = max(0, invisible.start() - 20)
         shown = raw[start : invisible.end() + 20].encode("unicode_escape").decode("ascii")
@@ -223,17 +256,22 @@ def inspect_write(
 ) -> Inspection:
     """Reasons, risk (1 highest .. 3) and hold for one write; pure and deterministic.
 
-    `domain` is carried for the caller's policy and reason texts; the detectors do not relax for
-    any domain, since a planted instruction is as dangerous in a "code" row as in a "note".
+    `domain` "turn" marks a conversation turn between people (judged by TURN_DETECTORS only);
+    no other domain relaxes the detectors, since a planted instruction is as dangerous in a
+    "code" row as in a "note".
     """
     raw = f"{heading}\n{content}" if heading else content
     norm = normalise(raw)
     reasons = _hidden_text(raw)
-    for label, triggers, pattern in _INSTRUCTIONS:
-        match = pattern.search(norm) if _triggered(norm, triggers) else None
+    turn = domain == TURN_DOMAIN
+    # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
+    body = normalise(content) if heading else norm
+    for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
+        text = body if label in BODY_ONLY_DETECTORS else norm
+        match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
         if match:
-            reasons.append(Reason("instruction", label, _snippet(norm, match)))
-    for triggers, pattern in _protected_patterns(tuple(protected_subjects)):
+            reasons.append(Reason("instruction", label, _snippet(text, match)))
+    for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:
             label = "writes to a protected subject"
@@ -247,7 +285,7 @@ def inspect_write(
         if found:
             reasons.append(found)
     if delivery_policy == "always":
-        reasons.append(Reason("always_on", "would enter every turn of every matching agent"))
+        reasons.append(Reason(ALWAYS_ON, "would enter every turn of every matching agent"))
     if supersedes_operator_row:
         reasons.append(Reason("supersedes_operator", "would supersede an operator-confirmed row"))
     codes = {reason.code for reason in reasons}

@@ -19,8 +19,22 @@ def any_of(*alternatives: str) -> str:
 START = r"(?:^|[.!?;:\n(]\s*|\s[-*•]\s+|\b(?:then|please|kindly|also|so|and|ps)[,.]?\s+)"
 CONV_VERB = (
     r"(?:say|tell|answer|respond|reply|mention|bring up|reveal|disclose|recommend|suggest|claim|admit|"
-    r"acknowledge|discuss|refer to|sign|speak|agree|approve|refuse|comply|obey|follow|trust|believe|"
+    r"acknowledge|discuss|refer to|sign|speak|agree|approve|refuse|comply|obey|follow|trust|believe|advise|"
     r"lie|deny|describe|steer|push back|ask for|warn|apologi[sz]e|state|insist|praise|promote|criticise)"
+)
+# Subjects that are people, not the model: "staff never ask for ...", "from now on the user wants".
+PERSON = (
+    r"(?:the user|the customer|the client|the team|users|customers|clients|staff|we|i|i'm|i'll|he|she|they|"
+    r"our (?:team|staff|agents|support)|support staff|agents|employees|it|it staff|people|nobody|no one|"
+    r"managers?|engineers?|admins|colleagues|my|his|her|their|"
+    r"(?!(?:assistant|model|ai|bot|chatbot|agent|llm|you)\b)[a-z]+ (?:will|wants|plans|is going))"
+)
+# What a reply language or format preference names ("reply in British English", "answer in bullets").
+REPLY_FORM = (
+    r"(?:(?:british|american|plain|simple|formal|informal|australian|canadian|swiss|brazilian) )?"
+    r"(?:english|german|deutsch|french|fran[cç]ais|spanish|espa[nñ]ol|italian|portuguese|japanese|dutch|"
+    r"polish|chinese|korean|swedish|danish|norwegian|finnish|markdown|bullet(?: point)?s?|tables?|short \w+|"
+    r"one (?:line|sentence|paragraph)|the (?:same|user's) language)"
 )
 MODAL = r"(?:must|should|shall|will|is to|ought to|needs? to|has to|may not|cannot|can't|is (?:not )?allowed to|is required to)"
 OUTPUT_NOUN = r"(?:answers?|responses?|repl(?:y|ies)|outputs?|summar(?:y|ies))"
@@ -37,7 +51,82 @@ DESTINATION = any_of(
     r"\b[\w.-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|example)\b",
 )
 
+# Who is being spoken to. A reader that is a model, named in English, German, French, Spanish,
+# Italian/Portuguese or Japanese: the signal that a text talks to the model rather than about the
+# world, whatever its mood ("you should always..." between two people is not an order to anyone).
+MODEL_NAME = (
+    r"(?:ai|a\.i\.|(?:ai |virtual |digital )?assistants?|assistent(?:en|in)?|assistente|asistente|llm|"
+    r"(?:large )?language model|sprachmodell|chatbot|bot|copilot|chatgpt|claude|gpt|gemini|ki|ia|"
+    r"intelligence artificielle|inteligencia artificial|k[üu]nstliche intelligenz|mod[eè]le de langage|"
+    r"modelo de lenguaje|(?:ai|llm|ki|ia) (?:agent|agente|model|modell|helper|helfer))"
+)
+# Readers that are people as often as models ("the support agent"): named only as the reader
+# of the text itself ("the agent who reads this later").
+READER = rf"(?:{MODEL_NAME}|model|modell|mod[eè]le|modelo|agent|agente|helper|helfer|ayudante)"
+_JA_READER = r"(?:アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント)"
+ADDRESS = any_of(
+    # English: "note to the assistant", "a message for any AI", "dear model", "hey assistant"
+    rf"\b(?:note|notes|message|reminder|instructions?|attention|notice|memo|heads[- ]up|p\.?s\.?|request|"
+    rf"warning) (?:to|for) (?:the |any |an? |all |every |whatever |whichever |our |my |you, )?"
+    rf"{MODEL_NAME}s?\b",
+    rf"\b(?:dear|hey|hi|hello|attention) {MODEL_NAME}\b",
+    r"\b(?:note|notes|memo|message|reminder|instructions?) (?:to|for) (?:my|your|our)?\s*(?:future|later|next) "
+    r"(?:self|selves|instances?|sessions?|versions?|runs?)\b|\bfuture (?:instances|versions) of (?:yourself|you)\b",
+    # a line that opens by naming the model as its addressee: "To the language model:", "Pour l'IA :"
+    rf"(?:^|\n)(?:to|for|pour|[àa]|para|per|an|f[üu]r|al|a la|al la)\s+(?:the |le |la |l'|l\u2019|el |den |die |das |lo )?"
+    rf"{MODEL_NAME}\s*[:,\uff1a]",
+    # a future reader that is a model: "the helper reading this", "the agent who reads this later"
+    rf"\b{READER}s?,? (?:who|that|which) (?:is |will |might |later |eventually )*"
+    r"(?:reads?|reading|process(?:es|ing)?|sees?|summari[sz]es?|retrieves?|loads?|finds?) (?:this|these|that|it)\b",
+    rf"\b{READER}s? (?:reading|processing|seeing|retrieving|loading|summari[sz]ing) (?:this|these)\b",
+    r"\b(?:whoever|whatever|anyone|anything|any system) (?:reads|processes|retrieves|loads) this (?:later|next|note|memory)?",
+    rf"\bif you(?: are|'re) (?:an? |the )?{MODEL_NAME}\b",
+    rf"\b(?:what|how) should (?:an? |the |any |every )?{MODEL_NAME} (?:do|say|respond|answer|tell|reply)\b",
+    # German: "Hinweis an den Assistenten", "liebe KI", "die KI, die dies liest", "wenn du eine KI bist"
+    rf"\b(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung|info|memo|bitte|wichtig) (?:an|f[üu]r) "
+    rf"(?:den |die |das |dich |jeden |jede |alle |unseren |unsere )?{MODEL_NAME}\w*\b",
+    rf"\b(?:liebe[rs]?|hallo) {MODEL_NAME}\b",
+    rf"\b{READER}\w*,? (?:der|die|das|welche[rs]?) (?:dies|das|diese\w*|es|ihn|sie) (?:\w+ )?(?:liest|lesen|verarbeitet|sieht)\b",
+    rf"\bwenn du (?:eine? |der |die )?{MODEL_NAME}\b",
+    # French: "note à l'assistant", "cher modèle", "l'IA qui lit ceci", "si tu es une IA"
+    rf"\b(?:note|message|remarque|rappel|instructions?|consignes?|attention|avis|important) (?:[àa]|pour) "
+    rf"(?:l'|l\u2019|le |la |les |tout |toute |chaque |notre |votre )?{MODEL_NAME}s?\b",
+    rf"\b(?:cher|ch[èe]re|bonjour|salut) {MODEL_NAME}\b",
+    rf"(?:l'|l\u2019|\ble |\bla |\bun |\bune ){READER}s? (?:qui (?:lit|lira|traite|verra)|lisant) (?:ceci|ce|cette|cela)\b",
+    rf"\bsi (?:tu es|vous [êe]tes) (?:une? |l'|l\u2019)?{MODEL_NAME}\b",
+    # Spanish (and Italian/Portuguese "assistente"): "nota para el asistente", "la IA que lea esto"
+    rf"\b(?:nota|mensaje|recordatorio|instrucci[oó]n(?:es)?|istruzion[ei]|aviso|avviso|atenci[oó]n|attenzione|importante|"
+    rf"promemoria|messaggio) (?:para|al|a la|a|per|all'|al) "
+    rf"(?:el |la |los |las |cualquier |todo |nuestro |nuestra |l'|l\u2019|il |lo |ogni )?{MODEL_NAME}s?\b",
+    rf"\b(?:querid[oa]|hola|estimad[oa]|caro|cara) {MODEL_NAME}\b",
+    rf"\b(?:el|la|al|cualquier) {READER}s? que (?:lea|lee|leer[aá]|procese|vea) (?:esto|este|esta)\b",
+    rf"\bsi eres (?:una? |el |la )?{MODEL_NAME}\b",
+    # Japanese: "アシスタントへのメモ" (a note to the assistant), "これを読んでいるAI" (the AI reading this)
+    rf"{_JA_READER}(?:さん|様|くん)?(?:へ|に|宛て?|あて)の?(?:メモ|注意|お知らせ|指示|メッセージ|注記|伝言|お願い|[:\uff1a、,])",
+    rf"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート)?)を読(?:んでいる|む|んだ){_JA_READER}",
+    rf"(?:^|\n){_JA_READER}(?:へ|に)?[:\uff1a、]",
+)
+ADDRESS_TRIGGERS: tuple[str, ...] = (
+    "future", "yourself",
+    "ai", "a.i.", "assist", "asist", "model", "modèle", "llm", "bot", "agent", "helper", "helfer", "ayudante",
+    "copilot", "gpt", "claude", "gemini", "ki", "ia", "intellig", "künstlich", "kunstlich", "reads this",
+    "processes this", "retrieves this", "loads this", "アシスタント", "人工知能", "モデル", "ボット", "エージェント",
+)  # fmt: skip
+# A conversation turn (domain "turn") is people talking to each other: its imperatives ("tell me
+# more!", "you must be so proud") are no order to the model. Only these detectors judge a turn:
+# the model addressed, or the prompt's own machinery named.
+TURN_DETECTORS = frozenset(
+    {
+        "model addressed",
+        "override of earlier instructions",
+        "system prompt or mode override",
+        "forged prompt frame",
+    }
+)
+
 INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
+    # the model addressed as the reader, in any of several languages (ADDRESS above)
+    ("model addressed", ADDRESS),
     # "ignore / disregard / forget ... previous instructions" (a bare "rules" needs a qualifier)
     ("override of earlier instructions", any_of(
         r"\b(?:ignor\w*|disregard|forget|set aside|discard|abandon|stop following)\b.{0,40}?"
@@ -89,8 +178,9 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
     )),
     # standing orders: "from now on", "in every reply", "henceforth"
     ("standing order", any_of(
-        r"\bfrom now on\b|\bfrom this point (?:on|forward)\b|\bhenceforth\b|\bhereafter\b",
+        rf"\b(?:from now on|from this point (?:on|forward)|henceforth|hereafter)\b(?!,?\s+{PERSON}\b)",
         r"\buntil (?:told|instructed) otherwise\b|\bstanding order\b|\bpermanent rule\b|\bremember this forever\b",
+        r"\b(?:remember|keep|store|save) (?:this|that|the following) (?:permanently|forever|for good|for all (?:future )?\w+)",
         r"\b(?:starting (?:today|now)|going forward|from the next \w+(?: onwards?)?|for the rest of this \w+),?\s+"
         r"(?:you|the (?:assistant|model|ai)|assistant|model|ai|always|never|answer|respond|reply|disable|skip)",
         rf"\b(?:in|to|for|with|into|at the (?:end|start|beginning) of) (?:all|every|each|any) "
@@ -109,7 +199,8 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
     ("imperative about the conversation",
      rf"{START}(?:tell|answer|respond|reply|mention|reveal|disclose|recommend|suggest|claim|pretend|obey|"
      r"insert|append|prepend|sign|deny|lie|agree|keep quiet|stay silent|refer to|describe)\b"
-     r"(?!\s*(?:is|was|are|were|of|for|from)\b|\s*[:=])"),
+     r"(?!\s*(?:is|was|are|were|of|for|from)\b|\s*[:=])"
+     rf"(?!\s+(?:only\s+)?in\s+{REPLY_FORM}\b)"),
     # the model's output as the object of a rule: "your answers", "answers about X should claim"
     ("rule about the answers", any_of(
         rf"\byour (?:\w+ )?{OUTPUT_NOUN}\b",
@@ -189,6 +280,7 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
 # detector's pattern can only match when every group has a hit, so most rows skip most patterns.
 # Each group is a necessary condition of every alternative of its pattern (keep them in step).
 INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "model addressed": (ADDRESS_TRIGGERS,),
     "override of earlier instructions": (
         ("ignor", "disregard", "forget", "set aside", "discard", "abandon", "stop following", "override", "bypass"),
     ),
@@ -244,8 +336,10 @@ INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
 AUTHORITY_TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("operator", "approved by", "authorized by", "authorised by", "sanctioned by", "signed off by"),
     ("grant", "give", "given", "elevat", "escalat", "promot", "authori", "allowed", "permitted", "cleared", "entitled",
-     "treat"),
+     "treat", "rights", "access", "privilege", "permission"),
     ("approval", "review", "confirmation", "permission", "sign-off", "moderation", "verification", "2fa", "mfa"),
+    ("role", "permission", "privilege", "identity", "persona", "access_level", "is_admin", "system_prompt", "sys_prompt",
+     "tool_policy", "memory", "allow", "whitelist"),
 )  # fmt: skip
 HIDDEN_TRIGGERS: dict[str, str] = {
     "HTML comment": "!--",
@@ -302,6 +396,8 @@ AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in 
         r"(?:access|rights|privileges|permissions?|role|mode)\b",
         r"\b(?:is|are) (?:now )?(?:authori[sz]ed|allowed|permitted|cleared|entitled) to \w+\b.{0,30}?"
         r"\b(?:all|any|every|other|without)\b",
+        r"\b(?:assistant|model|ai|agent|bot|chatbot|llm)s? (?:now )?(?:has|have|holds?|is granted|are granted|gets?) "
+        r"(?:full |administrator |admin |root |elevated |unrestricted |superuser )(?:rights|access|privileges|permissions)",
         r"\btreat\w*\b.{0,60}?\bas (?:an? )?"
         r"(?:admin|administrator|owner|root|superuser|release manager|operator|trusted)\b",
     ),
@@ -312,5 +408,19 @@ AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in 
         r"\b(?:approval|review|confirmation|moderation|verification|2fa|mfa)\b",
         r"\b(?:approval|review|confirmation|verification) (?:\w+ ){0,3}?(?:can|may|should|will) be "
         r"(?:skipped|bypassed|ignored|disabled|waived)",
+        r"\b(?:approval|confirmation|review|sign-off|verification|2fa|mfa)(?:[ -]\w+){0,2}? "
+        r"(?:(?:is|are|has been|have been|was|were) )?(?:now )?(?:removed|lifted|dropped|waived|disabled|suspended|"
+        r"no longer (?:required|needed|necessary|applies|apply|in effect))",
+        r"\bnever ask (?:the operator|an operator|a human|anyone|the user)? ?for (?:confirmation|approval|permission)",
+    ),
+    # the model's settings written as data ("identity.role: superadmin", "[user_memory=...]") and
+    # tool limits widened to everything ("the allow-list now includes all domains")
+    any_of(
+        r"(?:^|[\s\[{,;(])(?:[a-z]+[._])+(?:role|roles|permissions?|privileges|identity|persona|access_level|"
+        r"is_admin|system_prompt)\s*[:=]",
+        r"\b(?:system_prompt|sys_prompt|tool_policy|access_level|is_admin)\s*[:=]",
+        r"\[\s*(?:user_|agent_|assistant_)?memory\s*[=:]",
+        r"\b(?:allow-?list|whitelist|allowed (?:domains|tools|commands|hosts|sites))\b.{0,30}?"
+        r"\b(?:includes?|covers?|contains?|allows?|permits?) (?:all|any|every|everything|\*)",
     ),
 ))  # fmt: skip

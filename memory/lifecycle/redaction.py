@@ -2,10 +2,13 @@
 
 Everything derived from a transcript (session summaries, search text, the harvest) and every
 agent- or document-written memory passes through here: a secret pasted into a chat or planted in
-a write must not outlive it in the store, a prompt or a log. Patterns are deliberately specific
-(known key shapes, `key=value` assignments, "the password is ...", URL userinfo, PEM blocks), and
-obvious placeholders (`${DB_PASSWORD}`, `os.environ[...]`, `user:password@localhost`) are left
-alone, so ordinary prose and code examples pass unchanged.
+a write must not outlive it in the store, a prompt or a log. The whole credential goes: known key
+shapes, the AWS secret access key beside its key id, webhook URLs with their token, `key=value`
+assignments, "the password is ...", URL userinfo, PEM blocks, and any random-looking token (by
+its character classes and Shannon entropy) within a few words after key, secret, token,
+password, bearer or credential. Obvious placeholders (`${DB_PASSWORD}`, `os.environ[...]`,
+`user:password@localhost`), ordinary words, identifiers and dates are left alone, and so is a
+UUID unless a secret word names it (a request id or an idempotency key is not a credential).
 
 `redact_secrets(text)` returns a `Redaction` (text and the kinds found); `redact(text)` is the
 string-only form sessions_app has always used.
@@ -13,7 +16,9 @@ string-only form sessions_app has always used.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,7 +69,90 @@ _KEY_SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("slack_token", ("xox",), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
     ("google_api_key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("jwt", ("eyJ",), re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("huggingface_token", ("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("npm_token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("sendgrid_key", ("SG.",), re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
 )
+
+# Incoming webhooks: the URL path is the credential (whoever has it can post as the integration).
+_WEBHOOKS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "slack_webhook",
+        "hooks.slack.com",
+        re.compile(
+            r"(?P<head>\bhooks\.slack\.com/(?:services|workflows|triggers)/)(?P<secret>[A-Za-z0-9/_-]{8,})"
+        ),
+    ),
+    (
+        "discord_webhook",
+        "/api/webhooks/",
+        re.compile(r"(?P<head>\bdiscord(?:app)?\.com/api/webhooks/)(?P<secret>[0-9]+/[A-Za-z0-9_-]{16,})"),
+    ),
+)
+
+# The AWS secret access key: 40 characters of base64 with both cases and a digit or a slash. It
+# has no prefix of its own, so it is looked for only in text that names AWS, a secret or holds a
+# key id; a git SHA (hex, one case) never has that shape.
+_AWS_SECRET = re.compile(
+    r"(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9/+])"
+    r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+)
+_AWS_SECRET_WORDS = ("aws", "secret", "akia", "asia")
+
+# A random-looking token within five words after a secret word: "the deploy key for prod is
+# 8fJ2kLq9ZxW3mN7pR4tV", "token: 9f86d081884c7d659a2f...", "Bearer-Token 1a2B3c...".
+_SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "pwd", "passphrase", "bearer", "credential")
+_NEAR_SECRET_WORD = re.compile(
+    r"(?P<head>\b(?P<name>[\w-]*?(?:key|secret|token|password|passwd|pwd|passphrase|bearer|credential)s?)\b"
+    r"(?:[^\w\n]{1,3}[\w-]+){0,5}?[^\w\n]{1,4})(?P<secret>[A-Za-z0-9+/_~=.-]{16,})",
+    re.IGNORECASE,
+)
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+# A UUID is a credential only when a secret word names it directly ("api key: <uuid>", "the
+# token is <uuid>"), not an identifier that happens to be called a key.
+_UUID_SECRET_NAME = re.compile(
+    r"(?:secret|password|passwd|token|api[_ -]?key|access[_ -]?key|bearer|credential)s?$", re.IGNORECASE
+)
+_UUID_NOT_SECRET = re.compile(
+    r"(?:idempoten\w*|public|cache|partition|primary|foreign|sort|lookup|routing|correlation|request|trace|"
+    r"license|licence|session|object|row|dedup\w*)[_ -]?(?:key|token|id)s?$",
+    re.IGNORECASE,
+)
+_PARTS = re.compile(r"[-_./~+=]")
+MIN_TOKEN_CHARS = 16
+MIN_TOKEN_BITS = 3.0  # Shannon entropy per character; English words joined together stay below
+
+
+def shannon_bits(text: str) -> float:
+    """Shannon entropy of `text` in bits per character."""
+    if not text:
+        return 0.0
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in Counter(text).values())
+
+
+def looks_random(token: str) -> bool:
+    """A credential's shape: long, mixed character classes with digits, not words or numbers joined
+    by separators (identifiers, paths, dates, versions), and high entropy."""
+    token = token.strip(".=-_~")
+    if len(token) < MIN_TOKEN_CHARS:
+        return False
+    digits = sum(ch.isdigit() for ch in token)
+    classes = (
+        any(ch.islower() for ch in token)
+        + any(ch.isupper() for ch in token)
+        + (digits > 0)
+        + any(not ch.isalnum() for ch in token)
+    )
+    # digits are what a random draw from letters and digits almost always has and a word lacks
+    if not (digits >= 2 and classes >= 2) and not (digits >= 1 and classes >= 3):
+        return False
+    parts = [part for part in _PARTS.split(token) if part]
+    if all(part.isalpha() or (part.isdigit() and len(part) <= 4) for part in parts):
+        return False
+    return shannon_bits(token) >= MIN_TOKEN_BITS
+
+
 # The same cheap test for the case-insensitive rules, on the lower-cased text.
 _ASSIGNMENT_WORDS = ("pass", "pwd", "secret", "key", "token")
 _PROSE_WORDS = ("pass", "pin")
@@ -134,6 +222,20 @@ def redact_secrets(text: str) -> Redaction:
 
         return replace
 
+    def near_secret_word(match: re.Match[str]) -> str:
+        secret = match.group("secret").rstrip(".")
+        name = match.group("name")
+        if secret.startswith(REDACTED) or _is_placeholder(secret):
+            return match[0]
+        if _UUID.match(secret):
+            words = _head_words(match)
+            if not _UUID_SECRET_NAME.search(words) or _UUID_NOT_SECRET.search(words):
+                return match[0]
+        elif not looks_random(secret):
+            return match[0]
+        kinds.add("token" if "password" not in name.lower() else "password")
+        return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
+
     out = text
     lowered = text.lower()
     if "PRIVATE KEY" in out:
@@ -143,6 +245,11 @@ def redact_secrets(text: str) -> Redaction:
     for kind, triggers, shape in _KEY_SHAPES:  # before the header rules: a known key is named by its provider
         if any(map(out.__contains__, triggers)):
             out = shape.sub(whole(kind), out)
+    for kind, trigger, shape in _WEBHOOKS:
+        if trigger in lowered:
+            out = shape.sub(keep_head(kind), out)
+    if any(map(lowered.__contains__, _AWS_SECRET_WORDS)) or "aws_access_key" in kinds:
+        out = _AWS_SECRET.sub(whole("aws_secret_key"), out)
     if "bearer" in lowered or "token" in lowered or "api-key" in lowered:
         out = _BEARER.sub(keep_head("bearer_token"), out)
     if "basic" in lowered:
@@ -151,7 +258,16 @@ def redact_secrets(text: str) -> Redaction:
         out = _ASSIGNMENT.sub(keep_head(None), out)
     if any(map(lowered.__contains__, _PROSE_WORDS)):
         out = _PROSE_PASSWORD.sub(keep_head("password"), out)
+    if any(map(lowered.__contains__, _SECRET_WORDS)):
+        out = _NEAR_SECRET_WORD.sub(near_secret_word, out)
     return Redaction(text=out, kinds=tuple(sorted(kinds)))
+
+
+def _head_words(match: re.Match[str]) -> str:
+    """The words just before a secret word and the word itself ("idempotency key")."""
+    start = match.start("name")
+    before = match.string[max(0, start - 24) : start]
+    return (before + match.group("name")).strip()
 
 
 def redact(text: str) -> str:

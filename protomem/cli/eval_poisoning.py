@@ -75,7 +75,7 @@ def _write(agent: Agent, row: CorpusRow, index: int) -> list[int]:
             session=session,
             content=row.content,
             heading=row.heading,
-            domain="note",
+            domain=row.domain,
             delivery_policy=row.delivery_policy,
         )
     except ForbiddenError:  # the hot-write gate refused it: nothing stored

@@ -117,6 +117,9 @@ EXAMPLES: dict[tuple[str, str], Example] = {
     ("POST", "/api/knowledge/chunks/{chunk_id}/promote/"): lambda w: Call(
         f"/api/knowledge/chunks/{w.chunk_id}/promote/"
     ),
+    ("POST", "/api/knowledge/chunks/{chunk_id}/erase/"): lambda w: Call(
+        f"/api/knowledge/chunks/{w.chunk_id}/erase/", body={"reason": "erasure request"}
+    ),
     ("POST", "/api/knowledge/chunks/bulk-delete/"): lambda w: Call(
         "/api/knowledge/chunks/bulk-delete/", body={"ids": [w.chunk_id]}
     ),

@@ -24,6 +24,7 @@ MINE = {
     "/api/knowledge/chunks/": {"get"},
     "/api/knowledge/chunks/{chunk_id}/": {"get", "put"},
     "/api/knowledge/chunks/{chunk_id}/promote/": {"post"},
+    "/api/knowledge/chunks/{chunk_id}/erase/": {"post"},
     "/api/knowledge/chunks/bulk-delete/": {"post"},
     "/api/knowledge/chunks/bulk-restore/": {"post"},
 }

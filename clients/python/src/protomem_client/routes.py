@@ -70,6 +70,7 @@ OPERATOR_ONLY: frozenset[tuple[str, str]] = frozenset(
         ("GET", "/api/knowledge/chunks/{chunk_id}/"),
         ("PUT", "/api/knowledge/chunks/{chunk_id}/"),  # operator edit (a confirmed revision)
         ("POST", "/api/knowledge/chunks/{chunk_id}/promote/"),  # reviewers: copy into the commons
+        ("POST", "/api/knowledge/chunks/{chunk_id}/erase/"),  # operators: erase a row and its revisions
         ("POST", "/api/knowledge/chunks/bulk-delete/"),
         ("POST", "/api/knowledge/chunks/bulk-restore/"),
         ("POST", "/api/memory/chunks/{chunk_id}/review/"),  # reviewers: the verdict
