@@ -408,3 +408,16 @@ def test_a_turn_said_by_the_speaker_the_question_names_ranks_first() -> None:
 
     assert ranked[0] == ids[asked]
     assert unnamed[0] == ids[addressed]  # no speaker named: the ranking stands
+
+
+def test_a_turn_that_says_more_of_the_question_outranks_a_shorter_one_word_match() -> None:
+    short = "Alice: Fantasy is my favourite kind of story, honestly, always has been."
+    full = "Alice: The fantasy movie about the dragon library was the best film of the festival."
+    ids = store_sessions([("s1", "2026-04-02", [short, *FILLER_SESSION[2:], full])])
+    bm25_first = [ids[short], ids[full]]  # bm25 favours the shorter turn
+
+    ranked = structure.rerank(
+        "Which fantasy movie at the festival was the best film?", [bm25_first], k=2, queryset=scope()
+    )
+
+    assert ranked[0] == ids[full]
