@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
@@ -67,11 +68,18 @@ class SessionMemoryPanels:
         if not rows:
             return listing
         quarantine = reverse("admin:sessions_app_session_quarantine", args=[obj.pk])
+        queue = (
+            reverse("admin:memory_pendingchunk_changelist")
+            + "?"
+            + urlencode({"session": obj.session_id, "agent": obj.agent_id, "state": "all"})
+        )
         return format_html(
-            '{}<p><a class="button pm-quarantine" href="{}">Quarantine this session…</a> '
+            '{}<p><a class="pm-session-queue" href="{}">Its rows in the review queue →</a></p>'
+            '<p><a class="button pm-quarantine" href="{}">Quarantine this session…</a> '
             '<span class="pm-quiet">rejects everything it wrote, in one step; lifting it restores '
             "each row's earlier state.</span></p>",
             listing,
+            queue,
             quarantine,
         )
 
