@@ -20,6 +20,8 @@ CREDENTIAL_REDACTED = "memory.secret_redacted"  # credentials removed from a wri
 AGENT_DEACTIVATED = "agent.deactivated"
 PROPOSAL_ACCEPTED = "memory.proposal_accepted"  # a reviewer confirmed a proposed revision
 PROPOSAL_WITHDRAWN = "memory.proposal_withdrawn"  # ... and reopened or rejected it again
+QUARANTINED = "memory.quarantined"  # a session's writes rejected as one recorded action
+QUARANTINE_LIFTED = "memory.quarantine_lifted"  # ... and put back to their states before it
 LOGIN_LOCKED_OUT = "login.locked_out"  # too many failed admin logins (django-axes)
 LOGIN_LOCKOUT_LIFTED = "login.lockout_lifted"  # a superuser cleared the failures early
 

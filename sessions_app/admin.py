@@ -233,7 +233,7 @@ class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
         ),
         ("In the prior-sessions digest", {"fields": ("digest_display",)}),
         ("Summary (as recall_session returns it)", {"fields": ("summary_display",)}),
-        ("Memory it wrote", {"fields": ("written_display",)}),
+        ("Memory it wrote", {"fields": ("written_display", "quarantines_display")}),
         ("Memory it received", {"fields": ("received_display", "injections_display")}),
         (
             "Harvest",
@@ -252,6 +252,7 @@ class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
         "summary_display",
         "injections_display",
         "written_display",
+        "quarantines_display",
         "received_display",
         "harvest",
         "harvest_attempts",

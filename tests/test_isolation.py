@@ -66,6 +66,7 @@ OPERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "memory/chunks/{chunk}/review", {"state": "confirmed"}),
     ("GET", "memory/chunks/{chunk}/influence", None),
     ("POST", "sessions/{sid}/quarantine", {}),
+    ("POST", "quarantines/{quarantine}/lift", None),
     ("GET", "memory/injections", None),
     ("GET", "prompts/preview", None),
     ("POST", "skills", {"name": "agent-skill", "content": "x"}),
@@ -290,7 +291,9 @@ def test_operator_routes_refuse_an_agent_key(agent_client, b_world, method, path
     before = snapshot()
     if body is not None:
         body = {k: [chunk.pk] if v == ["{chunk}"] else v for k, v in body.items()}
-    resp = call(agent_client, method, path.format(chunk=chunk.pk, name="deploy", sid=B_ONLY), body)
+    resp = call(
+        agent_client, method, path.format(chunk=chunk.pk, name="deploy", sid=B_ONLY, quarantine=1), body
+    )
     assert resp.status_code == 403, (method, path, resp.content)
     assert snapshot() == before
     assert Skill.objects.get().content == "1. ship"
@@ -314,6 +317,7 @@ def _template(regex: str) -> str:
     regex = regex.removesuffix("$").removesuffix("/?").removesuffix("/")
     regex = re.sub(r"\(\?P<session_id>[^)]*\)", "{sid}", regex)
     regex = re.sub(r"\(\?P<chunk_id>[^)]*\)", "{chunk}", regex)
+    regex = re.sub(r"\(\?P<quarantine_id>[^)]*\)", "{quarantine}", regex)
     return re.sub(r"\(\?P<name>[^)]*\)", "{name}", regex)
 
 

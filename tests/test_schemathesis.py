@@ -76,6 +76,7 @@ OPERATOR_OPERATIONS = frozenset(
         "POST /api/memory/chunks/{chunk_id}/review/",
         "GET /api/memory/chunks/{chunk_id}/influence/",
         "POST /api/sessions/{session_id}/quarantine/",
+        "POST /api/quarantines/{quarantine_id}/lift/",
         "GET /api/memory/injections/",
         "GET /api/prompts/preview/",
         "GET /api/skills/",

@@ -33,6 +33,7 @@ from memory.admin.html import (
 )
 from memory.lifecycle.confirm_effect import ConfirmEffect, agent_names, confirm_effect
 from memory.lifecycle.quarantine import Derived, chunk_reject_with_derived, derived_rows
+from memory.lifecycle.queue_view import GroupSpread, group_spread
 from memory.lifecycle.retention import (
     BULK_DELETE_MARKER,
     bulk_delete_grace,
@@ -420,8 +421,10 @@ class ChunkChangePage:
                 return self._confirm_edit(request, obj, edit)
         if state == ReviewState.REJECTED and "_quarantine_ack" not in request.POST:
             derived = derived_rows(obj)
-            if derived:
-                return self._verdict_step(request, obj, state, derived=derived)
+            group = self.verdict_ids(request, [obj.pk])
+            if derived or len(group) > 1:
+                spread = group_spread(group) if len(group) > 1 else None
+                return self._verdict_step(request, obj, state, derived=derived, spread=spread)
         return self._apply_verdict(request, obj, state)
 
     def _apply_verdict(self, request: HttpRequest, obj: Chunk, state: str) -> HttpResponse:
@@ -512,6 +515,7 @@ class ChunkChangePage:
         edit: dict[str, str] | None = None,
         effect: ConfirmEffect | None = None,
         derived: list[Derived] | None = None,
+        spread: GroupSpread | None = None,
     ) -> HttpResponse:
         """The second, explicit step: what the verdict will do, and a button to do it."""
         context = {
@@ -525,6 +529,8 @@ class ChunkChangePage:
             "effect": effect,
             "derived": derived or [],
             "derived_ticked": sum(d.same_reason for d in derived or []),
+            "spread": spread,
+            "copies": len(spread.rows) - 1 if spread else 0,
             "back_url": request.get_full_path(),
         }
         return TemplateResponse(request, "admin/memory/verdict_step.html", context)

@@ -10,10 +10,14 @@ from django.db.models.functions import Lower, Trim
 from django.http import HttpRequest
 from django.utils import timezone
 
+from memory.admin.html import REASON_WORDS
+from memory.lifecycle.confirm_effect import agent_names
+from memory.lifecycle.queue_view import held_for, queue_agents, queue_sessions
 from memory.lifecycle.retention import (
     BULK_DELETE_MARKER,
 )
 from memory.lifecycle.writes import SUPERSEDED_PREFIX
+from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, ReviewState
 from memory.store.trust import AGENT_SOURCE_TYPES, OPERATOR_SOURCE_TYPES
 
@@ -182,3 +186,75 @@ class QueueExpiryFilter(DefaultedFilter):
         if value == "all":
             return queryset
         return queryset.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+
+# ----------------------------------------------------------------------------------------------
+# The review queue's view: by agent, by session, by reason, live or held
+
+
+class QueueAgentFilter(admin.SimpleListFilter):
+    """The agents with the most rows waiting (and the chosen one)."""
+
+    title = "agent"
+    parameter_name = "agent"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        choices = [(str(pk), f"{name} ({n} waiting)") for pk, name, n in queue_agents()]
+        chosen = self.value()
+        if chosen and chosen.isdigit() and chosen not in {c for c, _ in choices}:
+            choices.append((chosen, agent_names([int(chosen)]).get(int(chosen), f"#{chosen}")))
+        return choices
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        value = self.value()
+        return queryset.filter(agent_id=int(value)) if value and value.isdigit() else queryset
+
+
+class QueueSessionFilter(admin.SimpleListFilter):
+    """The sessions that wrote the most rows waiting (and the chosen one, e.g. from its page)."""
+
+    title = "session"
+    parameter_name = "session"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        choices = [(source, f"{source} ({n} waiting)") for source, n in queue_sessions()]
+        chosen = self.value()
+        if chosen and chosen not in {c for c, _ in choices}:
+            choices.append((chosen, chosen))
+        return choices
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        value = self.value()
+        return queryset.filter(source=value) if value else queryset
+
+
+class QueueReasonFilter(admin.SimpleListFilter):
+    """Rows the write inspection held for one reason."""
+
+    title = "held for"
+    parameter_name = "reason"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(REASON_WORDS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        value = self.value()
+        return queryset.filter(held_for(value)) if value else queryset
+
+
+class QueueLiveFilter(admin.SimpleListFilter):
+    """Live: agents are given the row now (deliverable, e.g. pending and not held); held: not."""
+
+    title = "delivery"
+    parameter_name = "live"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "live (delivered now)"), ("no", "not delivered")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        value = self.value()
+        if value == "yes":
+            return deliverable(queryset)
+        if value == "no":
+            return queryset.exclude(pk__in=deliverable().values("pk"))
+        return queryset

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
-from django.db.models import Case, IntegerField, QuerySet, Value, When
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Case, CharField, IntegerField, QuerySet, Value, When
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
@@ -17,34 +19,57 @@ from memory.admin.base import ChunkAdminBase
 from memory.admin.filters import (
     DomainFilter,
     NamespaceFilter,
+    QueueAgentFilter,
     QueueExpiryFilter,
+    QueueLiveFilter,
+    QueueReasonFilter,
+    QueueSessionFilter,
     QueueStateFilter,
     TrustTierFilter,
 )
 from memory.admin.html import chunk_url, risk_badge
-from memory.lifecycle.triage import group_members, grouped_queue, pending_by_risk, risk_order
+from memory.lifecycle.queue_view import group_spread, queue_groups
+from memory.lifecycle.triage import group_members, pending_by_risk, risk_order
 from memory.store.models import Chunk, PendingChunk, ReviewState
 
 GROUP_VAR = "group"  # ?group=off lists identical rows one by one
+FILTERS_VAR = "_changelist_filters"  # the view a row was opened from (Django's own parameter)
+DONE_VAR = "_view_done"  # verdicts given in this view since it was opened: "3 of 12 left"
 
 
 class GroupedChangeList(ChangeList):
-    """The queue's changelist: after the filters, one row per group of identical content."""
+    """The queue's changelist: after the filters, one row per group of identical content.
+
+    `view_rows` counts the rows behind the listed groups, for the page's one count.
+    """
+
+    extra_rows = 0  # rows hidden behind the shown groups (a group of 9 hides 8)
 
     def get_queryset(self, request: HttpRequest, exclude_parameters: Any = None) -> QuerySet[Chunk]:
         qs = super().get_queryset(request, exclude_parameters)
         if request.GET.get(GROUP_VAR) == "off" or self.query:
             return qs
-        qs, sizes = grouped_queue(qs)
-        if sizes:
+        qs, members = queue_groups(qs)
+        if members:
             qs = qs.annotate(
                 group_size=Case(
-                    *(When(pk=pk, then=Value(n)) for pk, n in sizes.items()),
+                    *(When(pk=pk, then=Value(len(ids))) for pk, ids in members.items()),
                     default=Value(1),
                     output_field=IntegerField(),
-                )
+                ),
+                group_ids=Case(
+                    *(When(pk=pk, then=Value(",".join(map(str, ids)))) for pk, ids in members.items()),
+                    default=Value(""),
+                    output_field=CharField(),
+                ),
             )
+        if exclude_parameters is None:  # the listed view (not a facet count)
+            self.extra_rows = sum(len(ids) - 1 for ids in members.values())
         return qs
+
+    @property
+    def view_rows(self) -> int:
+        return int(self.result_count) + self.extra_rows
 
     def get_filters_params(self, params: Any = None) -> Any:
         lookup_params = super().get_filters_params(params)
@@ -75,6 +100,10 @@ class PendingChunkAdmin(ChunkAdminBase):
     list_filter = (
         QueueStateFilter,
         QueueExpiryFilter,
+        QueueAgentFilter,
+        QueueSessionFilter,
+        QueueReasonFilter,
+        QueueLiveFilter,
         TrustTierFilter,
         "memory_kind",
         DomainFilter,
@@ -103,13 +132,31 @@ class PendingChunkAdmin(ChunkAdminBase):
 
     @admin.display(description="copies")
     def copies(self, obj: Chunk) -> SafeString | str:
-        size = getattr(obj, "group_size", 1) or 1
-        if size <= 1:
+        ids = [int(i) for i in (getattr(obj, "group_ids", "") or "").split(",") if i]
+        if len(ids) <= 1:
             return ""
+        spread = group_spread(ids)
+        items = format_html_join(
+            "",
+            '<li><a href="{}">#{}</a> <span class="pm-quiet">{} · {}</span></li>',
+            (
+                (
+                    chunk_url(row.pk, model=self.admin_model_name),
+                    row.pk,
+                    row.agent.name if row.agent_id else "(no agent)",
+                    row.source or "(no source)",
+                )
+                for row in spread.rows
+            ),
+        )
         return format_html(
-            '<span class="pm-badge pm-flag-superseded pm-group" title="{}">{} copies</span>',
+            '<details class="pm-copies"><summary><span class="pm-badge pm-flag-superseded pm-group" '
+            'title="{}">{} copies</span></summary><p class="pm-spread">{}</p><ul class="pm-list">{}</ul>'
+            "</details>",
             "identical rows (case and whitespace aside): a verdict applies to all of them",
-            size,
+            len(ids),
+            spread.text,
+            items,
         )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -126,6 +173,20 @@ class PendingChunkAdmin(ChunkAdminBase):
         }
         return super().changelist_view(request, context)
 
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: Any = None,
+    ) -> HttpResponse:
+        # The page's form posts its verdict with the view's count so far (Django keeps only
+        # _changelist_filters in the form's action).
+        done = request.GET.get(DONE_VAR, "")
+        if done.isdigit() and not form_url:
+            form_url = "?" + urlencode({DONE_VAR: done})
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
     # -- a verdict on a group's row is a verdict on the group
 
     def verdict_ids(self, request: HttpRequest, ids: list[int]) -> list[int]:
@@ -134,25 +195,40 @@ class PendingChunkAdmin(ChunkAdminBase):
         return group_members(ids, within=self.get_queryset(request))
 
     def after_review_url(self, request: HttpRequest, obj: Chunk, state: str) -> str:
-        """Reopen: back where the operator came from. Confirm / reject: the next pending row by
-        risk, keeping the filters; none left: back to the filtered queue."""
+        """Reopen: back where the operator came from. Confirm / reject: the next row waiting in
+        the same view (the changelist's filters and search, its order), saying how many are left;
+        none left: back to the view, saying it is done."""
         back = self.changelist_url(request)
         if state == ReviewState.PENDING:
             return back
-        nxt = (
-            Chunk.objects.filter(invalidated_at__isnull=True, review_state=ReviewState.PENDING)
-            .exclude(pk=obj.pk)
-            .order_by(*risk_order())
-            .values_list("pk", flat=True)
-            .first()
-        )
+        filters = request.GET.get(FILTERS_VAR, "")
+        left = self.view_waiting(request, filters).exclude(pk=obj.pk)
+        given = request.GET.get(DONE_VAR, "")
+        done = (int(given) if given.isdigit() else 0) + 1
+        nxt = left.values_list("pk", flat=True).first()
         if nxt is None:
+            self.message_user(request, "View done: nothing left waiting in this view.", messages.INFO)
             return back
-        filters = request.GET.get("_changelist_filters")
+        count = left.count()
+        self.message_user(request, f"{count} of {count + done} left in this view.", messages.INFO)
         url = chunk_url(nxt, model=self.admin_model_name)
-        return f"{url}?{urlencode({'_changelist_filters': filters})}" if filters else url
+        params = {FILTERS_VAR: filters, DONE_VAR: done} if filters else {DONE_VAR: done}
+        return f"{url}?{urlencode(params)}"
+
+    def view_waiting(self, request: HttpRequest, filters: str) -> QuerySet[Chunk]:
+        """The rows still waiting (pending) in the queue view `filters` describes, in its order:
+        the changelist's own queryset (filters, search, grouping), as the operator saw it."""
+        view_request = copy(request)
+        view_request.method = "GET"
+        view_request.GET = QueryDict(filters)
+        try:
+            rows = self.get_changelist_instance(view_request).queryset
+        except IncorrectLookupParameters:  # a stale or hand-made query string: the default view
+            view_request.GET = QueryDict("")
+            rows = self.get_changelist_instance(view_request).queryset
+        return rows.filter(review_state=ReviewState.PENDING)
 
     def changelist_url(self, request: HttpRequest) -> str:
         base = reverse("admin:memory_pendingchunk_changelist")
-        filters = request.GET.get("_changelist_filters")
+        filters = request.GET.get(FILTERS_VAR)
         return f"{base}?{filters}" if filters else base

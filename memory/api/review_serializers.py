@@ -43,6 +43,9 @@ class QuarantineInput(serializers.Serializer):
         min_value=1,
         help_text="the session's agent, when several agents share the id",
     )
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, help_text="why, kept on the quarantine record"
+    )
 
 
 class QuarantineOutput(serializers.Serializer):
@@ -50,6 +53,21 @@ class QuarantineOutput(serializers.Serializer):
     agent_id = serializers.IntegerField()
     rejected = serializers.ListField(child=serializers.IntegerField())
     already_rejected = serializers.IntegerField()
+    quarantine_id = serializers.IntegerField(
+        allow_null=True,
+        help_text="the record to lift (POST /api/quarantines/{id}/lift/); null: nothing rejected",
+    )
+
+
+class QuarantineLiftOutput(serializers.Serializer):
+    quarantine_id = serializers.IntegerField()
+    restored = serializers.ListField(
+        child=serializers.IntegerField(), help_text="rows put back to their state before the quarantine"
+    )
+    changed_since = serializers.ListField(
+        child=serializers.IntegerField(), help_text="rows reviewed again since: left as they are"
+    )
+    already_lifted = serializers.BooleanField()
 
 
 class EraseInput(serializers.Serializer):

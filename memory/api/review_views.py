@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import CursorPagination
@@ -22,16 +22,19 @@ from memory.api.review_serializers import (
     InfluenceSummaryOutput,
     InfluenceTurnOutput,
     QuarantineInput,
+    QuarantineLiftOutput,
     QuarantineOutput,
 )
 from memory.api.views import CHUNK_ID, chunk_or_404, operator_actor
 from memory.lifecycle.erasure import chunk_erase
-from memory.lifecycle.quarantine import session_quarantine
+from memory.lifecycle.quarantine import quarantine_lift, session_quarantine
+from memory.store.models import Quarantine
 from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms
 
 QUARANTINE_PATH = "quarantine_api"
 ERASE_PATH = "erase_api"
+QUARANTINE_ID = OpenApiParameter("quarantine_id", int, OpenApiParameter.PATH, description="quarantine id")
 
 
 class InfluencePagination(CursorPagination):
@@ -72,7 +75,7 @@ class ChunkInfluenceApi(ListAPIView):
 
 
 class SessionQuarantineApi(APIView):
-    """Reviewers: reject everything a session wrote, in one transaction (undo: reopen)."""
+    """Reviewers: reject everything a session wrote, in one transaction, as a liftable record."""
 
     permission_classes = [HasModelPerms]
     required_perms = {"POST": ("memory.review_chunk",)}
@@ -99,13 +102,18 @@ class SessionQuarantineApi(APIView):
         if len(found) > 1:
             raise ValidationError({"agent": ["several agents have a session with this id: pass agent"]})
         result = session_quarantine(
-            session_id=session_id, agent_id=found[0], actor=operator_actor(request), path=QUARANTINE_PATH
+            session_id=session_id,
+            agent_id=found[0],
+            actor=operator_actor(request),
+            path=QUARANTINE_PATH,
+            reason=data.validated_data.get("reason", ""),
         )
         body = {
             "session_id": session_id,
             "agent_id": found[0],
             "rejected": list(result.rejected),
             "already_rejected": result.already,
+            "quarantine_id": result.quarantine_id,
         }
         return Response(QuarantineOutput(body).data)
 
@@ -140,3 +148,35 @@ class ChunkEraseApi(APIView):
             path=ERASE_PATH,
         )
         return Response(EraseOutput({"erased": list(result.erased), "already": list(result.already)}).data)
+
+
+class QuarantineLiftApi(APIView):
+    """Reviewers: put every row a quarantine rejected back to its state before it (idempotent)."""
+
+    permission_classes = [HasModelPerms]
+    required_perms = {"POST": ("memory.review_chunk",)}
+
+    @extend_schema(
+        parameters=[QUARANTINE_ID],
+        request=None,
+        responses={
+            200: QuarantineLiftOutput,
+            403: OpenApiResponse(description="not an operator with memory.review_chunk"),
+            404: OpenApiResponse(description="no such quarantine"),
+        },
+        summary="Lift a quarantine: restore each row's review state from before it",
+    )
+    def post(self, request: Request, quarantine_id: str) -> Response:
+        try:
+            result = quarantine_lift(
+                quarantine_id=int(quarantine_id), actor=operator_actor(request), path=QUARANTINE_PATH
+            )
+        except Quarantine.DoesNotExist:
+            raise Http404 from None
+        body = {
+            "quarantine_id": int(quarantine_id),
+            "restored": list(result.restored),
+            "changed_since": list(result.changed_since),
+            "already_lifted": result.already_lifted,
+        }
+        return Response(QuarantineLiftOutput(body).data)

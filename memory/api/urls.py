@@ -26,6 +26,11 @@ urlpatterns = [
     re_path(
         rf"^{SESSION}/quarantine/?$", review_views.SessionQuarantineApi.as_view(), name="session-quarantine"
     ),
+    re_path(
+        r"^quarantines/(?P<quarantine_id>[0-9]+)/lift/?$",
+        review_views.QuarantineLiftApi.as_view(),
+        name="quarantine-lift",
+    ),
     re_path(r"^knowledge/chunks/?$", views.StoreChunkListApi.as_view(), name="store-chunk-list"),
     re_path(
         r"^knowledge/chunks/bulk-delete/?$",

@@ -35,9 +35,10 @@ logger = logging.getLogger(__name__)
 
 
 def chunk_review(
-    *, chunk_id: int, state: str, actor: str, path: str = "api", cause: str | None = None
+    *, chunk_id: int, state: str | None, actor: str, path: str = "api", cause: str | None = None
 ) -> Chunk:
-    """Set the operator's verdict (confirmed / rejected / pending). Idempotent; never deletes.
+    """Set the operator's verdict (confirmed / rejected / pending; None only to restore an
+    unstamped row). Idempotent; never deletes.
 
     `cause` (why this row shares a verdict taken on another one: a quarantine, a duplicate
     group) is recorded in the audit event.

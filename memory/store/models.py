@@ -182,3 +182,50 @@ class Skill(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Quarantine(models.Model):
+    """One quarantine of a session's writes: who, when, why, and each row's state before it.
+
+    Lifting it puts back the states recorded here (memory.lifecycle.quarantine), so the record is
+    the undo; it is never deleted.
+    """
+
+    created_at = models.DateTimeField(default=timezone.now)
+    actor = models.CharField(max_length=128)
+    path = models.CharField(max_length=64, blank=True, default="")
+    reason = models.TextField(blank=True, default="")
+    session_id = models.CharField(max_length=255)
+    agent = models.ForeignKey(
+        "sessions_app.Agent", null=True, blank=True, on_delete=models.PROTECT, related_name="quarantines"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.CharField(max_length=128, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["session_id", "agent"], name="quarantine_session")]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"quarantine #{self.pk} of session {self.session_id}"
+
+
+class QuarantineRow(models.Model):
+    """A row a quarantine covered, with the state it had before (what the lift restores)."""
+
+    quarantine = models.ForeignKey(Quarantine, on_delete=models.CASCADE, related_name="rows")
+    # A plain id, like Chunk.promoted_from: the record outlives a reaped row.
+    chunk_id = models.BigIntegerField()
+    review_state_before = models.CharField(max_length=16, null=True, blank=True)
+    delivery_policy_before = models.CharField(max_length=16, null=True, blank=True)
+    # False when the row was already rejected: the quarantine changed nothing, the lift leaves it.
+    rejected = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["quarantine", "chunk_id"], name="quarantine_row_unique")
+        ]
+        indexes = [models.Index(fields=["chunk_id"], name="quarantine_row_chunk")]
+
+    def __str__(self) -> str:
+        return f"#{self.chunk_id} in quarantine #{self.quarantine_id}"

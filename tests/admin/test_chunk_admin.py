@@ -191,7 +191,9 @@ def test_verdict_button_in_the_queue_moves_to_the_next_pending_row(reviewer_web:
     # ... the unedited form rejects.
     response = reviewer_web.post(url, {"_review_rejected": "Reject", "content": newer.content})
     assert response.status_code == 302
-    assert response["Location"] == reverse("admin:memory_pendingchunk_change", args=[older.pk])
+    assert (
+        response["Location"] == reverse("admin:memory_pendingchunk_change", args=[older.pk]) + "?_view_done=1"
+    )
     newer.refresh_from_db()
     assert newer.review_state == "rejected"
     assert newer.content.startswith("fact number")  # the verdict never saved the form
@@ -220,7 +222,7 @@ def test_queue_lists_current_pending_rows_newest_first_with_provenance(reviewer_
     assert ids == [new.pk, old.pk]
     assert superseded.pk not in ids
     body = response.content.decode()
-    assert "2</strong> rows waiting" in body
+    assert '<span class="pm-view-count">2 rows</span>' in body  # the page's one count
     lookup = reverse("admin:sessions_app_session_lookup")
     assert f'href="{lookup}?session_id=thread-queue&amp;agent={agent.pk}"' in body
     # the lookup opens the session's own page

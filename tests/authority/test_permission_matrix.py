@@ -25,6 +25,7 @@ from rest_framework.test import APIClient
 
 from delivery.api.views import AgentReadsOrOperatorPerms
 from delivery.skills import skill_create
+from memory.lifecycle.quarantine import session_quarantine
 from memory.lifecycle.writes import ChunkDraft, add_chunk
 from sessions_app.models import Agent
 from sessions_app.permissions import HasModelPerms, IsAgent, required_perms
@@ -47,7 +48,12 @@ def schema_operations(schema: dict[str, Any]) -> list[tuple[str, str]]:
 
 def concrete(path: str) -> str:
     """A schema path with placeholder values, for resolving it to its view."""
-    return path.replace("{session_id}", "s").replace("{chunk_id}", "1").replace("{name}", "n")
+    return (
+        path.replace("{session_id}", "s")
+        .replace("{chunk_id}", "1")
+        .replace("{name}", "n")
+        .replace("{quarantine_id}", "1")
+    )
 
 
 def view_class(path: str) -> Any:
@@ -107,6 +113,14 @@ class Call:
 
 Example = Callable[[World], Call]
 
+
+def quarantined(w: World) -> int:
+    """A quarantine of the world's session, for the lift route."""
+    result = session_quarantine(session_id=SESSION, agent_id=w.agent.pk, actor="user:0", path="test")
+    assert result.quarantine_id is not None
+    return result.quarantine_id
+
+
 # One request per operator operation that succeeds for a user holding the permissions it needs.
 EXAMPLES: dict[tuple[str, str], Example] = {
     ("GET", "/api/knowledge/chunks/"): lambda w: Call("/api/knowledge/chunks/"),
@@ -135,6 +149,9 @@ EXAMPLES: dict[tuple[str, str], Example] = {
     ),
     ("POST", "/api/sessions/{session_id}/quarantine/"): lambda w: Call(
         f"/api/sessions/{SESSION}/quarantine/", body={"agent": w.agent.pk}
+    ),
+    ("POST", "/api/quarantines/{quarantine_id}/lift/"): lambda w: Call(
+        f"/api/quarantines/{quarantined(w)}/lift/"
     ),
     ("GET", "/api/prompts/preview/"): lambda w: Call(
         "/api/prompts/preview/", params={"agent": w.agent.pk, "session": SESSION, "query": "kestrel"}

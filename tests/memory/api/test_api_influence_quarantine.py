@@ -13,7 +13,7 @@ from audit.models import AuditEvent
 from audit.services import REVIEWED, injection_log_record
 from memory.lifecycle.quarantine import chunk_reject_with_derived, derived_rows
 from memory.lifecycle.review import chunk_promote
-from memory.store.models import Chunk
+from memory.store.models import Chunk, Quarantine
 from sessions_app.models import OperatorAPIKey
 from tests.conftest import grant
 from tests.factories import AgentFactory, ChunkFactory, SessionFactory, UserFactory
@@ -111,7 +111,7 @@ def test_quarantine_rejects_everything_a_session_wrote_and_reopen_undoes_it(
     assert Chunk.objects.get(pk=untouched.pk).review_state == "pending"
     events = AuditEvent.objects.filter(event=REVIEWED, chunk_id__in=body["rejected"])
     assert events.count() == 2
-    assert {e.data["cause"] for e in events} == {"quarantine of session poisoned"}
+    assert {e.data["cause"] for e in events} == {f"quarantine #{body['quarantine_id']} of session poisoned"}
     assert {e.actor for e in events} == {f"user:{reviewer.pk}"}
     # Undo: reopen; the audit keeps both verdicts.
     for pk in body["rejected"]:
@@ -119,6 +119,42 @@ def test_quarantine_rejects_everything_a_session_wrote_and_reopen_undoes_it(
             operator_client.post(f"/api/memory/chunks/{pk}/review/", {"state": "pending"}).status_code == 200
         )
     assert AuditEvent.objects.filter(event=REVIEWED, chunk_id=wrote[1].pk).count() == 2
+
+
+def test_lift_over_the_api_restores_each_rows_state_before(operator_client: APIClient, reviewer: Any) -> None:
+    session = SessionFactory(session_id="to-lift")
+    hot = ChunkFactory(
+        source="to-lift",
+        agent=session.agent,
+        source_type="operator",
+        review_state="confirmed",
+        delivery_policy="always",
+    )
+    pending = ChunkFactory(source="to-lift", agent=session.agent)
+    body = operator_client.post(
+        quarantine_url("to-lift"), {"reason": "prompt injection"}, format="json"
+    ).json()
+    assert Quarantine.objects.get(pk=body["quarantine_id"]).reason == "prompt injection"
+    resp = operator_client.post(f"/api/quarantines/{body['quarantine_id']}/lift/")
+    assert resp.status_code == 200, resp.content
+    assert sorted(resp.json()["restored"]) == sorted([hot.pk, pending.pk])
+    assert resp.json()["already_lifted"] is False
+    assert [Chunk.objects.get(pk=c.pk).review_state for c in (hot, pending)] == ["confirmed", "pending"]
+    again = operator_client.post(f"/api/quarantines/{body['quarantine_id']}/lift/").json()
+    assert (again["already_lifted"], again["restored"]) == (True, [])
+    assert operator_client.post("/api/quarantines/99999/lift/").status_code == 404
+
+
+def test_lift_is_for_reviewers(
+    operator_client: APIClient, staff_client: APIClient, agent_client: APIClient
+) -> None:
+    session = SessionFactory(session_id="held")
+    row = ChunkFactory(source="held", agent=session.agent)
+    quarantine_id = operator_client.post(quarantine_url("held"), {}, format="json").json()["quarantine_id"]
+    assert agent_client.post(f"/api/quarantines/{quarantine_id}/lift/").status_code == 403
+    assert staff_client.post(f"/api/quarantines/{quarantine_id}/lift/").status_code == 403
+    assert Chunk.objects.get(pk=row.pk).review_state == "rejected"
+    assert Quarantine.objects.get(pk=quarantine_id).lifted_at is None
 
 
 def test_quarantine_is_for_reviewers_and_known_sessions(

@@ -21,6 +21,7 @@ MINE = {
     "/api/memory/chunks/{chunk_id}/review/": {"post"},
     "/api/memory/chunks/{chunk_id}/influence/": {"get"},
     "/api/sessions/{session_id}/quarantine/": {"post"},
+    "/api/quarantines/{quarantine_id}/lift/": {"post"},
     "/api/knowledge/chunks/": {"get"},
     "/api/knowledge/chunks/{chunk_id}/": {"get", "put"},
     "/api/knowledge/chunks/{chunk_id}/promote/": {"post"},

@@ -76,6 +76,7 @@ OPERATOR_ONLY: frozenset[tuple[str, str]] = frozenset(
         ("POST", "/api/memory/chunks/{chunk_id}/review/"),  # reviewers: the verdict
         ("GET", "/api/memory/chunks/{chunk_id}/influence/"),  # a chunk's blast radius
         ("POST", "/api/sessions/{session_id}/quarantine/"),  # reviewers: reject all a session wrote
+        ("POST", "/api/quarantines/{quarantine_id}/lift/"),  # reviewers: restore the states before
         ("GET", "/api/memory/injections/"),  # the injection log
         ("GET", "/api/prompts/preview/"),  # the projection without logging
         ("POST", "/api/skills/"),  # add a skill
