@@ -406,3 +406,14 @@ def test_overlong_session_ids_are_404_not_500(agent_client):
 def test_a_blank_authorization_header_is_401_not_500(api_client, db, header):
     resp = api_client.get("/api/sessions/", HTTP_AUTHORIZATION=header)
     assert resp.status_code in (401, 403)
+
+
+def test_a_quarantine_naming_an_agent_beyond_the_db_range_is_400(operator_client, session):
+    resp = operator_client.post(
+        f"/api/sessions/{SESSION}/quarantine/", {"agent": MAX_DB_INT + 1, "reason": "x"}, format="json"
+    )
+    assert_json_error(resp, 400, "agent")
+
+
+def test_lifting_a_quarantine_id_beyond_the_db_range_is_404(operator_client):
+    assert_json_error(operator_client.post(f"/api/quarantines/{MAX_DB_INT + 1}/lift/"), 404, "Not found")

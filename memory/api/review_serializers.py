@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from memory.lifecycle.erasure import REASON_MAX_CHARS
+from protomem.api import MAX_DB_INT
 
 
 class InfluenceSummaryOutput(serializers.Serializer):
@@ -41,6 +42,7 @@ class QuarantineInput(serializers.Serializer):
         required=False,
         allow_null=True,
         min_value=1,
+        max_value=MAX_DB_INT,
         help_text="the session's agent, when several agents share the id",
     )
     reason = serializers.CharField(

@@ -29,6 +29,7 @@ from memory.api.views import CHUNK_ID, chunk_or_404, operator_actor
 from memory.lifecycle.erasure import chunk_erase
 from memory.lifecycle.quarantine import quarantine_lift, session_quarantine
 from memory.store.models import Quarantine
+from protomem.api import MAX_DB_INT
 from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms
 
@@ -167,6 +168,8 @@ class QuarantineLiftApi(APIView):
         summary="Lift a quarantine: restore each row's review state from before it",
     )
     def post(self, request: Request, quarantine_id: str) -> Response:
+        if int(quarantine_id) > MAX_DB_INT:  # no record has it (and the lookup would overflow)
+            raise Http404
         try:
             result = quarantine_lift(
                 quarantine_id=int(quarantine_id), actor=operator_actor(request), path=QUARANTINE_PATH
