@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
+from delivery.hot_review import identical_groups
 from delivery.preview_admin import prompt_preview_view
 from delivery.projection import hot_rows
 from delivery.skills import skill_create, skill_search_ids, skill_update
@@ -21,6 +22,7 @@ from memory.admin.html import (
     badge,
     preview,
 )
+from memory.lifecycle.scope import readers_of
 from memory.lifecycle.selectors import HOT_MAX_CHARS, HOT_MAX_ROWS, resolve_namespaces
 from memory.lifecycle.writes import ChunkDraft
 from memory.store.deliverable import deliverable
@@ -80,7 +82,18 @@ class HotChunkAdmin(ChunkAdminBase):
     change_list_template = "admin/memory/hotchunk/change_list.html"
     admin_model_name = "hotchunk"
     result_noun, result_noun_plural = "always-on row", "always-on rows"
-    list_display = ("id", "title_and_preview", "chars", "ns", "trust", "state", "created", "expiry")
+    list_display = (
+        "id",
+        "title_and_preview",
+        "chars",
+        "owner",
+        "readers",
+        "ns",
+        "trust",
+        "state",
+        "created",
+        "expiry",
+    )
     list_display_links = ("id",)
     list_filter = (HotReaderFilter,)
     actions = ["reject_selected", "delete_restorably"]
@@ -111,6 +124,14 @@ class HotChunkAdmin(ChunkAdminBase):
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         return self.change_fieldsets if obj is not None else self.hot_add_fieldsets
+
+    @admin.display(description="owner", ordering="agent__name")
+    def owner(self, obj: Chunk) -> str:
+        return str(obj.agent) if obj.agent_id is not None else "operator"
+
+    @admin.display(description="read by")
+    def readers(self, obj: Chunk) -> str:
+        return readers_of(obj)
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view(partial(prompt_preview_view, self.admin_site))
@@ -149,6 +170,7 @@ class HotChunkAdmin(ChunkAdminBase):
             "hot_held_back": max(eligible - len(rows), 0),
             "hot_excluded_note": self._excluded_note(always, now),
             "hot_namespaces": "all" if namespaces is None else ", ".join(n or "(none)" for n in namespaces),
+            "hot_identical": [", ".join(f"#{pk}" for pk in ids) for ids in identical_groups(rows)],
             "hot_store_url": reverse("admin:memory_chunk_changelist") + "?delivery_policy__exact=always",
         }
         return super().changelist_view(request, context)
@@ -162,7 +184,6 @@ class HotChunkAdmin(ChunkAdminBase):
             return ""
         total = rejected + expired
         rows, verb = ("row", "delivers") if total == 1 else ("rows", "deliver")
-
 
         return f"{' and '.join(parts)} always-on {rows} never {verb}."
 

@@ -95,3 +95,16 @@ def readable_ids(ids: list[int], *, agent: AgentRef | int | None, scope: str | N
         return set(ids)
     rows = readable_by(Chunk.objects.filter(pk__in=ids), agent=agent, scope=scope)
     return set(rows.values_list("pk", flat=True))
+
+
+def readers_of(chunk: Chunk, *, scope: str | None = None) -> str:
+    """Who reads a stored row under `scope` (default knowledge.scope), in words for the console."""
+    kind = row_scope(chunk)
+    mode = current_scope(scope)
+    if kind == HOST:
+        return "every agent"
+    if kind == COMMONS:
+        return "every agent" if mode in (SHARED, LAYERED) else "no agent (commons is off)"
+    if mode == SHARED:
+        return "no agent (private rows are off)"
+    return f"only {chunk.agent}" if chunk.agent_id is not None else "no agent"

@@ -121,3 +121,27 @@ def test_hot_memory_offers_only_reject_and_no_delete(reviewer_web: Client, opera
     actions = [n for n, _ in reviewer_web.get(HOT).context["action_form"].fields["action"].choices]
     assert actions == ["", "reject_selected"]
     assert operator_web.get(HOT).context["action_form"] is None
+
+
+def test_each_row_says_who_owns_it_and_who_reads_it(reviewer_web: Client, agent: Any) -> None:
+    mine = hot("agent-a keeps answers short", agent=agent)
+    everyone = hot("Releases ship on Tuesdays")
+    page = reviewer_web.get(HOT).content.decode()
+    row_of = {pk: page.split(f">{pk}</a>", 1)[1].split("</tr>", 1)[0] for pk in (mine.pk, everyone.pk)}
+    assert "agent-a" in row_of[mine.pk]
+    assert "only agent-a" in row_of[mine.pk]
+    assert "operator" in row_of[everyone.pk]
+    assert "every agent" in row_of[everyone.pk]
+    assert "every turn of the agents under “read by”" in page
+
+
+def test_identical_rows_are_warned_about(reviewer_web: Client) -> None:
+    first = hot("Never deploy on Fridays.")
+    second = hot("never deploy   on fridays")
+    third = hot("Deploy on Mondays.")
+    page = reviewer_web.get(HOT).content.decode()
+    ids = sorted((first.pk, second.pk), reverse=True)  # the hot set's order: newest first
+    assert f"Identical rows #{ids[0]}, #{ids[1]} say the same thing" in page
+    assert f"#{third.pk}" not in page.split("Identical rows", 1)[1].split("</p>", 1)[0]
+    hot("Another thing")
+    assert page.count("Identical rows") == 1
