@@ -19,6 +19,7 @@ from django.utils.text import Truncator
 from rest_framework_api_key.admin import APIKeyModelAdmin
 from rest_framework_api_key.models import APIKey
 
+from memory.lifecycle.queue_view import session_has_waiting, session_waiting_count
 from sessions_app.digest import digest_cache_clear, digest_entries, format_line
 from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey, Session, SessionSummary
 from sessions_app.retirement import session_harvest_requeue, session_retire
@@ -146,6 +147,23 @@ class RetiredFilter(admin.SimpleListFilter):
         return queryset
 
 
+class WaitingFilter(admin.SimpleListFilter):
+    """Sessions that wrote rows still waiting for an operator's verdict."""
+
+    title = "review"
+    parameter_name = "waiting"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "wrote rows waiting for review"), ("no", "nothing waiting")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Session]) -> QuerySet[Session]:
+        if self.value() == "yes":
+            return queryset.filter(session_has_waiting())
+        if self.value() == "no":
+            return queryset.exclude(session_has_waiting())
+        return queryset
+
+
 class HasSummaryFilter(admin.SimpleListFilter):
     title = "summary"
     parameter_name = "summary"
@@ -197,6 +215,7 @@ class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
         "session_id",
         "agent",
         "flags",
+        "waiting",
         "digest_topic",
         "messages_count",
         "last_activity_at",
@@ -208,6 +227,7 @@ class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
         "agent",
         "surface",
         RetiredFilter,
+        WaitingFilter,
         HasSummaryFilter,
         "incognito",
         "harvest_state",
@@ -313,6 +333,20 @@ class SessionAdmin(SessionMemoryPanels, admin.ModelAdmin):
         if len(pieces) == 1:
             pieces.append(badge("active", "pm-state-confirmed"))
         return format_html_join(" ", "{}", ((p,) for p in pieces))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
+        return super().get_queryset(request).annotate(n_waiting=session_waiting_count())
+
+    @admin.display(description="waiting review", ordering="n_waiting")
+    def waiting(self, obj: Session) -> SafeString | str:
+        if not obj.n_waiting:
+            return "—"
+        queue = (
+            reverse("admin:memory_pendingchunk_changelist")
+            + "?"
+            + urlencode({"session": obj.session_id, "agent": obj.agent_id})
+        )
+        return format_html('<a class="pm-session-waiting" href="{}">{} waiting</a>', queue, obj.n_waiting)
 
     @admin.display(description="topic (digest)")
     def digest_topic(self, obj: Session) -> SafeString | str:

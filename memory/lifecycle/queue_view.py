@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from memory.lifecycle.confirm_effect import agent_names
 from memory.lifecycle.principals import is_operator_source
@@ -53,6 +54,22 @@ def queue_sessions(*, limit: int = MAX_FACETS) -> list[tuple[str, int]]:
         if "://" not in source and not source.startswith("/") and not is_operator_source(source)
     ]
     return found[:limit]
+
+
+def _waiting_from_outer_session() -> QuerySet[Chunk]:
+    # A session's writes carry its id in `source` and its agent in `agent`.
+    return _waiting().filter(source=OuterRef("session_id"), agent_id=OuterRef("agent_id"))
+
+
+def session_waiting_count() -> Coalesce:
+    """An annotation for a Session queryset: how many rows it wrote are waiting for a verdict."""
+    counted = _waiting_from_outer_session().order_by().values("source").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def session_has_waiting() -> Exists:
+    """A filter for a Session queryset: it wrote at least one row waiting for a verdict."""
+    return Exists(_waiting_from_outer_session())
 
 
 def held_for(code: str) -> Q:

@@ -18,7 +18,7 @@ from sessions_app.digest import digest_entries, format_line
 from sessions_app.models import Session, SessionSummary
 from sessions_app.services import MessageInput, session_register, session_turn_append
 from tests.admin.test_chunk_admin import messages_of, run_action
-from tests.factories import AgentFactory, SessionFactory
+from tests.factories import AgentFactory, ChunkFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db(databases=["default", "injections"])
 
@@ -78,6 +78,25 @@ def test_session_list_links_each_session_to_its_injections(reviewer_web: Client)
     session = SessionFactory(session_id="thread-links")
     page = reviewer_web.get(SESSIONS).content.decode()
     assert f"{INJECTIONS}?session=thread-links&amp;agent={session.agent_id}" in page
+
+
+def test_session_list_shows_which_sessions_wrote_rows_waiting_for_review(reviewer_web: Client) -> None:
+    agent = AgentFactory(name="writer-agent")
+    noisy = SessionFactory(agent=agent, session_id="thread-noisy")
+    quiet = SessionFactory(agent=agent, session_id="thread-quiet")
+    ChunkFactory(agent=agent, source="thread-noisy", review_state="pending")
+    ChunkFactory(agent=agent, source="thread-noisy", review_state="pending")
+    ChunkFactory(agent=agent, source="thread-noisy", review_state="confirmed")
+    ChunkFactory(agent=agent, source="thread-quiet", review_state="confirmed")
+    ChunkFactory(agent=AgentFactory(name="another"), source="thread-quiet", review_state="pending")
+    page = reviewer_web.get(SESSIONS).content.decode()
+    queue = reverse("admin:memory_pendingchunk_changelist")
+    assert f'href="{queue}?session=thread-noisy&amp;agent={agent.pk}">2 waiting</a>' in page
+    assert page.count("pm-session-waiting") == 1  # thread-quiet's pending row is another agent's
+    waiting = reviewer_web.get(SESSIONS + "?waiting=yes").context["cl"].result_list
+    assert [s.pk for s in waiting] == [noisy.pk]
+    settled = reviewer_web.get(SESSIONS + "?waiting=no").context["cl"].result_list
+    assert [s.pk for s in settled] == [quiet.pk]
 
 
 def test_deleting_a_session_removes_it_from_the_digest(reviewer_web: Client) -> None:
