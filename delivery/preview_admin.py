@@ -15,6 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from delivery.projection import compose_projected_context
+from memory.admin.html import chunk_link, state_badge
+from memory.lifecycle.selectors import chunks_by_ids
+from memory.store.models import ReviewState
 from sessions_app.models import Agent, Session
 
 
@@ -50,7 +53,23 @@ def prompt_preview_view(site: AdminSite, request: HttpRequest) -> HttpResponse:
             else:
                 agent, incognito = found[0].agent, found[0].incognito
         if not context["error"]:
-            context["projection"] = compose_projected_context(
+            projection = compose_projected_context(
                 agent=agent, session_id=session_id, query=form.cleaned_data["query"], incognito=incognito
             )
+            context["projection"] = projection
+            context["delivered"] = delivered_rows([*projection.hot_ids], [*projection.rag_ids])
     return TemplateResponse(request, "admin/delivery/prompt_preview.html", context)
+
+
+def delivered_rows(hot_ids: list[int], rag_ids: list[int]) -> list[dict[str, Any]]:
+    """The preview's rows, each linked, with its section and review state (pending rows marked)."""
+    section = {**dict.fromkeys(rag_ids, "RAG"), **dict.fromkeys(hot_ids, "always-on")}
+    return [
+        {
+            "link": chunk_link(chunk),
+            "section": section[chunk.pk],
+            "state": state_badge(chunk.review_state),
+            "unreviewed": chunk.review_state == ReviewState.PENDING,
+        }
+        for chunk in chunks_by_ids([*hot_ids, *rag_ids])
+    ]

@@ -145,3 +145,17 @@ def test_identical_rows_are_warned_about(reviewer_web: Client) -> None:
     assert f"#{third.pk}" not in page.split("Identical rows", 1)[1].split("</p>", 1)[0]
     hot("Another thing")
     assert page.count("Identical rows") == 1
+
+
+def test_prompt_preview_links_each_row_and_marks_the_unreviewed(reviewer_web: Client) -> None:
+    reviewed = hot("Releases ship on Tuesdays", review_state="confirmed")
+    unreviewed = hot("Deploy freezes start at 17:00", review_state="pending")
+    page = reviewer_web.get(reverse("admin:delivery_prompt_preview") + "?query=").content.decode()
+    rows = page.split('<ul class="pm-delivered">', 1)[1].split("</ul>", 1)[0]
+    line_of = {
+        c.pk: next(li for li in rows.split("<li>") if f"#{c.pk}</a>" in li) for c in (reviewed, unreviewed)
+    }
+    assert f'href="{reverse("admin:memory_chunk_change", args=[reviewed.pk])}"' in line_of[reviewed.pk]
+    assert "not reviewed yet" not in line_of[reviewed.pk]
+    assert "not reviewed yet" in line_of[unreviewed.pk]
+    assert "always-on" in line_of[unreviewed.pk]
