@@ -116,6 +116,7 @@ def test_confirming_an_agent_always_on_row_takes_a_second_step(
     screenshot(page, "rc-03-always-on-second-step")
     effect = page.locator(".pm-effect-text").inner_text()
     assert f"Enters every turn for agents ada, bob; {len(content):,} of 6,000 chars used" in effect
+    assert "is always-on and was written by an agent." in page.locator(".pm-effect h3").inner_text()
     row.refresh_from_db()
     assert row.review_state == "pending"  # the first click only showed the effect
     page.get_by_role("button", name="Yes, confirm: it enters every turn").click()
