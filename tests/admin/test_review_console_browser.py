@@ -320,3 +320,33 @@ def test_reject_cascade_ticks_only_rows_flagged_for_the_same_reason(signed_in: A
     page.wait_for_selector("ul.messagelist")
     assert f"#{root.pk} rejected, with 2 derived rows" in message_text(page)
     assert {Chunk.objects.get(pk=c.pk).review_state for c in (root, alike, other)} == {"rejected"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/admin/memory/pendingchunk/", "/admin/memory/chunk/", "/admin/memory/hotchunk/"],
+)
+def test_console_lists_fit_a_1440px_window(signed_in: Any, live_server: Any, path: str) -> None:
+    page = signed_in
+    agent = AgentFactory(name="a-rather-long-agent-name-for-the-column")
+    for n in range(6):
+        held = (
+            {"risk": 1, "held_reasons": "instruction,credential"} if n % 2 else {"review_state": "confirmed"}
+        )
+        ChunkFactory(
+            **held,
+            agent=agent,
+            source=f"session-with-a-long-runtime-identifier-{n:04d}-0123456789abcdef",
+            heading="A heading that goes on for a while " * 3,
+            content="Unbroken" + "x" * 300 + " and some more words after it " * 5,
+            delivery_policy="always",
+            domain="hot",
+            namespace="research-and-development",
+        )
+    page.goto(f"{live_server.url}{path}")
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " document.querySelector('#result_list').getBoundingClientRect().right]"
+    )
+    assert widths[0] <= widths[1], widths  # no horizontal scroll on the page
+    assert widths[2] <= widths[1], widths  # the table ends inside the window
