@@ -44,6 +44,18 @@ class InjectionLog(models.Model):
     hot_ids = models.JSONField(default=list, blank=True)
     rag_ids = models.JSONField(default=list, blank=True)
     approx_tokens = models.PositiveIntegerField(default=0)
+    # What delivery.replay needs to rebuild the turn's <injected_memory> envelope byte for byte
+    # from this row and the store (rows are never overwritten by a revision, so a delivered id
+    # still names the text it delivered; erasure replaces that text, and the replay says so).
+    # No chunk text is kept here, so an erased row's words do not survive in the log.
+    # sha256 (hex) of the envelope as delivered; "" on rows logged before replay was recorded.
+    envelope_sha256 = models.CharField(max_length=64, blank=True, default="")
+    # The delivered digest lines (session summaries, not memory rows), in delivered order.
+    digest_lines = models.JSONField(default=list, blank=True)
+    # The time zone the RAG lines' stored dates were rendered in.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    # Each delivered row's review state at delivery: {"<chunk id>": "confirmed" | "pending" | ""}.
+    row_states = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = "injection"

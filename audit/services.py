@@ -104,10 +104,16 @@ def injection_log_record(
     rag_ids: Sequence[int] = (),
     approx_tokens: int = 0,
     scopes: Mapping[int, str] | None = None,
+    envelope_sha256: str = "",
+    digest_lines: Sequence[str] = (),
+    time_zone: str = "",
+    row_states: Mapping[int, str] | None = None,
 ) -> InjectionLog:
     """Append one injection-log row (and its per-chunk items) for ids that entered a prompt.
 
     `scopes` maps a chunk id to "private" / "commons" (memory.lifecycle.scope); unlisted ids are private.
+    The replay fields (the envelope's sha256, the digest lines, the time zone and each row's review
+    state at delivery) are what delivery.replay needs to rebuild the turn; see InjectionLog.
     """
     scope_of = {int(k): str(v) for k, v in (scopes or {}).items()}
     private = str(InjectionScope.PRIVATE)
@@ -122,6 +128,10 @@ def injection_log_record(
             hot_ids=hot,
             rag_ids=rag,
             approx_tokens=max(int(approx_tokens), 0),
+            envelope_sha256=envelope_sha256,
+            digest_lines=[str(line) for line in digest_lines],
+            time_zone=time_zone,
+            row_states={str(int(k)): str(v or "") for k, v in (row_states or {}).items()},
         )
         rows = [
             (log.pk, i, section, scope_of.get(i, private), agent_id, session_id)

@@ -51,7 +51,7 @@ from delivery.types import (
     ProjectionOptions,
     Source,
 )
-from memory.lifecycle.rendering import hot_line, normalized, one_line, rag_line, stored_date
+from memory.lifecycle.rendering import ChunkLike, hot_line, normalized, one_line, rag_line, stored_date
 from memory.lifecycle.scope import readable_by, row_scope
 from memory.lifecycle.selectors import (
     HotEntry,
@@ -167,6 +167,56 @@ def _skill_shed_sequence(
 # Composition
 
 
+def memory_parts(
+    *,
+    entries: Sequence[DigestEntryLike],
+    hot: Sequence[ChunkLike],
+    hits: Sequence[ChunkLike],
+    tz: tzinfo,
+) -> list[Part]:
+    """The parts inside <injected_memory> (digest, always-on, RAG), in display order.
+
+    The one rendering of memory lines: compose uses it every turn and delivery.replay rebuilds a
+    logged turn with it, so a replay cannot drift from what was delivered.
+    """
+    parts: list[Part] = []
+    if entries:
+        parts.append(
+            Part(
+                key=DIGEST,
+                label=LABELS[DIGEST],
+                items=tuple(Item(key=str(e.session_id), text=f"- {one_line(e.line)}") for e in entries),
+                priority=PRIORITY[DIGEST],
+                in_envelope=True,
+                render=_digest_renderer(entries),
+            )
+        )
+    if hot:
+        parts.append(
+            Part(
+                key=HOT,
+                label=LABELS[HOT],
+                items=tuple(Item(key=c.pk, text=hot_line(c)) for c in hot),
+                priority=PRIORITY[HOT],
+                shed=Shed.NEVER,
+                header=HOT_HEADER,
+                in_envelope=True,
+            )
+        )
+    if hits:
+        parts.append(
+            Part(
+                key=RAG,
+                label=LABELS[RAG],
+                items=tuple(Item(key=c.pk, text=rag_line(c, tz)) for c in hits),
+                priority=PRIORITY[RAG],
+                header=RAG_HEADER,
+                in_envelope=True,
+            )
+        )
+    return parts
+
+
 @timed(CONTEXT_SECONDS.labels(stage="compose"))
 def compose_projected_context(
     *,
@@ -215,41 +265,7 @@ def compose_projected_context(
         )
     skills = skill_index()
 
-    parts: list[Part] = []
-    if entries:
-        parts.append(
-            Part(
-                key=DIGEST,
-                label=LABELS[DIGEST],
-                items=tuple(Item(key=str(e.session_id), text=f"- {one_line(e.line)}") for e in entries),
-                priority=PRIORITY[DIGEST],
-                in_envelope=True,
-                render=_digest_renderer(entries),
-            )
-        )
-    if hot:
-        parts.append(
-            Part(
-                key=HOT,
-                label=LABELS[HOT],
-                items=tuple(Item(key=c.pk, text=hot_line(c)) for c in hot),
-                priority=PRIORITY[HOT],
-                shed=Shed.NEVER,
-                header=HOT_HEADER,
-                in_envelope=True,
-            )
-        )
-    if hits:
-        parts.append(
-            Part(
-                key=RAG,
-                label=LABELS[RAG],
-                items=tuple(Item(key=c.pk, text=rag_line(c, tz)) for c in hits),
-                priority=PRIORITY[RAG],
-                header=RAG_HEADER,
-                in_envelope=True,
-            )
-        )
+    parts = memory_parts(entries=entries, hot=hot, hits=hits, tz=tz)
     if skills:
         parts.append(
             Part(
@@ -385,6 +401,7 @@ def deliver_projected_context(
     ids only, never shed ones); none for incognito (the call's flag or the session's).
     """
     from audit.services import injection_log_record
+    from delivery.replay_record import replay_record
 
     incognito = incognito or session.incognito
     context = compose_projected_context(
@@ -409,6 +426,7 @@ def deliver_projected_context(
         rag_ids=context.rag_ids,
         approx_tokens=context.approx_tokens,
         scopes={s.chunk_id: s.scope for s in context.sources if s.chunk_id is not None},
+        **replay_record(context),  # what delivery.replay needs to rebuild this turn exactly
     )
     logger.info(
         "memory injected",
