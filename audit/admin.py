@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
-from django.db.models import Case, CharField, IntegerField, OuterRef, QuerySet, Subquery, When
+from django.db.models import Case, CharField, IntegerField, JSONField, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Cast, Substr
 from django.http import HttpRequest
 from django.urls import reverse
@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
 from audit.models import AuditEvent, InjectionLog, InjectionLogItem
+from delivery.replay import Replay, replay_injection
 from memory.lifecycle.selectors import chunks_by_ids
 from sessions_app.models import Agent
 
@@ -59,6 +60,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 # ----------------------------------------------------------------------------------------------
 # Injection log
+
+STATE_CSS = {
+    "confirmed": "pm-state-confirmed",
+    "pending": "pm-state-pending",
+    "rejected": "pm-state-rejected",
+}
 
 
 class SessionFilter(admin.SimpleListFilter):
@@ -144,9 +151,7 @@ def chunk_labels(ids: list[int], chunks: dict[int, Any]) -> SafeString:
         chunk = chunks.get(chunk_id)
         title = Truncator(chunk.heading or " ".join(chunk.content.split())).chars(40) if chunk else "(gone)"
         rows.append((chunk_url(chunk_id), chunk_id, title, chunk.trust_label if chunk else ""))
-    return format_html_join(
-        "", '<div><a href="{}">#{}</a> {} <span class="pm-quiet">{}</span></div>', rows
-    )
+    return format_html_join("", '<div><a href="{}">#{}</a> {} <span class="pm-quiet">{}</span></div>', rows)
 
 
 @admin.register(InjectionLog)
@@ -166,11 +171,29 @@ class InjectionLogAdmin(ReadOnlyAdmin):
         "session_display",
         "agent_display",
         "approx_tokens",
+        "replay_status",
+        "replay_envelope",
+        "replay_rows",
         "hot_chunks",
         "rag_chunks",
         "digest_sessions",
     )
     readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[InjectionLog]:
+        # The same session's previous turn's always-on ids, so an unchanged always-on set
+        # collapses to one line (one correlated read per listed row, on injection_session_created).
+        earlier = InjectionLog.objects.filter(
+            Q(created_at__lt=OuterRef("created_at"))
+            | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk")),
+            session_id=OuterRef("session_id"),
+            agent_id=OuterRef("agent_id"),
+        ).order_by("-created_at", "-id")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(previous_hot_ids=Subquery(earlier.values("hot_ids")[:1], output_field=JSONField()))
+        )
 
     @admin.display(description="when", ordering="created_at")
     def created(self, obj: InjectionLog) -> str:
@@ -204,6 +227,13 @@ class InjectionLogAdmin(ReadOnlyAdmin):
     def hot(self, obj: InjectionLog) -> SafeString:
         chunks = getattr(obj, "chunk_rows", None)
         ids = list(obj.hot_ids or [])
+        previous = getattr(obj, "previous_hot_ids", None)
+        if ids and previous is not None and [int(i) for i in previous] == ids:
+            return format_html(
+                '<span class="pm-quiet pm-as-previous" title="{}">{} always-on, as the previous turn</span>',
+                " ".join(f"#{i}" for i in ids),
+                len(ids),
+            )
         return id_links(ids) if chunks is None else chunk_labels(ids, chunks)
 
     @admin.display(description="RAG hits")
@@ -218,6 +248,85 @@ class InjectionLogAdmin(ReadOnlyAdmin):
         return f"{count} session{'s' if count != 1 else ''}" if count else "—"
 
     # change page
+
+    def _replay(self, obj: InjectionLog) -> Replay:
+        cached = getattr(obj, "_replay_cache", None)
+        if cached is None:
+            cached = obj._replay_cache = replay_injection(obj)
+        return cached
+
+    @admin.display(description="replay")
+    def replay_status(self, obj: InjectionLog) -> SafeString:
+        replay = self._replay(obj)
+        if replay.exact:
+            return format_html(
+                '<strong class="pm-replay-status" data-exact="yes">'
+                "Byte for byte what this turn delivered</strong>"
+                ' <span class="pm-quiet">({} chars, sha256 {}, dates in {})</span>',
+                len(replay.text),
+                replay.sha256[:16],
+                replay.time_zone,
+            )
+        if not replay.recorded:
+            why = "this turn was logged before replay was recorded, so equality cannot be proven"
+        else:
+            changed = [f"#{i} erased since" for i in replay.erased_ids]
+            changed += [f"#{i} no longer in the store" for i in replay.gone_ids]
+            why = "; ".join(changed) or "the store no longer renders it as delivered"
+        return format_html(
+            '<strong class="pm-replay-status pm-warn" data-exact="no">Not the delivered text: {}</strong>'
+            ' <span class="pm-quiet">(delivered sha256 {}, replay {})</span>',
+            why,
+            replay.delivered_sha256[:16] or "not recorded",
+            replay.sha256[:16],
+        )
+
+    @admin.display(description="delivered envelope")
+    def replay_envelope(self, obj: InjectionLog) -> SafeString:
+        # Escaped, and a <pre>: the page shows the characters the model received, nothing rendered.
+        return format_html('<pre class="pm-content-full pm-replay">{}</pre>', self._replay(obj).text)
+
+    @admin.display(description="rows at delivery")
+    def replay_rows(self, obj: InjectionLog) -> SafeString:
+        rows = self._replay(obj).rows
+        if not rows:
+            return format_html('<span class="pm-quiet">{}</span>', "no memory rows (digest only)")
+        body = []
+        for row in rows:
+            notes = []
+            if row.erased:
+                notes.append("erased since")
+            if row.superseded_by is not None:
+                notes.append(
+                    format_html(
+                        'revised since: <a href="{}">#{}</a>', chunk_url(row.superseded_by), row.superseded_by
+                    )
+                )
+            if row.state_now == "gone":
+                notes.append("no longer in the store")
+            body.append(
+                (
+                    row.chunk_id,
+                    chunk_url(row.chunk_id),
+                    row.chunk_id,
+                    "always-on" if row.section == "hot" else "RAG",
+                    STATE_CSS.get(row.state_at_delivery, "pm-state-none"),
+                    row.state_at_delivery or "not recorded",
+                    row.state_now,
+                    format_html_join(" · ", "{}", ((n,) for n in notes)) if notes else "—",
+                )
+            )
+        return format_html(
+            '<table class="pm-replay-rows"><thead><tr><th>row</th><th>section</th>'
+            "<th>state when delivered</th><th>state now</th><th>since</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            format_html_join(
+                "",
+                '<tr data-chunk="{}"><td><a href="{}">#{}</a></td><td>{}</td>'
+                '<td><span class="pm-badge {}">{}</span></td><td>{}</td><td>{}</td></tr>',
+                body,
+            ),
+        )
 
     @admin.display(description="session")
     def session_display(self, obj: InjectionLog) -> SafeString:

@@ -38,6 +38,22 @@ def injection_logs(
     return qs
 
 
+def injection_log_by_id(log_id: int) -> InjectionLog | None:
+    """One injection-log row, or None (ids past the database's integer range included)."""
+    if not 0 < int(log_id) < 2**63:
+        return None
+    return InjectionLog.objects.filter(pk=log_id).first()
+
+
+def previous_hot_ids(log: InjectionLog) -> list[int] | None:
+    """The always-on ids of the same session's turn before `log` (None for its first turn)."""
+    earlier = InjectionLog.objects.filter(session_id=log.session_id, agent_id=log.agent_id).filter(
+        Q(created_at__lt=log.created_at) | Q(created_at=log.created_at, pk__lt=log.pk)
+    )
+    row = earlier.order_by("-created_at", "-id").values_list("hot_ids", flat=True).first()
+    return None if row is None else [int(i) for i in row]
+
+
 def audit_events_for_chunk(chunk_id: int) -> QuerySet[AuditEvent]:
     """Every audit event about one chunk (verdicts, revisions, deletes, promotions), newest first."""
     return AuditEvent.objects.filter(chunk_id=chunk_id).order_by("-created_at", "-id")

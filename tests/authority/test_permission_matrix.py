@@ -23,6 +23,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.permissions import AND, NOT, OR, BasePermission
 from rest_framework.test import APIClient
 
+from audit.services import injection_log_record
 from delivery.api.views import AgentReadsOrOperatorPerms
 from delivery.skills import skill_create
 from memory.lifecycle.quarantine import session_quarantine
@@ -53,6 +54,7 @@ def concrete(path: str) -> str:
         .replace("{chunk_id}", "1")
         .replace("{name}", "n")
         .replace("{quarantine_id}", "1")
+        .replace("{log_id}", "1")
     )
 
 
@@ -144,6 +146,9 @@ EXAMPLES: dict[tuple[str, str], Example] = {
         f"/api/memory/chunks/{w.chunk_id}/review/", body={"state": "confirmed"}
     ),
     ("GET", "/api/memory/injections/"): lambda w: Call("/api/memory/injections/"),
+    ("GET", "/api/memory/injections/{log_id}/replay/"): lambda w: Call(
+        f"/api/memory/injections/{injection_log_record(agent_id=w.agent.pk, session_id=SESSION).pk}/replay/"
+    ),
     ("GET", "/api/memory/chunks/{chunk_id}/influence/"): lambda w: Call(
         f"/api/memory/chunks/{w.chunk_id}/influence/"
     ),

@@ -16,7 +16,13 @@ from tests.clients.conftest import CLIENT_SRC
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", "injections"])
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-PATH_PARAMS = {"chunk_id": "1", "name": "any-skill", "session_id": "any-session", "quarantine_id": "1"}
+PATH_PARAMS = {
+    "chunk_id": "1",
+    "name": "any-skill",
+    "session_id": "any-session",
+    "quarantine_id": "1",
+    "log_id": "1",
+}
 
 
 def _schema_operations(base_url: str, key: str) -> set[tuple[str, str]]:

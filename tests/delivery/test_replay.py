@@ -110,9 +110,7 @@ def test_a_thousand_random_turns_replay_byte_for_byte():
         for _ in range(rng.randint(0, 2)):
             _change_the_store(rng, now)
         now += timedelta(minutes=rng.randint(1, 20))
-        digest = [
-            Entry(session_id=f"prior-{i}", line=_text(rng)) for i in range(rng.choice([0, 0, 1, 3]))
-        ]
+        digest = [Entry(session_id=f"prior-{i}", line=_text(rng)) for i in range(rng.choice([0, 0, 1, 3]))]
         with timezone.override(rng.choice(ZONES)):
             context, log = deliver_projected_context(
                 session=rng.choice(sessions),
@@ -139,7 +137,9 @@ def test_a_thousand_random_turns_replay_byte_for_byte():
     # the store really changed under the log: revisions superseded rows, verdicts changed states
     assert Chunk.objects.filter(invalidation_reason__startswith="superseded_by:").count() > 20
     changed = [
-        r for log in InjectionLog.objects.all()[:300] for r in replay_injection(log).rows
+        r
+        for log in InjectionLog.objects.all()[:300]
+        for r in replay_injection(log).rows
         if r.state_now != r.state_at_delivery
     ]
     assert changed

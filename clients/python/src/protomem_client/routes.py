@@ -77,6 +77,7 @@ OPERATOR_ONLY: frozenset[tuple[str, str]] = frozenset(
         ("GET", "/api/memory/chunks/{chunk_id}/influence/"),  # a chunk's blast radius
         ("POST", "/api/sessions/{session_id}/quarantine/"),  # reviewers: reject all a session wrote
         ("POST", "/api/quarantines/{quarantine_id}/lift/"),  # reviewers: restore the states before
+        ("GET", "/api/memory/injections/{log_id}/replay/"),  # a logged turn's exact envelope
         ("GET", "/api/memory/injections/"),  # the injection log
         ("GET", "/api/prompts/preview/"),  # the projection without logging
         ("POST", "/api/skills/"),  # add a skill
