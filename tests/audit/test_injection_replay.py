@@ -6,9 +6,11 @@ from __future__ import annotations
 import html
 import re
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
@@ -179,3 +181,16 @@ def test_list_collapses_always_on_rows_unchanged_since_the_previous_turn(console
     )
     results = console.get(INJECTIONS).context["cl"].result_list
     assert [r.pk for r in results] == turns[::-1]
+
+
+def test_every_turn_of_the_demo_seed_replays_exactly(operator_client):
+    """The seeded instance's turns went through the real digest (session summaries), real hot and
+    RAG reads and the operator's edits: each replays byte for byte through the API."""
+    call_command("protomem", "seed-demo", "--no-progress", stdout=StringIO(), stderr=StringIO())
+    logs = list(InjectionLog.objects.order_by("id"))
+    assert len(logs) == 6
+    assert any(log.digest_lines for log in logs)
+    for log in logs:
+        body = operator_client.get(url(log.pk)).json()
+        assert body["exact"] is True, log.pk
+        assert body["sha256"] == log.envelope_sha256
