@@ -20,7 +20,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.utils import timezone
@@ -34,6 +34,9 @@ from memory.store.models import Chunk
 
 if TYPE_CHECKING:
     from audit.models import InjectionLog
+
+GONE_STORED = datetime(1970, 1, 1, tzinfo=UTC)
+
 
 class _DigestEntry(NamedTuple):
     session_id: str
@@ -52,10 +55,7 @@ class _GoneRow:
     scope: str | None = None
     trust_label: str = "unknown"
     held_reasons: str = ""
-
-    @property
-    def created_at(self) -> Any:
-        return timezone.now()
+    created_at: datetime = GONE_STORED  # fixed, so two replays of the same turn read the same
 
 
 @dataclass(frozen=True)
