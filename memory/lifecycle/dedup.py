@@ -84,8 +84,10 @@ def judge(old_text: str, new_text: str, shared: int, union: int) -> tuple[Decisi
         return "new", verdict
     if verdict.kind == "duplicate":
         return ("duplicate" if band == "duplicate" else "revision"), verdict
-    if verdict.rule == "reworded" and band == "new":
-        return "new", verdict  # only wording differs, and little of it is shared: no evidence
+    if verdict.rule == "reworded":
+        return band, verdict  # only ordinary words differ: the overlap bands decide, as before
+    if band == "new" and verdict.rule == "value_changed" and not verdict.only_values:
+        return "new", verdict  # below the band, only a change of values alone is a revision
     return "revision", verdict  # a value changed or the fact was turned round
 
 

@@ -93,6 +93,7 @@ class Verdict:
     rule: str
     old: tuple[str, ...] = ()
     new: tuple[str, ...] = ()
+    only_values: bool = False  # every differing word is a value (or a negation)
 
     @property
     def same_subject(self) -> bool:
@@ -213,7 +214,8 @@ def classify(old: str, new: str) -> Verdict:
     changed_old = tuple(t.surface for part, _, _ in spans for t in part)
     changed_new = tuple(t.surface for _, part, _ in spans for t in part)
     if value_changed:
-        return Verdict("revision", "value_changed", changed_old, changed_new)
+        only = all(t.role in ("value", "negation") for o, n, _ in spans for t in o + n)
+        return Verdict("revision", "value_changed", changed_old, changed_new, only)
     names_or_words = [t for part_a, part_b, _ in spans for t in part_a + part_b if t.role in ("name", "word")]
     if not names_or_words:
         return Verdict("duplicate", "same_words")
