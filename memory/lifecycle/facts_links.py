@@ -10,9 +10,12 @@ person (it is already held as a proposal; the code says why it matters).
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
 from typing import Any
 
 from memory.lifecycle import dedup
+from memory.lifecycle.writes import SUPERSEDED_PREFIX
 from memory.store.models import Chunk, ReviewState
 from memory.store.trust import TrustTier, trust_tier
 
@@ -87,3 +90,80 @@ def record_link(chunk: Chunk, match: dedup.Match, *, proposal: bool, target: Chu
         chunk.held_reasons = with_code(chunk.held_reasons, CONTRADICTS_CONFIRMED)
         fields["held_reasons"] = chunk.held_reasons
     Chunk.objects.filter(pk=chunk.pk).update(**fields)
+
+
+# -- reading: what a row replaces, and how the words changed
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    """One run of a word diff: op is "same", "del" (only in the old row) or "ins" (only in the new)."""
+
+    op: str
+    text: str
+
+
+def word_diff(old: str, new: str) -> list[DiffPart]:
+    """The words of `old` and `new` aligned (difflib), as runs of same / deleted / inserted text."""
+    a, b = (old or "").split(), (new or "").split()
+    parts: list[DiffPart] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            parts.append(DiffPart("same", " ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            parts.append(DiffPart("del", " ".join(a[i1:i2])))
+        if j2 > j1:
+            parts.append(DiffPart("ins", " ".join(b[j1:j2])))
+    return parts
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A row `chunk` replaces: superseded by it ("superseded") or waiting on its review ("proposed")."""
+
+    row: Chunk
+    how: str
+    diff: list[DiffPart]
+    rule: str = ""
+
+
+def replaced_rows(chunk: Chunk) -> list[Replaced]:
+    """The rows this row superseded (invalidation_reason superseded_by:<id>, the chain index) and the
+    row it proposes to replace, each with the word diff from it to this row."""
+    rules = {
+        e.get("chunk_id"): str(e.get("rule") or "") for e in (chunk.held_detail or []) if "chunk_id" in e
+    }
+    out: list[Replaced] = []
+    old = Chunk.objects.filter(
+        invalidated_at__isnull=False, invalidation_reason=f"{SUPERSEDED_PREFIX}{chunk.pk}"
+    ).order_by("id")
+    for row in old:
+        out.append(Replaced(row, "superseded", word_diff(row.content, chunk.content), rules.get(row.pk, "")))
+    if chunk.proposes_id is not None:
+        target = Chunk.objects.filter(pk=chunk.proposes_id).first()
+        if target is not None:
+            diff = word_diff(target.content, chunk.content)
+            out.append(Replaced(target, "proposed", diff, rules.get(target.pk, "")))
+    return out
+
+
+def replaces_ids(chunk: Chunk) -> list[int]:
+    """Ids this row replaces as far as the row itself says (held_detail links and proposes_id): for
+    lists, without a query."""
+    ids = [
+        int(str(e["chunk_id"]))
+        for e in (chunk.held_detail or [])
+        if e.get("code") in (SUPERSEDES, "proposed_revision") and e.get("chunk_id") is not None
+    ]
+    if chunk.proposes_id is not None:
+        ids.append(chunk.proposes_id)
+    return list(dict.fromkeys(ids))
+
+
+def held_detail_of(chunk: Chunk) -> list[dict[str, Any]]:
+    """The row's reasons (held_detail), or for a row held before that column its codes alone."""
+    if chunk.held_detail:
+        return [dict(entry) for entry in chunk.held_detail if isinstance(entry, dict)]
+    codes = [code for code in (chunk.held_reasons or "").split(",") if code]
+    return [{"code": code, "text": "", "snippet": ""} for code in codes]
