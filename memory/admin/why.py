@@ -31,15 +31,6 @@ WHY_WORDS = {
 }
 
 
-def reasons(chunk: Chunk) -> list[dict[str, Any]]:
-    """held_detail, or (a row stored before it) its held_reasons codes without text."""
-    if chunk.held_detail:
-        return [dict(entry) for entry in chunk.held_detail if isinstance(entry, dict)]
-    return [
-        {"code": code, "text": "", "snippet": ""} for code in (chunk.held_reasons or "").split(",") if code
-    ]
-
-
 def _reason_item(entry: dict[str, Any]) -> SafeString:
     code = str(entry.get("code") or "")
     extra = {k: v for k, v in entry.items() if k not in ("code", "text", "snippet", "chunk_id") and v}
@@ -50,15 +41,17 @@ def _reason_item(entry: dict[str, Any]) -> SafeString:
     )
     snippet = str(entry.get("snippet") or "")
     span = format_html(' matched <mark class="pm-why-span">{}</mark>', snippet) if snippet else ""
-    link = ""
+    text: SafeString | str = str(entry.get("text") or "")
     if entry.get("chunk_id") is not None:
-        link = format_html(' <a href="{}">#{}</a>', chunk_url(int(str(entry["chunk_id"]))), entry["chunk_id"])
+        cid = int(str(entry["chunk_id"]))
+        link = format_html('<a href="{}">#{}</a>', chunk_url(cid), cid)
+        before, mark, after = str(text).partition(f"#{cid}")
+        text = format_html("{}{}{}", before, link, after) if mark else format_html("{} {}", text, link)
     return format_html(
-        '<li><span class="pm-badge pm-reason" data-code="{}">{}</span> {}{}{} {}</li>',
+        '<li><span class="pm-badge pm-reason" data-code="{}">{}</span> {}{} {}</li>',
         code,
         WHY_WORDS.get(code, code),
-        str(entry.get("text") or ""),
-        link,
+        text,
         span,
         rule,
     )
