@@ -8,6 +8,14 @@ says it, per the token-set Jaccard bands of memory.lifecycle.dedup:
                   invalidated_at + invalidation_reason="superseded_by:<new id>"
     < 0.6         inserted as a new fact
 
+The band is corrected by the roles of the words that differ (dedup.judge,
+memory.lifecycle.facts_subject): a row whose differing words name another thing (a service, a
+person, an id) is never matched, however high the overlap; one whose only differences are
+values (numbers, times, days, versions) is a revision even below 0.6 or above 0.85; a negation
+flip is a revision too. The best-overlapping live fact about the same thing is the match. The
+new row's held_detail records what it replaced and why (facts_links); a revision that is only a
+proposal and turns round a row a person stands behind is also held as `contradicts_confirmed`.
+
 Live facts are rows with domain "fact" in the draft's namespace that are neither invalidated
 nor expired. Candidates come from the FTS index, never a table scan, in two bounded statements:
 
