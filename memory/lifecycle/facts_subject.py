@@ -226,8 +226,9 @@ _FUNCTION_MAX = 3  # letters: "a", "the", "ms", "de", "am" ... a short trailing 
 
 
 def _only_function_after(b: list[Token], j2: int, kb: list[str], ka: list[str]) -> bool:
-    """True when what follows position j2 in `b` is only short words and punctuation."""
-    return all(len(t.key) <= _FUNCTION_MAX and t.role != "name" for t in b[j2:])
+    """True when what follows position j2 in `b` is only short ordinary words ("ms", "the"): a value
+    after the span ("due on May 31") means the span is not the value slot."""
+    return all(len(t.key) <= _FUNCTION_MAX and t.role == "word" for t in b[j2:])
 
 
 def _in_subject_half(tokens: list[Token], part: list[Token]) -> bool:
