@@ -15,6 +15,9 @@ values (numbers, times, days, versions) is a revision even below 0.6 or above 0.
 flip is a revision too. The best-overlapping live fact about the same thing is the match. The
 new row's held_detail records what it replaced and why (facts_links); a revision that is only a
 proposal and turns round a row a person stands behind is also held as `contradicts_confirmed`.
+The lookup below is exact for the 0.6 band only: a value revision below it is found when the
+shortlist holds the old row (it shares the rare words, as a revision of a short fact does), not
+guaranteed.
 
 Live facts are rows with domain "fact" in the draft's namespace that are neither invalidated
 nor expired. Candidates come from the FTS index, never a table scan, in two bounded statements:

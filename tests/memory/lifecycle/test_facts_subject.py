@@ -197,3 +197,15 @@ def test_a_contradiction_of_a_row_a_person_stands_behind_is_linked_and_held(prot
     assert CONTRADICTS_CONFIRMED in new.held_reasons.split(",")
     entry = next(e for e in new.held_detail if e["code"] == CONTRADICTS_CONFIRMED)
     assert (entry["chunk_id"], entry["rule"], entry["snippet"]) == (old.pk, "value_changed", "15:00 -> 17:00")
+
+
+@pytest.mark.django_db
+def test_a_short_value_revision_below_the_overlap_band_is_still_found():
+    # 5 of 9 tokens shared: the overlap bands alone called this a new fact
+    for i in range(30):  # other rows sharing the common words, so the lookup has to choose
+        fact_ingest(draft=draft(f"The team standup notes for squad{i} live in doc {i}."), actor="t", path="t")
+    first = fact_ingest(draft=draft("The team standup is on Mondays at 09:00."), actor="t", path="t")
+    moved = fact_ingest(draft=draft("The team standup is on Tuesdays at 10:00."), actor="t", path="t")
+    assert (moved.action, moved.superseded_id) == ("superseded", first.chunk.pk)
+    entry = next(e for e in moved.chunk.held_detail if e["code"] == "supersedes")
+    assert entry["snippet"] == "Mondays 09:00 -> Tuesdays 10:00"
