@@ -176,13 +176,19 @@ def classify(old: str, new: str) -> Verdict:
     if union and Fraction(len(fa & fb), union) < FRAME_AT:
         return Verdict("new", "little_shared")
     ka, kb = [t.key for t in a], [t.key for t in b]
-    if ka == kb:
-        return Verdict("duplicate", "same_words")
-    spans = [
-        (a[i1:i2], b[j1:j2], j2 == len(b) or _only_function_after(b, j2, kb, ka))
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=ka, b=kb, autojunk=False).get_opcodes()
-        if tag != "equal"
-    ]
+    if ka == kb or set(ka) == set(kb):
+        return Verdict("duplicate", "same_words")  # the same words, perhaps in another order
+    # A word present on both sides was moved, not changed: only words missing from the other
+    # side make a span.
+    in_a, in_b = set(ka), set(kb)
+    spans = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=ka, b=kb, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        old_part = [t for t in a[i1:i2] if t.key not in in_b]
+        new_part = [t for t in b[j1:j2] if t.key not in in_a]
+        if old_part or new_part:
+            spans.append((old_part, new_part, j2 == len(b) or _only_function_after(b, j2, kb, ka)))
     neg_a = {t.key for t in a if t.role == "negation"}
     neg_b = {t.key for t in b if t.role == "negation"}
     value_changed = False
