@@ -14,6 +14,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
 from audit.selectors import chunk_influence, chunk_influence_turns
+from memory.admin import why
 from memory.admin.forms import ADD_HELP, REVISE_HELP
 from memory.admin.html import (
     ADMIN_PATH,
@@ -365,6 +366,8 @@ class ChunkChangePage:
             "can_remove": self.has_remove_permission(request),
             "bulk_delete_marker": BULK_DELETE_MARKER,
         }
+        if object_id:
+            context.update(why.panels(self.get_object(request, object_id)))
         return super().changeform_view(request, object_id, form_url, context)
 
     def _remove_or_restore_one(self, request: HttpRequest, object_id: str, *, restore: bool) -> HttpResponse:
@@ -532,6 +535,7 @@ class ChunkChangePage:
             "spread": spread,
             "copies": len(spread.rows) - 1 if spread else 0,
             "back_url": request.get_full_path(),
+            **why.panels(obj),
         }
         return TemplateResponse(request, "admin/memory/verdict_step.html", context)
 

@@ -15,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
+from memory.admin import why
 from memory.admin.base import ChunkAdminBase
 from memory.admin.filters import (
     DomainFilter,
@@ -128,7 +129,7 @@ class PendingChunkAdmin(ChunkAdminBase):
 
     @admin.display(description="risk", ordering="risk")
     def risk_display(self, obj: Chunk) -> SafeString:
-        return risk_badge(obj)
+        return format_html("{} {}", risk_badge(obj), why.replaces_mark(obj))
 
     @admin.display(description="copies")
     def copies(self, obj: Chunk) -> SafeString | str:

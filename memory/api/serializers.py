@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from memory.lifecycle.documents import MAX_CHUNK_CHARS
+from memory.lifecycle.facts_links import held_detail_of
 from memory.lifecycle.ingest import MAX_EXPIRES_DAYS, MIN_EXPIRES_DAYS
 from memory.lifecycle.recall import expires_date, list_line
 from memory.lifecycle.retention import MAX_BULK_IDS
@@ -101,6 +102,10 @@ class ChunkOutput(serializers.ModelSerializer):
     risk = serializers.IntegerField(read_only=True, allow_null=True, help_text="1 = highest .. 3")
     held_reasons = serializers.SerializerMethodField(help_text="what the write inspection found")
     held = serializers.SerializerMethodField(help_text="kept out of delivery until reviewed (knowledge.hold)")
+    held_detail = serializers.SerializerMethodField(
+        help_text="why: each reason found (code, text, the matched snippet, and the rule when known), and "
+        "the rows this one supersedes, proposes to replace or contradicts (chunk_id)"
+    )
 
     class Meta:
         model = Chunk
@@ -133,6 +138,7 @@ class ChunkOutput(serializers.ModelSerializer):
             "risk",
             "held_reasons",
             "held",
+            "held_detail",
         ]
         read_only_fields = fields
 
@@ -148,6 +154,10 @@ class ChunkOutput(serializers.ModelSerializer):
 
     def get_held(self, obj: Chunk) -> bool:
         return bool(hold_reasons(obj))
+
+    @extend_schema_field({"type": "array", "items": {"type": "object", "additionalProperties": True}})
+    def get_held_detail(self, obj: Chunk) -> list[dict[str, object]]:
+        return held_detail_of(obj)
 
 
 class MemoryListItemOutput(ChunkOutput):

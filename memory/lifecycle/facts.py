@@ -8,6 +8,17 @@ says it, per the token-set Jaccard bands of memory.lifecycle.dedup:
                   invalidated_at + invalidation_reason="superseded_by:<new id>"
     < 0.6         inserted as a new fact
 
+The band is corrected by the roles of the words that differ (dedup.judge,
+memory.lifecycle.facts_subject): a row whose differing words name another thing (a service, a
+person, an id) is never matched, however high the overlap; one whose only differences are
+values (numbers, times, days, versions) is a revision even below 0.6 or above 0.85; a negation
+flip is a revision too. The best-overlapping live fact about the same thing is the match. The
+new row's held_detail records what it replaced and why (facts_links); a revision that is only a
+proposal and turns round a row a person stands behind is also held as `contradicts_confirmed`.
+The lookup below is exact for the 0.6 band only: a value revision below it is found when the
+shortlist holds the old row (it shares the rare words, as a revision of a short fact does), not
+guaranteed.
+
 Live facts are rows with domain "fact" in the draft's namespace that are neither invalidated
 nor expired. Candidates come from the FTS index, never a table scan, in two bounded statements:
 
@@ -56,7 +67,7 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from memory.lifecycle import dedup
+from memory.lifecycle import dedup, facts_links
 from memory.lifecycle.authority import may_supersede
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.lifecycle.scope import readable_ids
@@ -280,7 +291,7 @@ def closest(
         return None
     found = candidates(new, namespace=namespace, now=now)
     readable = readable_ids([i for i, _ in found], agent=agent_id)  # knowledge.scope (memory.lifecycle.scope)
-    return dedup.best_match(new, [(i, text) for i, text in found if i in readable])
+    return dedup.best_match(new, [(i, text) for i, text in found if i in readable], text=content)
 
 
 def fact_ingest(
@@ -308,14 +319,15 @@ def fact_ingest(
             existing = Chunk.objects.get(pk=match.chunk_id)
             logger.debug("fact duplicates #%s (j=%.3f); skipped", match.chunk_id, match.score)
             return FactOutcome(action="duplicate", chunk=existing, score=match.score)
-        proposal = match is not None and not may_supersede(
-            writer_agent_id=draft.agent_id,
-            writer_source_type=draft.source_type,
-            target=Chunk.objects.get(pk=match.chunk_id),
+        target = Chunk.objects.get(pk=match.chunk_id) if match is not None else None
+        proposal = target is not None and not may_supersede(
+            writer_agent_id=draft.agent_id, writer_source_type=draft.source_type, target=target
         )
         if proposal:
             draft = dataclasses.replace(draft, proposes_id=cast(dedup.Match, match).chunk_id)
         new = add_chunk(draft, actor=actor, path=path, agent_write=agent_write)
+        if new is not None and match is not None and proposal:
+            facts_links.record_link(new, match, proposal=True, target=cast(Chunk, target))
     if new is None:  # pragma: no cover - the strip above already caught reasoning-only content
         return FactOutcome(action="dropped", chunk=None)
     if match is None:
@@ -323,10 +335,10 @@ def fact_ingest(
     if proposal:
         logger.info("fact #%s proposes a revision of #%s (j=%.3f)", new.pk, match.chunk_id, match.score)
         return FactOutcome(action="proposed", chunk=new, proposed_id=match.chunk_id, score=match.score)
-    return _supersede(new, match)
+    return _supersede(new, match, cast(Chunk, target))
 
 
-def _supersede(new: Chunk, match: dedup.Match) -> FactOutcome:
+def _supersede(new: Chunk, match: dedup.Match, target: Chunk) -> FactOutcome:
     try:
         with transaction.atomic():
             superseded = chunk_supersede(old_id=match.chunk_id, new_id=new.pk)
@@ -338,5 +350,6 @@ def _supersede(new: Chunk, match: dedup.Match) -> FactOutcome:
     if not superseded:
         logger.warning("fact #%s was superseded concurrently; #%s stands beside it", match.chunk_id, new.pk)
         return FactOutcome(action="inserted", chunk=new, score=match.score)
+    facts_links.record_link(new, match, proposal=False, target=target)
     logger.debug("fact #%s supersedes #%s (j=%.3f)", new.pk, match.chunk_id, match.score)
     return FactOutcome(action="superseded", chunk=new, superseded_id=match.chunk_id, score=match.score)

@@ -13,13 +13,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from typing import Any, cast
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Case, CharField, Value, When
 from django.utils import timezone
 
-from memory.lifecycle import dedup
+from memory.lifecycle import dedup, facts_links
 from memory.lifecycle.authority import PROPOSED_REVISION, may_supersede
 from memory.lifecycle.facts import (
     COMMON_AT,
@@ -120,6 +121,7 @@ class _Draft:
     shared: int = 0
     union: int = 0
     chunk: Chunk | None = None
+    verdict: object = None  # the facts_subject.Verdict of the row it duplicates or revises
 
 
 class _Batch:
@@ -177,12 +179,12 @@ class _Batch:
             wanted_ids.setdefault(cast(str, it.values["namespace"]), set()).update(ranked.ids)
             seen.update(it.tokens)
         # 2. the shortlisted rows that are live facts, one read per namespace
-        live: dict[str, dict[int, _Tokens]] = {}
+        live: dict[str, dict[int, tuple[_Tokens, str]]] = {}
         for namespace, ids in wanted_ids.items():
             where, params = live_where(namespace, self.now)
             index = text_index.sql()
             rows = index.chunk_rows(sorted(ids), columns=_columns(), where=where, where_params=params)
-            live[namespace] = {i: _stored_tokens(c) for i, c in cast(list[tuple[int, str]], rows)}
+            live[namespace] = {i: (_stored_tokens(c), c) for i, c in cast(list[tuple[int, str]], rows)}
         # 3. decide in order
         for index, (it, ranked) in enumerate(zip(self.items, shortlists, strict=True)):
             if it.values is None:
@@ -193,8 +195,8 @@ class _Batch:
         return self._write(actor, path)
 
     def _stored_candidates(
-        self, it: _Draft, ranked: dedup.Shortlist, live: dict[int, _Tokens]
-    ) -> list[tuple[int, _Tokens]]:
+        self, it: _Draft, ranked: dedup.Shortlist, live: dict[int, tuple[_Tokens, str]]
+    ) -> list[tuple[int, tuple[_Tokens, str]]]:
         invalid = self.invalid_db
         found = [(i, live[i]) for i in ranked.ids if i in live and i not in invalid]
         if found or ranked.exact:
@@ -202,7 +204,7 @@ class _Batch:
         namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
         where, params = live_where(namespace, self.now)
         rows = every_word_rows(it.tokens, where=where, where_params=params)
-        return [(i, _stored_tokens(c)) for i, c in rows if i not in self.invalid_db]
+        return [(i, (_stored_tokens(c), c)) for i, c in rows if i not in self.invalid_db]
 
     def _pending_candidates(self, namespace: str, new: frozenset[str]) -> set[int]:
         """Earlier drafts of the batch able to reach the revision band: exact, no cut-off.
@@ -216,54 +218,78 @@ class _Batch:
             out.update(rows)
         return out - self.invalid_pending
 
-    def _decide(self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, _Tokens]) -> None:
+    def _decide(
+        self, index: int, it: _Draft, ranked: dedup.Shortlist, live: dict[int, tuple[_Tokens, str]]
+    ) -> None:
         namespace = cast(str, cast(dict[str, object], it.values)["namespace"])
         new = it.tokens
         n = len(new)
         common = new.intersection
-        # best so far: shared, union, order (newest wins ties), pending?, id; compared as exact
-        # fractions by cross-multiplying (dedup.best_match's rule without building Fractions).
-        # The best is the maximum of (fraction, order) and every order is distinct, so the
-        # candidates may come in any order. n >= 1, so no union is 0.
-        b_shared, b_union, b_order, b_pending, b_id = 0, 0, -1, False, 0
-        for chunk_id, toks in self._stored_candidates(it, ranked, live):
+        # Every candidate worth judging, best overlap first (newest wins ties; an earlier draft of
+        # the batch counts as newer than any stored row), then the first about the same thing
+        # (dedup.judge): fact_ingest's dedup.best_match, over the store and the batch so far.
+        scored: list[tuple[Fraction, int, int, int, bool, int, str]] = []
+        for chunk_id, (toks, content) in self._stored_candidates(it, ranked, live):
             shared = len(common(toks))
             union = n + len(toks) - shared
-            left, right = shared * b_union, b_shared * union
-            if b_union == 0 or left > right or (left == right and chunk_id > b_order):
-                b_shared, b_union, b_order, b_id = shared, union, chunk_id, chunk_id
+            if dedup.worth_judging(shared, union):
+                scored.append((Fraction(shared, union), chunk_id, shared, union, False, chunk_id, content))
         for other in self._pending_candidates(namespace, new):
             toks = self.items[other].tokens
             shared = len(common(toks))
             union = n + len(toks) - shared
-            order = _PENDING_ORDER + other
-            left, right = shared * b_union, b_shared * union
-            if b_union == 0 or left > right or (left == right and order > b_order):
-                b_shared, b_union, b_order, b_pending, b_id = shared, union, order, True, other
-        decision = dedup.decide_overlap(b_shared, b_union) if b_union else "new"
-        if decision != "new":
-            it.shared, it.union = b_shared, b_union
-            if b_pending:
-                it.target_pending = b_id
-            else:
-                it.target_db = b_id
+            if dedup.worth_judging(shared, union):
+                content = cast(str, cast(dict[str, object], self.items[other].values)["content"])
+                scored.append(
+                    (Fraction(shared, union), _PENDING_ORDER + other, shared, union, True, other, content)
+                )
+        scored.sort(key=lambda row: row[:2], reverse=True)
+        text = cast(str, cast(dict[str, object], it.values)["content"])
+        decision: dedup.Decision = "new"
+        b_pending, b_id = False, 0
+        for _, _, shared, union, pending, target, content in scored:
+            decision, verdict = dedup.judge(content, text, shared, union)
+            if decision != "new":
+                it.shared, it.union, it.verdict = shared, union, verdict
+                b_pending, b_id = pending, target
+                if pending:
+                    it.target_pending = target
+                else:
+                    it.target_db = target
+                break
         if decision == "duplicate":
             it.action = "duplicate"
             return
-        if decision == "revision" and not b_pending and not self._may_supersede(it, b_id):
+        target = None if b_pending or decision != "revision" else self._target_row(b_id)
+        values = cast(dict[str, object], it.values)
+        if target is not None and not self._may_supersede(it, target):
             # Not the writer's to replace (lifecycle.authority): a proposal; the row stays live.
             it.action = "proposed"
-            values = cast(dict[str, object], it.values)
             values.update(proposes_id=b_id, review_state=ReviewState.PENDING, held_reasons=PROPOSED_REVISION)
+            self._link(it, target, proposal=True)
         elif decision == "revision":
             it.action = "superseded"
             (self.invalid_pending if b_pending else self.invalid_db).add(b_id)
+            if target is not None:
+                self._link(it, target, proposal=False)
         for w in new:
             self.pending.setdefault((namespace, w), []).append(index)
 
-    def _may_supersede(self, it: _Draft, target_id: int) -> bool:
+    def _target_row(self, target_id: int) -> Chunk:
+        return Chunk.objects.only("agent_id", "source_type", "scope", "review_state").get(pk=target_id)
+
+    def _link(self, it: _Draft, target: Chunk, *, proposal: bool) -> None:
+        """held_detail (and contradicts_confirmed) of a draft that revises a stored row."""
         values = cast(dict[str, object], it.values)
-        target = Chunk.objects.only("agent_id", "source_type", "scope", "review_state").get(pk=target_id)
+        match = dedup.Match(target.pk, it.shared, it.union, "revision", cast(Any, it.verdict))
+        entries = facts_links.link_entries(match, proposal=proposal, target=target)
+        values["held_detail"] = facts_links.merged(cast(Any, values.get("held_detail")), entries)
+        if any(e["code"] == facts_links.CONTRADICTS_CONFIRMED for e in entries):
+            held = cast(str | None, values.get("held_reasons"))
+            values["held_reasons"] = facts_links.with_code(held, facts_links.CONTRADICTS_CONFIRMED)
+
+    def _may_supersede(self, it: _Draft, target: Chunk) -> bool:
+        values = cast(dict[str, object], it.values)
         return may_supersede(
             writer_agent_id=cast(int | None, values["agent_id"]),
             writer_source_type=cast(str, values["source_type"]),

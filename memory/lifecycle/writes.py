@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -137,13 +138,21 @@ def _inspect(values: dict[str, Any], draft: ChunkDraft) -> None:
     )
     values["risk"] = found.risk
     codes = [reason.code for reason in found.reasons if reason.code in HOLDING_CODES]
+    # Why (Chunk.held_detail): every reason as found, whatever fields Reason carries.
+    detail = [dataclasses.asdict(reason) for reason in found.reasons]
     if draft.proposes_id is not None:
         codes.append(PROPOSED_REVISION)
+        detail.append({"code": PROPOSED_REVISION, "text": "would replace a row it may not supersede",
+                       "snippet": "", "chunk_id": draft.proposes_id})  # fmt: skip
+    if detail:
+        values["held_detail"] = detail
     if not codes:
         return
     if LEAKED_CREDENTIAL in codes:
         values["content"] = redact_secrets(without_invisible(values["content"])).text
         values["heading"] = redact_secrets(without_invisible(values["heading"])).text
+        for item in detail:  # a matched span must not carry the credential past the redaction
+            item["snippet"] = redact_secrets(without_invisible(str(item.get("snippet") or ""))).text
     values.update(review_state=ReviewState.PENDING, held_reasons=",".join(dict.fromkeys(codes)))
 
 

@@ -75,6 +75,11 @@ class Chunk(models.Model):
     risk = models.SmallIntegerField(null=True, blank=True, editable=False)
     # Comma-separated reason codes that hold this row from delivery while it is pending.
     held_reasons = models.CharField(max_length=255, null=True, blank=True, editable=False)
+    # Why: the inspection's reasons as dicts (dataclasses.asdict of lifecycle.inspection.Reason:
+    # code, text, snippet and whatever fields it grows), then the supersede / contradiction links
+    # the facts path found (code, text, snippet, rule, chunk_id). NULL when nothing was found.
+    # Nullable, no default: adding it is ALTER TABLE ADD COLUMN, which keeps the FTS triggers.
+    held_detail = models.JSONField(null=True, blank=True, editable=False)
     heading = models.CharField(max_length=512, blank=True, default="")
     content = models.TextField()
 

@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "eval-recall": "memory.cli.eval_recall",
     "check": "protomem.cli.check",
     "eval-poisoning": "protomem.cli.eval_poisoning",
+    "eval-supersede": "memory.cli.eval_supersede",
     "create-operator-key": "protomem.cli.create_operator_key",
     "doctor": "protomem.cli.doctor",
     "mcp": "protomem.cli.mcp",
