@@ -35,6 +35,7 @@ def main() -> None:
     parser.add_argument("--mix", default="recall=50,context=30,ingest=20")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--sort", default="cumulative", help="pstats sort key (cumulative, tottime)")
+    parser.add_argument("--no-profile", action="store_true", help="CPU per request only, no cProfile")
     args = parser.parse_args()
 
     from bench import load_server
@@ -77,12 +78,15 @@ def main() -> None:
     profiler = cProfile.Profile()
     for seq, op in enumerate(ops):
         t0 = time.process_time()
-        profiler.enable()
+        if not args.no_profile:
+            profiler.enable()
         status = one(op, seq)
-        profiler.disable()
+        if not args.no_profile:
+            profiler.disable()
         cpu[op].append((time.process_time() - t0) * 1000)
         statuses[f"{op} {status}"] += 1
     total = sum(sum(v) for v in cpu.values())
+    mode = "profiler off" if args.no_profile else "profiler on"
     print(f"== load_profile: {args.requests} requests in process, {args.chunks:,} chunks, mix {args.mix}")
     print(f"  measured: {args.requests} requests through the WSGI stack; statuses {dict(statuses)}")
     print(
@@ -91,9 +95,11 @@ def main() -> None:
     for op, values in sorted(cpu.items()):
         print(
             f"  {op:<8} n={len(values):<5} cpu per request mean {sum(values) / len(values):6.2f} ms "
-            f"p50 {common.percentile(values, 50):6.2f} ms (profiler on)"
+            f"p50 {common.percentile(values, 50):6.2f} ms ({mode})"
         )
-    print(f"  all      cpu per request mean {total / args.requests:6.2f} ms (profiler on)")
+    print(f"  all      cpu per request mean {total / args.requests:6.2f} ms ({mode})")
+    if args.no_profile:
+        return
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
     print(out.getvalue())
