@@ -66,16 +66,33 @@ def _visible(char: str) -> bool:
     return char in "\n\t" or not (category == "Cf" or category == "Cc")
 
 
+class _VisibilityTable(dict[int, int | None]):
+    """A str.translate table: a code point maps to itself, or to None (dropped) where _visible()
+    says so. Filled as characters are met, so translate stays in C for every known character;
+    past MAX_KNOWN code points new ones are answered without being kept (bounded memory)."""
+
+    MAX_KNOWN = 65536
+
+    def __missing__(self, code: int) -> int | None:
+        value = code if _visible(chr(code)) else None
+        if len(self) < self.MAX_KNOWN:
+            self[code] = value
+        return value
+
+
+_VISIBILITY = _VisibilityTable()
+
+
 def without_invisible(text: str) -> str:
     """`text` without the characters _visible() drops (a secret split by zero-width spaces joins up)."""
-    return "".join(ch for ch in text if _visible(ch)) if text and not text.isascii() else text
+    return text.translate(_VISIBILITY) if text and not text.isascii() else text
 
 
 def _compatible_visible(text: str) -> str:
     """NFKC, then without the characters _visible() drops."""
-    if text.isascii():  # most stored text: the same result without NFKC and a per-character pass
+    if text.isascii():  # most stored text: the same result without NFKC (ASCII is NFKC already)
         return text.translate(_ASCII_INVISIBLE)
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if _visible(ch))
+    return unicodedata.normalize("NFKC", text).translate(_VISIBILITY)
 
 
 def normalized(text: str) -> str:

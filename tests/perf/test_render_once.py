@@ -51,6 +51,20 @@ def test_the_ascii_fast_path_equals_nfkc_and_the_visibility_filter() -> None:
         assert rendering._compatible_visible(text) == _slow(text)
 
 
+def test_the_non_ascii_path_equals_nfkc_and_the_visibility_filter() -> None:
+    rng = random.Random(32)
+    tricky = "\u200b\u200d\u202e\u2066\u00ad\ufeff\u0085\u2028\uff1c\uff1e\u00e9\u2460\u4e2d"
+    tricky += "\U0001f600\u0301\x00\x7f\t\n"
+    alphabet = string.ascii_letters + " &#;<>()" + tricky
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60)))
+        assert rendering._compatible_visible(text) == _slow(text)
+        kept = "".join(ch for ch in text if rendering._visible(ch)) if not text.isascii() else text
+        assert rendering.without_invisible(text) == kept  # as before: ASCII text is left as it is
+    for code in (*range(0x80, 0x3000), *range(0xFE00, 0x10000), 0xE0001, 0x1D173):
+        assert rendering._compatible_visible(chr(code)) == _slow(chr(code)), hex(code)
+
+
 def _lines(rows: list[Any]) -> list[str]:
     return [
         out for row in rows for out in (hot_line(row), rag_line(row), recall_line(row, "t"), chunk_text(row))
