@@ -56,3 +56,15 @@ def test_requests_reuse_the_connection_only_when_asked(tmp_path: Path, max_age: 
         assert len(set(out["seen"])) == 1
     else:
         assert out["seen"] == [None, None, None]  # closed at the end of every request
+
+
+def test_celery_workers_close_their_connections_around_every_task() -> None:
+    """Kept connections are for web workers: Celery's Django fixup closes a worker's connections
+    before and after each task (CELERY_DB_REUSE_MAX unset), so a task never inherits one."""
+    from celery.fixups.django import DjangoFixup, DjangoWorkerFixup
+
+    from protomem.celery import app
+
+    assert "celery.fixups.django:fixup" in app.fixups
+    assert any(isinstance(f, DjangoFixup) for f in app._fixups)
+    assert not DjangoWorkerFixup(app).db_reuse_max
