@@ -17,6 +17,7 @@ Typical use (Django must be set up before models are imported):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -24,8 +25,10 @@ import shutil
 import sqlite3
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -192,3 +195,89 @@ def progress(iterable: Sequence[Any] | Iterator[Any], *, every: int, total: int,
         if n % every == 0:
             rate = n / max(time.perf_counter() - start, 1e-9)
             print(f"    {label}: {n:,}/{total:,} ({rate:,.0f}/s)", file=sys.stderr, flush=True)
+
+
+# -- what a bench measured (so a run that silently fell back to keyword only says so)
+
+
+def store_census(model: str | None = None) -> dict[str, int]:
+    """Rows in the store, deliverable rows, and stored vectors of `model` and of other models."""
+    from memory.store import vectors
+    from memory.store.deliverable import deliverable
+    from memory.store.models import Chunk
+
+    census = {"rows": Chunk.objects.count(), "deliverable rows": deliverable().count()}
+    if model is not None:
+        mine = vectors.vector_count(model=model)
+        census[f"vectors of {model}"] = mine
+        census["vectors of other models"] = vectors.vector_count() - mine
+    return census
+
+
+@dataclasses.dataclass
+class Meter:
+    """Counts taken while `metered()` is active: SQL statements run, query embeddings computed
+    (cache hits excluded), vector searches (memory.store.vectors.nearest_ids / nearest_rows)."""
+
+    statements: int = 0
+    query_embeddings: int = 0
+    vector_searches: int = 0
+
+    def line(self) -> str:
+        return (
+            f"{self.statements:,} SQL statements, {self.query_embeddings:,} query embeddings "
+            f"computed (cache misses), {self.vector_searches:,} vector searches"
+        )
+
+
+@contextmanager
+def metered() -> Iterator[Meter]:
+    """Count what the code run inside touches (on this thread's default connection; embeddings
+    and vector searches on any thread)."""
+    from django.db import connection
+
+    from memory.store import embeddings, vectors
+
+    meter = Meter()
+    patched: list[tuple[Any, str, Any]] = []
+    inside = threading.local()  # nearest_ids calls nearest_rows: one search, counted once
+
+    def counting(module: Any, name: str, field: str) -> None:
+        original = getattr(module, name, None)
+        if original is None:
+            return
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if getattr(inside, field, False):
+                return original(*args, **kwargs)
+            setattr(meter, field, getattr(meter, field) + 1)
+            setattr(inside, field, True)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                setattr(inside, field, False)
+
+        patched.append((module, name, original))
+        setattr(module, name, wrapper)
+
+    counting(embeddings, "embed_query", "query_embeddings")
+    counting(vectors, "nearest_ids", "vector_searches")
+    counting(vectors, "nearest_rows", "vector_searches")
+
+    def count_sql(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        meter.statements += 1
+        return execute(sql, params, many, context)
+
+    try:
+        with connection.execute_wrapper(count_sql):
+            yield meter
+    finally:
+        for module, name, original in reversed(patched):
+            setattr(module, name, original)
+
+
+def print_measured(what: str, census: dict[str, int], meter: Meter | None = None) -> None:
+    """One line saying what was measured: the calls, the store they ran over, what they touched."""
+    store = ", ".join(f"{value:,} {name}" for name, value in census.items())
+    touched = f"; {meter.line()}" if meter is not None else ""
+    print(f"  measured: {what}; store: {store}{touched}")

@@ -267,6 +267,15 @@ def main() -> None:
     )
     for record in (check["missing"] + check["altered"])[:5]:
         print(f"    LOST/ALTERED #{record.chunk_id}: {record.content[:60]!r}")
+    from memory.store import embeddings
+    from protomem.config import get_config
+
+    model = embeddings.active_model() if get_config().knowledge.embeddings else None
+    common.print_measured(
+        f"{len(samples):,} requests over HTTP (searches ran in the server: vectors searched only if the "
+        "store holds some of the active model)",
+        common.store_census(model),
+    )
     server_line = ", ".join(f"{label}: {n}" for label, n in log_counts.items()) or "none"
     print(f"  server log ({server.log}): {server_line}")
     for line in log_examples:

@@ -311,6 +311,14 @@ def main() -> None:
             f"  ratio compose / {label:<20} p50 {c['p50'] / base['p50']:5.2f}   "
             f"p99 {c['p99'] / base['p99']:5.2f}"
         )
+    from memory.store import embeddings
+
+    model = embeddings.active_model() if options_embeddings() else None
+    check = turns[: min(20, len(turns))]  # untimed: what a turn actually touched
+    with common.metered() as meter:
+        for i, q in enumerate(check):
+            compose(q, sessions[i % len(sessions)])
+    common.print_measured(f"compose, {len(check)} turns (check pass)", common.store_census(model), meter)
     ratio = c["p50"] / r["p50"]
     print(f"  target compose p99 < {TARGET_P99_MS:g} ms: {'PASS' if c['p99'] < TARGET_P99_MS else 'FAIL'}")
     verdict = "PASS" if ratio <= TARGET_RATIO else "FAIL"
@@ -319,6 +327,12 @@ def main() -> None:
         extra = [common.query_terms(rng, vocab, 3) for _ in range(args.profile)]
         for label, fn in (("compose", compose), ("deliver", deliver)):
             profile_turns(label, fn, extra, sessions)
+
+
+def options_embeddings() -> bool:
+    from protomem.config import get_config
+
+    return bool(get_config().knowledge.embeddings)
 
 
 # Stages of a turn for the profile's breakdown: (label, file suffix, function name); "~" is

@@ -253,6 +253,10 @@ def run_one(rows: int, queries: int, k: int, rebuild: bool) -> dict[str, Any]:
         f"{'  [measured when the cached db was built]' if cached else ''}"
     )
     print(f"  {queries} random 3-term queries, k={k}; {short} returned fewer than k")
+    with common.metered() as meter:  # untimed: what the service's queries touched
+        for q in qs[:20]:
+            service(q)
+    common.print_measured(f"service, {min(20, len(qs))} queries (check pass)", common.store_census(), meter)
     s = common.print_latency("service chunk_search", t_service)
     r = common.print_latency("raw sqlite3, same plan SQL", t_raw)
     n = common.print_latency("raw naive OR + bm25 LIMIT", t_naive)

@@ -5,6 +5,7 @@ Thin: parse, authorize, call delivery.projection / delivery.skills, serialize.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.http import Http404
@@ -36,6 +37,14 @@ from sessions_app.models import Agent, Session
 from sessions_app.permissions import HasModelPerms, IsAgent, IsOperator
 
 
+@functools.cache
+def _context_output() -> ProjectedContextOutput:
+    """The per-turn answer's serializer, its nested fields built once per process (read-only use)."""
+    serializer = ProjectedContextOutput()
+    _ = serializer.fields
+    return serializer
+
+
 class ContextApi(APIView):
     """The agent's per-turn call: the projected context for one of its sessions."""
 
@@ -53,7 +62,7 @@ class ContextApi(APIView):
             Session.objects.select_related("agent"), agent=request.user.agent, session_id=session_id
         )
         context, log = deliver_projected_context(session=session, **data.validated_data)
-        body = dict(ProjectedContextOutput(context).data)
+        body = dict(_context_output().to_representation(context))
         body["injection_id"] = log.pk if log is not None else None
         return Response(body)
 

@@ -6,6 +6,7 @@ the same wherever it is delivered.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -49,6 +50,12 @@ _FRAME_TAG = re.compile(r"<(\s*/?\s*(?:injected_memory|available_skills|working_
 _FORGED_LABEL = re.compile(r"\((?:[^()]*;\s*)?trust\s*:\s*([^()]*)\)", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);", re.IGNORECASE)
 MAX_ENTITY_PASSES = 3  # "&amp;lt;" hides "<" two decodes deep; more than this is left escaped
+# The only characters of ASCII that _visible() drops: controls other than tab and line feed (ASCII
+# has no format characters, and NFKC leaves every ASCII character as it is).
+_ASCII_INVISIBLE = dict.fromkeys([*range(9), *range(11, 32), 127])
+# Rows rendered per process (row_text): a turn re-renders the same always-on and recalled rows.
+ROW_CACHE_SIZE = 4096
+ROW_CACHE_MAX_CHARS = 8192  # longer texts are rendered each time rather than held
 
 
 def _visible(char: str) -> bool:
@@ -59,9 +66,33 @@ def _visible(char: str) -> bool:
     return char in "\n\t" or not (category == "Cf" or category == "Cc")
 
 
+class _VisibilityTable(dict[int, int | None]):
+    """A str.translate table: a code point maps to itself, or to None (dropped) where _visible()
+    says so. Filled as characters are met, so translate stays in C for every known character;
+    past MAX_KNOWN code points new ones are answered without being kept (bounded memory)."""
+
+    MAX_KNOWN = 65536
+
+    def __missing__(self, code: int) -> int | None:
+        value = code if _visible(chr(code)) else None
+        if len(self) < self.MAX_KNOWN:
+            self[code] = value
+        return value
+
+
+_VISIBILITY = _VisibilityTable()
+
+
 def without_invisible(text: str) -> str:
     """`text` without the characters _visible() drops (a secret split by zero-width spaces joins up)."""
-    return "".join(ch for ch in text if _visible(ch)) if text and not text.isascii() else text
+    return text.translate(_VISIBILITY) if text and not text.isascii() else text
+
+
+def _compatible_visible(text: str) -> str:
+    """NFKC, then without the characters _visible() drops."""
+    if text.isascii():  # most stored text: the same result without NFKC (ASCII is NFKC already)
+        return text.translate(_ASCII_INVISIBLE)
+    return unicodedata.normalize("NFKC", text).translate(_VISIBILITY)
 
 
 def normalized(text: str) -> str:
@@ -79,7 +110,7 @@ def normalized(text: str) -> str:
         text = html.unescape(text)
     else:
         text = _ENTITY.sub(lambda m: "&amp;" + m.group(0)[1:], text)
-    text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if _visible(ch))
+    text = _compatible_visible(text)
     if "<" in text:
         text = _FRAME_TAG.sub("\u2039\\1", text)
     if "(" in text:
@@ -92,26 +123,52 @@ def one_line(text: str) -> str:
     return " ".join(normalized(text).split()) if text else ""
 
 
-def _lines(text: str) -> list[str]:
-    """normalized() text as its non-blank lines, right-stripped (indentation kept: code)."""
-    return [line.rstrip() for line in normalized(text).splitlines() if line.strip()]
+def _render_row(heading: str, content: str) -> tuple[str, str, tuple[str, ...]]:
+    """(heading on one line, content on one line, content's lines): each text normalized once."""
+    text = normalized(content)
+    lines = tuple(line.rstrip() for line in text.splitlines() if line.strip())
+    return one_line(heading), " ".join(text.split()), lines
 
 
-def chunk_text(chunk: ChunkLike) -> str:
-    """heading: content on one line (list previews and the digest-sized views)."""
-    heading, content = one_line(chunk.heading), one_line(chunk.content)
+_render_row_cached = functools.lru_cache(maxsize=ROW_CACHE_SIZE)(_render_row)
+
+
+def row_text(chunk: ChunkLike) -> tuple[str, str, tuple[str, ...]]:
+    """A row's delivered text, rendered once per process and text: (heading, content, lines).
+
+    Keyed by the row's heading and content themselves, so an edit (or a revision, a new row)
+    can never be served an old rendering; the trust label and the stored date, which depend on
+    policy and time zone, are not cached. Each turn re-delivers mostly the same rows.
+    """
+    heading, content = chunk.heading or "", chunk.content or ""
+    if len(heading) + len(content) > ROW_CACHE_MAX_CHARS:
+        return _render_row(heading, content)
+    return _render_row_cached(heading, content)
+
+
+def clear_row_cache() -> None:
+    """Forget every cached rendering (tests; a change of the rendering rules at run time)."""
+    _render_row_cached.cache_clear()
+
+
+def _joined(heading: str, content: str) -> str:
     if heading and not content.startswith(heading):
         return f"{heading}: {content}"
     return content
 
 
+def chunk_text(chunk: ChunkLike) -> str:
+    """heading: content on one line (list previews and the digest-sized views)."""
+    heading, content, _ = row_text(chunk)
+    return _joined(heading, content)
+
+
 def chunk_block(chunk: ChunkLike, prefix: str) -> str:
     """`prefix` then the row's text; a multi-line row keeps its line breaks, each further line
     indented two spaces under the item (so no content line can pass for an item of its own)."""
-    heading = one_line(chunk.heading)
-    lines = _lines(chunk.content)
+    heading, content, lines = row_text(chunk)
     if len(lines) <= 1:
-        return f"{prefix} {chunk_text(chunk)}"
+        return f"{prefix} {_joined(heading, content)}"
     first, rest = (f"{prefix} {heading}:", lines) if heading else (f"{prefix} {lines[0].strip()}", lines[1:])
     return "\n".join([first, *(f"  {line}" for line in rest)])
 

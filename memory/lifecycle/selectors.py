@@ -222,6 +222,31 @@ def chunks_by_ids(ids: list[int]) -> list[Chunk]:
     return row_filter.chunks_in_order(ids)
 
 
+_HAS_VECTORS: set[tuple[str, str]] = set()  # (database, model) seen holding vectors in this process
+
+
+def store_has_vectors(model: str | None = None) -> bool:
+    """Whether the store holds any vector of `model` (default the active one).
+
+    With none (embeddings on, no row embedded yet: a fresh instance, or a store whose embedding
+    task has not run) the vector side of a search can find nothing, so embedding the query (~4 ms
+    of the local model per search) is skipped and the search is keyword-only, as on an outage.
+    Stores only gain vectors in normal use, so a yes is remembered for the process (a store
+    emptied of vectors later costs only the old wasted embedding); a no is asked again each
+    search (a count over an empty set of rows).
+    """
+    from memory.store import embeddings, vectors
+
+    model = model or embeddings.active_model()
+    key = (str(connection.settings_dict["NAME"]), model)
+    if key in _HAS_VECTORS:
+        return True
+    if vectors.vector_count(model=model) == 0:
+        return False
+    _HAS_VECTORS.add(key)
+    return True
+
+
 def chunk_search(
     query: str,
     *,
@@ -230,8 +255,8 @@ def chunk_search(
     include_superseded: bool = False,
 ) -> list[Chunk]:
     """Best `k` deliverable rows (history too if asked) for a free-text query, best first."""
-    if get_config().knowledge.embeddings:  # hybrid: keyword + vector ids fused by RRF (memory.store.hybrid)
-        from memory.store.hybrid import hybrid_chunk_ids, start_embedding
+    if get_config().knowledge.embeddings and store_has_vectors():  # hybrid: keyword + vector ids fused
+        from memory.store.hybrid import hybrid_chunk_ids, start_embedding  # by RRF (memory.store.hybrid)
 
         started = start_embedding(query) if query.strip() and k > 0 else None  # on another core,
         base = deliverable(queryset, include_superseded=include_superseded)  # while this is built

@@ -1,0 +1,109 @@
+"""Where a hot request's CPU goes: bench/load.py's mix, in process, under cProfile.
+
+    .venv/bin/python -m bench.load_profile                 # 600 requests on a fresh SQLite instance
+    .venv/bin/python -m bench.load_profile --requests 2000 --top 40 --sort tottime
+
+Builds the same instance as bench/load.py (load-sqlite under BENCH_ROOT: real migrations,
+`--chunks` rows + the always-on rows, one agent), then sends `--requests` requests of the mix
+(recall / context / ingest, default 50/30/20) through Django's test client (the whole WSGI
+stack, middleware, DRF, the database; no socket) and prints: CPU per request by op (process
+time, measured in this run), the modules the first request imported (the MCP stack should not
+be among them) and cProfile's top functions. Ratios, not absolute goals: compare two runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import random
+import sys
+import time
+import urllib.parse
+from collections import defaultdict
+
+from bench import common
+from bench.load_clients import INGEST_WORDS, VOCAB_SIZE
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=600)
+    parser.add_argument("--chunks", type=int, default=5000)
+    parser.add_argument("--mix", default="recall=50,context=30,ingest=20")
+    parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--sort", default="cumulative", help="pstats sort key (cumulative, tottime)")
+    parser.add_argument("--no-profile", action="store_true", help="CPU per request only, no cProfile")
+    args = parser.parse_args()
+
+    from bench import load_server
+
+    setup_args = argparse.Namespace(database_url="", chunks=args.chunks, agents=1)
+    before = set(sys.modules)
+    _instance, keys = load_server.setup(setup_args)
+    from django.test import Client
+
+    client = Client(HTTP_AUTHORIZATION=f"Api-Key {keys[0]}")
+    weights = [(op, float(w)) for op, _, w in (p.partition("=") for p in args.mix.split(","))]
+    rng = random.Random(7)
+    vocab = common.vocabulary(VOCAB_SIZE)
+    resp = client.post("/api/sessions/", {"session_id": "prof"}, content_type="application/json")
+    if resp.status_code not in (200, 201):
+        raise SystemExit(f"registering the session failed: {resp.status_code} {resp.content!r}")
+    first_request_imports = sorted(m for m in set(sys.modules) - before if m.startswith("mcp"))
+
+    def one(op: str, seq: int) -> int:
+        if op == "recall":
+            q = urllib.parse.urlencode({"query": common.query_terms(rng, vocab), "top_k": 10})
+            return client.get(f"/api/memory/recall/?{q}").status_code
+        if op == "context":
+            body = {"query": common.query_terms(rng, vocab), "model": "bench-model", "working_state": "- x"}
+            return client.post(
+                "/api/sessions/prof/context/", body, content_type="application/json"
+            ).status_code
+        content = f"profrun c0n{seq} " + common.words(rng, vocab, INGEST_WORDS)
+        return client.post(
+            "/api/sessions/prof/memory/ingest/",
+            json.dumps({"content": content}),
+            content_type="application/json",
+        ).status_code
+
+    ops = [rng.choices([op for op, _ in weights], [w for _, w in weights])[0] for _ in range(args.requests)]
+    for i, op in enumerate(ops[:30]):  # warm: first-request imports and caches
+        one(op, -i - 1)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    statuses: dict[str, int] = defaultdict(int)
+    profiler = cProfile.Profile()
+    for seq, op in enumerate(ops):
+        t0 = time.process_time()
+        if not args.no_profile:
+            profiler.enable()
+        status = one(op, seq)
+        if not args.no_profile:
+            profiler.disable()
+        cpu[op].append((time.process_time() - t0) * 1000)
+        statuses[f"{op} {status}"] += 1
+    total = sum(sum(v) for v in cpu.values())
+    mode = "profiler off" if args.no_profile else "profiler on"
+    print(f"== load_profile: {args.requests} requests in process, {args.chunks:,} chunks, mix {args.mix}")
+    print(f"  measured: {args.requests} requests through the WSGI stack; statuses {dict(statuses)}")
+    print(
+        f"  MCP modules imported by loading the app and the first request: {first_request_imports or 'none'}"
+    )
+    for op, values in sorted(cpu.items()):
+        print(
+            f"  {op:<8} n={len(values):<5} cpu per request mean {sum(values) / len(values):6.2f} ms "
+            f"p50 {common.percentile(values, 50):6.2f} ms ({mode})"
+        )
+    print(f"  all      cpu per request mean {total / args.requests:6.2f} ms ({mode})")
+    if args.no_profile:
+        return
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
+    print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
