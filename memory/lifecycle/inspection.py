@@ -50,6 +50,7 @@ from memory.lifecycle.inspection_patterns import (
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
 )
+from memory.lifecycle.inspection_semantic import semantic_reasons
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -83,6 +84,9 @@ class Reason:
     code: str
     text: str
     snippet: str = ""
+    # which judgement found it: "pattern" (a detector of inspection_patterns), "semantic:<class>"
+    # (inspection_semantic: the attack class matched), or "" for the structural checks
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,12 +185,28 @@ _PERSON_BEFORE = re.compile(
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
     subject is not a person ("staff never ask for the old password" is about staff)."""
-    if label not in PERSON_SUBJECT_DETECTORS:
+    if label not in PERSON_SUBJECT_DETECTORS and label not in BODY_ONLY_DETECTORS:
         return pattern.search(text)
     for match in pattern.finditer(text):
-        if not _PERSON_BEFORE.search(text, max(0, match.start() - 40), match.start()):
-            return match
+        if label in PERSON_SUBJECT_DETECTORS and _PERSON_BEFORE.search(
+            text, max(0, match.start() - 40), match.start()
+        ):
+            continue
+        if label in BODY_ONLY_DETECTORS and _FIRST_PERSON.search(_sentence_around(text, match.start())):
+            continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
+        return match
     return None
+
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
+)
+
+
+def _sentence_around(text: str, at: int) -> str:
+    start = max(text.rfind(mark, 0, at) for mark in ".!?\n")
+    ends = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
+    return text[start + 1 : min(ends) if ends else len(text)]
 
 
 def _snippet(text: str, match: re.Match[str]) -> str:
@@ -270,13 +290,17 @@ def inspect_write(
         text = body if label in BODY_ONLY_DETECTORS else norm
         match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
         if match:
-            reasons.append(Reason("instruction", label, _snippet(text, match)))
+            reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
     for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:
             label = "writes to a protected subject"
-            reasons.append(Reason("protected_subject", label, _snippet(norm, match)))
+            reasons.append(Reason("protected_subject", label, _snippet(norm, match), rule="pattern"))
             break
+    if not reasons or not {r.code for r in reasons} & {"instruction", "protected_subject"}:
+        # the semantic layer (what the row does, in any wording) where no pattern spoke already
+        for hit in semantic_reasons(body, turn=turn):
+            reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:
