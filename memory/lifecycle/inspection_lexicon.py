@@ -161,7 +161,7 @@ SWEEPING = (
 PRIV_KEY = (
     r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
     r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
-    r"sys_prompt|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+    r"sys_prompt|prompt|instructions|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
 )
 PRIV_VALUE = (
     r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"

@@ -419,7 +419,10 @@ AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in 
         r"(?:^|[\s\[{,;(])(?:[a-z]+[._])+(?:role|roles|permissions?|privileges|identity|persona|access_level|"
         r"is_admin|system_prompt)\s*[:=]",
         r"\b(?:system_prompt|sys_prompt|tool_policy|access_level|is_admin)\s*[:=]",
-        r"\[\s*(?:user_|agent_|assistant_)?memory\s*[=:]",
+        # a replayed memory that speaks of the model, its rights or its rules (not "[user_memory=timezone:utc+8]")
+        r"\[\s*(?:user_|agent_|assistant_)?memory\s*[=:](?=[^\]]{0,200}?\b(?:assistant|model|ai|agent|bot|admin\w*|"
+        r"rights|permissions?|privileges?|never|always|ignore|must|should|confirm\w*|approv\w*|trust\w*|root|"
+        r"passwords?|instructions?|rules?|operator|system)\b)",
         r"\b(?:allow-?list|whitelist|allowed (?:domains|tools|commands|hosts|sites))\b.{0,30}?"
         r"\b(?:includes?|covers?|contains?|allows?|permits?) (?:all|any|every|everything|\*)",
     ),
