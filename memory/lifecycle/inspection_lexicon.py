@@ -110,6 +110,11 @@ MODEL_OBLIGATION = (
     r"(?:[^.!?\n]{0,30}?)\b(?:should|must|shall|ought to|needs? to|has to|is to|is expected to|is supposed to|"
     r"is asked to|may now|can now|will now|do after|do when|do if|simply|just)\b"
 )
+# The model's conduct asked about, Q&A style: "what should the assistant say about X?"
+MODEL_ASKED = (
+    rf"\b(?:what|how|when|why)\s+(?:should|must|would|shall|will|do|does|is)\s+(?:the|an?|any|every|our|this)\s+"
+    rf"(?:\w+\s+)?(?:{STRONG_MODEL}|assistants?|models?)\b[^.!?\n]{{0,20}}?\b(?:do|say|tell|answer|respond|reply|recommend|suggest|handle|mention)\b"
+)
 # Lasting behaviour without the usual trigger words.
 PERSIST = (
     r"(?:\b(?:permanent\w*|for good|forever|for all (?:future|later|next)|(?:all|every|each) (?:future|later|upcoming|following|next|subsequent)\b|"

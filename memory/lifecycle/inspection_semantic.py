@@ -43,6 +43,7 @@ from memory.lifecycle.inspection_lexicon import (
     CONVERSATION,
     DIRECTIVE,
     LOOSENED,
+    MODEL_ASKED,
     MODEL_EMPOWERED,
     MODEL_OBLIGATION,
     NARROW,
@@ -81,6 +82,7 @@ _TURN_ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS[1:]))
 _DIRECTIVE = _c(DIRECTIVE)
 _ACT = _c(ACT)
 _OBLIGATION = _c(MODEL_OBLIGATION)
+_ASKED_OF_MODEL = _c(MODEL_ASKED)
 _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
@@ -108,7 +110,8 @@ _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
 )
-_SENTENCE = re.compile(r"[^.!?\n。！？]+[.!?。！？]?")
+# a sentence ends at . ! ? before a space or the end (not inside "contoso-audit.net" or "v2.1")
+_SENTENCE = re.compile(r"(?:[^.!?\n。！？]|[.!?](?![\s]|$))+[.!?。！？]?")
 
 # Cheap gates: a cue group can only match when one of these substrings is in the text.
 _MODEL_WORDS = frozenset(
@@ -180,7 +183,7 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
             lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
             act = _ACT.search(norm, lo, hi)
             directive = _DIRECTIVE.search(norm, lo, hi)
-            if act and (directive or not turn):
+            if act:
                 cues = [f"addressed: '{address[0].strip()}'", f"act: '{act[0]}'"]
                 if directive:
                     cues.append(f"request: '{directive[0]}'")
@@ -189,6 +192,11 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
 
 
 def _model_obligation(norm: str) -> SemanticHit | None:
+    asked = _ASKED_OF_MODEL.search(norm)
+    if asked:
+        return SemanticHit(
+            "model_obligation", f"the model's conduct asked about: '{asked[0]}'", _snip(norm, asked.start())
+        )
     for match in _OBLIGATION.finditer(norm):
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
         if act:
