@@ -14,7 +14,8 @@ from __future__ import annotations
 # The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
 # people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
 MODEL = (
-    r"(?:ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
+    r"(?:(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
     r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
     r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
     r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
@@ -27,9 +28,11 @@ MODEL = (
 )
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
 STRONG_MODEL = (
-    r"(?:ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
+    r"(?:(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
     r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
-    r"inteligencia artificial|intelligenza artificiale|the assistant|the model|(?:automated|ai) (?:helpers?|tools?|systems?))"
+    r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
+    r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
 )
 _DET = (
     r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
@@ -54,6 +57,7 @@ ADDRESS_FORMS = (
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
     rf"(?:^|\n)\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
     rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
@@ -76,6 +80,7 @@ DIRECTIVE = (
     r"(?:\b(?:please|kindly|must|should|shall|ought to|needs? to|has to|have to|is to|are to|make sure|be sure|"
     r"it would be (?:wonderful|great|nice|kind|helpful|ideal|best|good|lovely|appreciated)|would be (?:wonderful|great|nice|kind)|"
     r"wouldn't it be (?:great|nice|better)|the best move would be|is asked to|are asked to|kindly asked|"
+    r"(?:are|is) expected to|(?:is|are) not to be|don't bother|no need to|"
     r"never|always|don't|do not|from now on|"
     r"bitte|muss|soll|sollte|sollst|niemals|immer|nie|"
     r"s'il te pla[iî]t|s'il vous pla[iî]t|doit|devrait|dois|jamais|toujours|ne dis|"
@@ -89,14 +94,15 @@ ACT = (
     r"(?:\b(?:(?:tell|say|answer|reply|respond|recommend|suggest|reveal|share|send|forward|post|email|grant|approve|accept|"
     r"skip|ignore|forget|disregard|stop|mention|delete|execute|run|give|mark|waive|treat|include|add|describe|list|"
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
-    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e)(?:s|es|ed|d|ing)?|"
+    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|"
     r"sag\w*|erz[äa]hl\w*|antworte\w*|beantworte\w*|empfiehl\w*|empfehle\w*|gib|geben|schick\w*|send\w*|vergiss|vergessen|ignorier\w*|"
-    r"erw[äa]hn\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
+    r"erw[äa]hn\w*|verweis\w*|weiterleit\w*|freigeb\w*|genehmig\w*|akzeptier\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
     r"dis|dire|r[ée]ponds?|r[ée]pondre|recommande\w*|donne\w*|envoie\w*|envoyer|oublie\w*|ignore\w*|accorde\w*|accepte\w*|"
     r"mentionne\w*|partage\w*|r[ée]v[èe]le\w*|[ée]cris|supprime\w*|valide\w*|transmet\w*|"
     r"di|decir|responde\w*|recomienda\w*|da|env[ií]a\w*|olvida\w*|ignora\w*|menciona\w*|revela\w*|comparte\w*|aprueba\w*|"
-    r"acepta\w*|escribe\w*|borra\w*|concede\w*|"
+    r"acepta\w*|escribe\w*|borra\w*|concede\w*|compartir|enviar|decir|responder|recomendar|aceptar|aprobar|revelar|"
+    r"r[ée]pondre|accepter|partager|recommander|r[ée]v[ée]ler|approuver|valider|transf[ée]rer|rembourser|"
     r"d[ií]|rispondi|consiglia\w*|dimentica\w*|invia\w*|condividi|approva\w*|"
     r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
@@ -132,7 +138,7 @@ PERSIST = (
 CONVERSATION = (
     r"(?:\b(?:when|whenever|if|each time|every time|any time|anytime)\b[^.!?\n]{0,40}?\b(?:user|customer|caller|someone|anyone|somebody|people|they|client|asks?|mentions?|says|brings? up|wants|requests?|question)|"
     r"\b(?:every|each|any|all|whatever the) (?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
-    r"\b(?:greet|reply|answer|respond|tell|advise|reassure|recommend|steer|agree|say)\b|"
+    r"\b(?:greet|reply|answer|respond|tell|told|informed|advise|reassure|recommend|steer|agree|say|deny)\b|"
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
@@ -226,3 +232,19 @@ ACTION_CONTROL = (
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
 )
 NARROW = r"\b(?:under|below|less than|up to|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+
+# The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
+# sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
+_MODEL_NOUN_OTHER = (
+    r"(?:ki|ki-\w+|assistent(?:en|in)?|sprachmodell\w*|bot|chatbot|ia|assistante?|mod[eè]le|asistente|modelo|"
+    r"assistente|modello|ai|llm)"
+)
+_MODAL_OTHER = (
+    r"(?:soll|sollte|sollen|muss|m[üu]ssen|darf|doit|doivent|devrait|devra|debe|deben|deber[ií]a|deve|devono|"
+    r"dovrebbe|tem de|precisa|moet|mag)"
+)
+MODEL_OBLIGATION_OTHER = (
+    rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
+    r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|应该|必须)"
+)

@@ -46,6 +46,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_ASKED,
     MODEL_EMPOWERED,
     MODEL_OBLIGATION,
+    MODEL_OBLIGATION_OTHER,
     NARROW,
     OUTSIDE,
     OVERRIDE,
@@ -83,6 +84,7 @@ _DIRECTIVE = _c(DIRECTIVE)
 _ACT = _c(ACT)
 _OBLIGATION = _c(MODEL_OBLIGATION)
 _ASKED_OF_MODEL = _c(MODEL_ASKED)
+_OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
 _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
@@ -119,7 +121,7 @@ _MODEL_WORDS = frozenset(
 )
 _MODEL_GATE = (
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
-    "chatgpt", "sprachmodell", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
+    "chatgpt", "sprachmodell", "automated", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
@@ -197,6 +199,9 @@ def _model_obligation(norm: str) -> SemanticHit | None:
         return SemanticHit(
             "model_obligation", f"the model's conduct asked about: '{asked[0]}'", _snip(norm, asked.start())
         )
+    other = _OBLIGATION_OTHER.search(norm)
+    if other and (_ACT.search(norm) or not other[0].isascii()):
+        return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
     for match in _OBLIGATION.finditer(norm):
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
         if act:
