@@ -44,7 +44,8 @@ _DET = (
 # Nouns that label a text as a message ("note to ...", "Hinweis an ...", "consigne pour ...").
 LABEL = (
     r"(?:notes?|messages?|reminders?|instructions?|requests?|memo|p\.?s\.?|heads-?up|hints?|tips?|warning|notice|info|"
-    r"attention|a word|question|thoughts?|ideas?|suggestions?|bitte|hinweis|nachricht|notiz|anweisung\w*|info|consignes?|rappel|remarque|avis|mot|"
+    r"attention|a word|question|thoughts?|ideas?|suggestions?|hypothetical|scenario|exercise|puzzle|tasks?|todo|"
+    r"action items?|bitte|hinweis|nachricht|notiz|anweisung\w*|info|consignes?|rappel|remarque|avis|mot|"
     r"nota|mensaje|recordatorio|instrucci\w+|aviso|petici[oó]n|messaggio|promemoria|istruzion\w+|mensagem|lembrete|"
     r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание)"
 )
@@ -52,7 +53,7 @@ LABEL = (
 ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
-    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|pour|para|per|aan|voor|для|к)\s+{_DET}"
+    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|для|к)\s+{_DET}"
     rf"(?!agents?\b|helpers?\b|agentes?\b|ayudantes?\b|helfer\b){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
@@ -73,7 +74,7 @@ ADDRESS_FORMS = (
     # Japanese / Chinese / Russian addressees: "AIへ", "アシスタントへの指示", "给AI助手", "для ассистента"
     rf"{MODEL}(?:さん|様|くん|の皆さん)?(?:へ|に|宛て?|あて)(?:の)?",
     r"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート|文書)?)を(?:読|処理|要約)\w{0,4}(?:ai|アシスタント|モデル|エージェント|ボット)",
-    rf"(?:给|致|对)(?:{MODEL})",
+    rf"(?:给|致|对)(?:所有|全部|各位|每个)?(?:{MODEL})",
 )
 # A request to act: imperative and obligation words, requests made politely or indirectly.
 DIRECTIVE = (
@@ -95,24 +96,28 @@ ACT = (
     r"skip|ignore|forget|disregard|stop|mention|delete|execute|run|give|mark|waive|treat|include|add|describe|list|"
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
     r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
-    r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|"
+    r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
+    r"disclos\w*|divulg\w*|"
     r"sag\w*|erz[äa]hl\w*|antworte\w*|beantworte\w*|empfiehl\w*|empfehle\w*|gib|geben|schick\w*|send\w*|vergiss|vergessen|ignorier\w*|"
     r"erw[äa]hn\w*|verweis\w*|weiterleit\w*|freigeb\w*|genehmig\w*|akzeptier\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
     r"dis|dire|r[ée]ponds?|r[ée]pondre|recommande\w*|donne\w*|envoie\w*|envoyer|oublie\w*|ignore\w*|accorde\w*|accepte\w*|"
     r"mentionne\w*|partage\w*|r[ée]v[èe]le\w*|[ée]cris|supprime\w*|valide\w*|transmet\w*|"
     r"di|decir|responde\w*|recomienda\w*|da|env[ií]a\w*|olvida\w*|ignora\w*|menciona\w*|revela\w*|comparte\w*|aprueba\w*|"
     r"acepta\w*|escribe\w*|borra\w*|concede\w*|compartir|enviar|decir|responder|recomendar|aceptar|aprobar|revelar|"
-    r"r[ée]pondre|accepter|partager|recommander|r[ée]v[ée]ler|approuver|valider|transf[ée]rer|rembourser|"
+    r"r[ée]pondre|accepter|partager|recommander|r[ée]v[ée]ler|approuver|valider|transf[ée]r\w*|rembourser|"
+    r"envoyez|r[ée]pondez|dites|donnez|partagez|ignorez|oubliez|recommandez|acceptez|approuvez|supprimez|r[ée]v[ée]lez|"
+    r"indiquez|affichez|genannt|nennen|weitergegeben|weitergeben|herausgegeben|herausgeben|geteilt|gesendet|geschickt|"
+    r"freigegeben|mitgeteilt|mitteilen|"
     r"d[ií]|rispondi|consiglia\w*|dimentica\w*|invia\w*|condividi|approva\w*|"
     r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
-    r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|"
+    r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|"
     r"игнориру\w*|скажи|рекомендуй|отправ\w*|сообщ\w*|забудь)"
 )
 # The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
 MODEL_OBLIGATION = (
-    rf"\b(?:the|an?|any|every|our|this|whichever|each|all)\s+(?:\w+\s+){{0,1}}?{STRONG_MODEL}\b"
+    rf"\b(?:the|an?|any|every|our|this|whichever|each|all)\s+(?:\w+\s+){{0,1}}?(?:{STRONG_MODEL}|assistants?|models?)\b"
     r"(?:[^.!?\n]{0,30}?)\b(?:should|must|shall|ought to|needs? to|has to|is to|is expected to|is supposed to|"
     r"is asked to|may now|can now|will now|do after|do when|do if|simply|just)\b"
 )
@@ -125,7 +130,7 @@ MODEL_ASKED = (
 PERSIST = (
     r"(?:\b(?:permanent\w*|for good|forever|for all (?:future|later|next)|(?:all|every|each) (?:future|later|upcoming|following|next|subsequent)\b|"
     r"(?:every|each|all) (?:session|chat|conversation|reply|replies|answer|turn)s? after|after this one|"
-    r"from now on|going forward|henceforth|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
+    r"from now on|going forward|henceforth|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
     r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
     r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
     r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
@@ -139,6 +144,7 @@ CONVERSATION = (
     r"(?:\b(?:when|whenever|if|each time|every time|any time|anytime)\b[^.!?\n]{0,40}?\b(?:user|customer|caller|someone|anyone|somebody|people|they|client|asks?|mentions?|says|brings? up|wants|requests?|question)|"
     r"\b(?:every|each|any|all|whatever the) (?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
     r"\b(?:greet|reply|answer|respond|tell|told|informed|advise|reassure|recommend|steer|agree|say|deny)\b|"
+    r"\b(?:messages?|requests?|emails?|callers?|users?|senders?) (?:signed|from|sent by|that say|who say)\b|"
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
@@ -172,11 +178,11 @@ SWEEPING = (
 PRIV_KEY = (
     r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
     r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
-    r"sys_prompt|prompt|instructions|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+    r"sys_prompt|prompt|instructions|trusted_\w+|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
 )
 PRIV_VALUE = (
     r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"
-    r"\*|true|false|none|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
+    r"\*[\w@.-]*|true|false|none|off|disabled|no|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
 )
 CHAT_TEMPLATE = (
     r"(?:<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction)s?\b|"

@@ -83,6 +83,8 @@ _TURN_ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS[1:]))
 _DIRECTIVE = _c(DIRECTIVE)
 _ACT = _c(ACT)
 _OBLIGATION = _c(MODEL_OBLIGATION)
+# a Japanese / Chinese request ending: addressed to the model, it is a request whatever the verb
+_CJK_DIRECTIVE = re.compile(r"ください|ないで|すること|しなさい|一律|请|不要|必须|应该")
 _ASKED_OF_MODEL = _c(MODEL_ASKED)
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
 _PERSIST = _c(PERSIST)
@@ -131,9 +133,9 @@ _LOOSENED_GATE = (
     "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
 )  # fmt: skip
-_WORDS = re.compile(r"\w+")
+_WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = (
-    "perman", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
+    "perman", "rest of", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
     "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
@@ -183,7 +185,7 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     for pattern in (_TURN_ADDRESS if turn else _ADDRESS,):
         for address in pattern.finditer(norm):
             lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
-            act = _ACT.search(norm, lo, hi)
+            act = _ACT.search(norm, lo, hi) or _CJK_DIRECTIVE.search(norm, address.end(), hi)
             directive = _DIRECTIVE.search(norm, lo, hi)
             if act:
                 cues = [f"addressed: '{address[0].strip()}'", f"act: '{act[0]}'"]
