@@ -254,3 +254,16 @@ MODEL_OBLIGATION_OTHER = (
     rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
     r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|应该|必须)"
 )
+
+# The model named plainly (no "the support agent": people are agents too) ...
+MODEL_NAMED = (
+    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia|ia|ki)\b|"
+    r"アシスタント|モデル|エージェント|助手|ассистент|ии"
+)
+# ... with what it must, may or now does: duty, permission, a new power or role.
+DEONTIC = (
+    r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
+    r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
+    r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
+    r"deve|devono|pu[òo]|recuerda|remember)\b|べき|こと。|てはいけ|ください|可以|必须|应该"
+)

@@ -15,6 +15,8 @@ names the class of attack a row matches and why:
                        with an act in it
   control_loosened     a safety control (approval, sign-off, filter, cap, allow-list, role)
                        reported removed or widened, sweepingly or for the model
+  model_conduct        a sentence naming the model with a duty, a permission or a new power
+                       ("AI copilots must export ...", "le chatbot devra ...", "acts as the approver")
   settings_as_data     the model's settings written as data (`agent.role: owner`,
                        `requires_confirmation=false`, chat-template tokens, `memory_update(...)`)
   exfiltration_route   a send verb, the conversation or secrets, and a destination outside
@@ -41,10 +43,12 @@ from memory.lifecycle.inspection_lexicon import (
     CHAT_TEMPLATE,
     CONTROL,
     CONVERSATION,
+    DEONTIC,
     DIRECTIVE,
     LOOSENED,
     MODEL_ASKED,
     MODEL_EMPOWERED,
+    MODEL_NAMED,
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
     NARROW,
@@ -87,6 +91,8 @@ _OBLIGATION = _c(MODEL_OBLIGATION)
 _CJK_DIRECTIVE = re.compile(r"ください|ないで|すること|しなさい|一律|请|不要|必须|应该")
 _ASKED_OF_MODEL = _c(MODEL_ASKED)
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
+_MODEL_NAMED = _c(MODEL_NAMED)
+_DEONTIC = _c(DEONTIC)
 _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
@@ -215,6 +221,25 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     return None
 
 
+def _model_conduct(norm: str) -> SemanticHit | None:
+    """A sentence that names the model with a duty, a permission or a new power ("AI copilots
+    connected to this CRM must export ...", "le chatbot devra ...", "the assistant acts as the
+    approver"), or a control of it loosened; a sentence that only describes the model ("the
+    chatbot answers questions about opening hours") is a fact."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        named = _MODEL_NAMED.search(text)
+        if not named:
+            continue
+        duty = _DEONTIC.search(text)
+        if duty is None and _CONTROL.search(text):
+            duty = _LOOSENED.search(text)
+        if duty is not None:
+            why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
+            return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
+    return None
+
+
 def _lasting_behaviour(norm: str) -> SemanticHit | None:
     if not _PERSIST.search(norm):
         return None
@@ -322,6 +347,7 @@ def semantic_reasons(norm: str, *, turn: bool = False) -> list[SemanticHit]:
         return [hit for hit in hits if hit]
     if model:
         hits.append(_model_obligation(norm))
+        hits.append(_model_conduct(norm))
     if _has(norm, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
     if _has(norm, _PERSIST_GATE):
