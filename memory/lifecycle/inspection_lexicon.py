@@ -57,7 +57,7 @@ ADDRESS_FORMS = (
     rf"(?!agents?\b|helpers?\b|agentes?\b|ayudantes?\b|helfer\b){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
-    rf"(?:^|\n)\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    rf"(?:^|\n|['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
@@ -66,6 +66,7 @@ ADDRESS_FORMS = (
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
     r"lea|lee|leer[aá]|procese|procesa|responda|legg\w*|elabor\w*|leest|verwerkt|чита\w*)",
     rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the)\b",
+    rf"\b(?:when|once|if|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:reads|sees|finds|gets to|processes|loads|opens) (?:this|it|these)\b",
     rf"\b(?:whoever|whichever|any|every)\s+{MODEL}\b",
     rf"\bwhoever (?:is|acts as|plays|will be) {_DET}{MODEL}\b",
     r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
@@ -130,7 +131,7 @@ MODEL_ASKED = (
 PERSIST = (
     r"(?:\b(?:permanent\w*|for good|forever|for all (?:future|later|next)|(?:all|every|each) (?:future|later|upcoming|following|next|subsequent)\b|"
     r"(?:every|each|all) (?:session|chat|conversation|reply|replies|answer|turn)s? after|after this one|"
-    r"from now on|going forward|henceforth|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
+    r"from now on|going forward|henceforth|long[- ]term|pin this|langfristig|[àa] long terme|a largo plazo|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
     r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
     r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
     r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
@@ -145,6 +146,8 @@ CONVERSATION = (
     r"\b(?:every|each|any|all|whatever the) (?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
     r"\b(?:greet|reply|answer|respond|tell|told|informed|advise|reassure|recommend|steer|agree|say|deny)\b|"
     r"\b(?:messages?|requests?|emails?|callers?|users?|senders?) (?:signed|from|sent by|that say|who say)\b|"
+    r"\byou (?:write|produce|generate|send|answer|reply|draft|create)\b|"
+    r"\b(?:every|each|any|all)(?: future| later)? (?:tasks?|files?|commits?|scripts?|emails?|documents?)\b|"
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
@@ -152,6 +155,7 @@ CONVERSATION = (
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
     r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|confirmations?|confirmation steps?|"
+    r"moderation(?: layer)?|safety (?:layer|checks?|settings)|kyc(?: checks?| questions)?|"
     r"human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|content filters?|safety filters?|filters?|"
     r"guardrails?|sandbox\w*|spending (?:caps?|limits?)|caps?|limits?|allow-?lists?|whitelists?|block-?lists?|"
     r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
@@ -166,7 +170,9 @@ LOOSENED = (
     r"cleared to|may now|can now|is now (?:an? )?(?:owner|admin\w*|root|superuser)|are now (?:owners?|admins?)|"
     r"has been granted|have been granted|was granted|without (?:asking|approval|confirmation|review|sandbox)|"
     r"entf[äa]llt|entfallen|abgeschafft|aufgehoben|nicht mehr n[öo]tig|nicht mehr erforderlich|"
-    r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa])\b|廃止|不要|取消)"
+    r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa]|"
+    r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
+    r"widened|broadened|relaxed|loosened|opened up|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
@@ -192,7 +198,7 @@ CHAT_TEMPLATE = (
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
-    r"cc|bcc|sync|back ?up|encode\w*|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*)\b|送信|发送|отправ\w*)"
+    r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*)\b|送信|发送|отправ\w*)"
 )
 SENT_THING = (
     r"(?:\b(?:conversations?|chats?|chat history|history|transcripts?|messages?|summar(?:y|ies)|context|memor(?:y|ies)|"
@@ -223,7 +229,8 @@ PERSONA = (
 # Standing permission to act without asking: "pre-approved", "no need to ask".
 STANDING_PERMISSION = (
     r"\b(?:pre-?approved|pre-?authori[sz]ed|no need to (?:ask|confirm|check|verify)|"
-    r"without (?:asking|confirmation|approval|checking|verifying|review)|need not (?:ask|confirm))\b"
+    r"without (?:asking|confirmation|approval|checking|verifying|verification|review|checks?|kyc|identity checks?)|"
+    r"need not (?:ask|confirm))\b"
 )
 # The model handed a power: "the assistant is cleared to approve ..."
 MODEL_EMPOWERED = (
@@ -234,7 +241,7 @@ MODEL_EMPOWERED = (
 ACTION_CONTROL = (
     r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|"
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
-    r"content filters?|safety filters?|guardrails?|sandbox\w*|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
+    r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
 )
 NARROW = r"\b(?:under|below|less than|up to|beneath|smaller than|unter|moins de|menos de|for expenses)\b"

@@ -88,6 +88,8 @@ _DIRECTIVE = _c(DIRECTIVE)
 _ACT = _c(ACT)
 _OBLIGATION = _c(MODEL_OBLIGATION)
 # a Japanese / Chinese request ending: addressed to the model, it is a request whatever the verb
+# a polite request to the addressee ("could it bump my limit?", "can you ...")
+_REQUEST = re.compile(r"\b(?:could|can|would|will) (?:it|you|they)\b|\bplease\b")
 _CJK_DIRECTIVE = re.compile(r"ください|ないで|すること|しなさい|一律|请|不要|必须|应该")
 _ASKED_OF_MODEL = _c(MODEL_ASKED)
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
@@ -141,7 +143,7 @@ _LOOSENED_GATE = (
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = (
-    "perman", "rest of", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
+    "perman", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
     "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
@@ -191,7 +193,12 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     for pattern in (_TURN_ADDRESS if turn else _ADDRESS,):
         for address in pattern.finditer(norm):
             lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
-            act = _ACT.search(norm, lo, hi) or _CJK_DIRECTIVE.search(norm, address.end(), hi)
+            act = (
+                _ACT.search(norm, lo, hi)
+                or _CJK_DIRECTIVE.search(norm, address.end(), hi)
+                or _REQUEST.search(norm, address.end(), hi)
+                or (_CONTROL.search(norm, address.end(), hi) and _LOOSENED.search(norm, address.end(), hi))
+            )
             directive = _DIRECTIVE.search(norm, lo, hi)
             if act:
                 cues = [f"addressed: '{address[0].strip()}'", f"act: '{act[0]}'"]
