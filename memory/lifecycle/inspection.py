@@ -27,6 +27,13 @@ normalised copy (entities decoded, NFKC, invisible characters dropped, look-alik
 digit-for-letter swaps mapped, spaced-out letters joined, case folded), so evasions meet the same
 patterns; the evasions themselves (zero-width, bidi, comments, hiding styles, mixed scripts) are
 a reason of their own.
+
+Judgement in layers: normalisation, then the detectors of inspection_patterns (cheap, for the
+unambiguous shapes), then, where no detector found an instruction or a protected subject, the
+semantic layer (inspection_semantic: what the row does, by multilingual cue groups, naming the
+attack class it matched). Each Reason says which layer found it in `rule` ("pattern",
+"semantic:<class>", "" for structural checks). A row is also judged with its session's recent
+writes (inspection_split, split_writes): an instruction split over writes is held whole.
 """
 
 from __future__ import annotations

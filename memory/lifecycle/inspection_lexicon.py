@@ -14,8 +14,9 @@ from __future__ import annotations
 # The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
 # people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
 MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
+    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
     r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
     r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
     r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
@@ -28,8 +29,9 @@ MODEL = (
 )
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
 STRONG_MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
+    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
     r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
     r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
     r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
@@ -53,7 +55,7 @@ LABEL = (
 ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
-    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|для|к)\s+{_DET}"
+    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
     rf"(?!agents?\b|helpers?\b|agentes?\b|ayudantes?\b|helfer\b){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
@@ -65,10 +67,14 @@ ADDRESS_FORMS = (
     r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
     r"lea|lee|leer[aá]|procese|procesa|responda|legg\w*|elabor\w*|leest|verwerkt|чита\w*)",
-    rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the)\b",
+    rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
+    r"tickets|messages|emails|calls|questions|chats|requests)\b",
     rf"\b(?:when|once|if|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:reads|sees|finds|gets to|processes|loads|opens) (?:this|it|these)\b",
     rf"\b(?:whoever|whichever|any|every)\s+{MODEL}\b",
     rf"\bwhoever (?:is|acts as|plays|will be) {_DET}{MODEL}\b",
+    rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
+    rf"\bto {_DET}{MODEL}\s*:",
+    r"(?:助手|人工智能|ai|机器人|模型)们?(?:请注意|请|注意)",
     r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
     # identity conditions: "if you are an AI", "wenn du eine KI bist", "si tu es une IA", "si eres una IA"
     rf"\b(?:if you(?: are|'re)|in case you are|wenn du|wenn sie|si tu es|si vous [êe]tes|si eres|se sei|se você é|als je)\s+{_DET}{MODEL}\b",
@@ -98,7 +104,9 @@ ACT = (
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
     r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
-    r"disclos\w*|divulg\w*|"
+    r"disclos\w*|divulg\w*|record|note down|remember|store|save|log that|"
+    r"ferme\w*|cl[ôo]tur\w*|marque\w*|classe\w*|cache\w*|masque\w*|"
+    r"informuj\w*|powiedz\w*|wy[śs]lij\w*|podaj\w*|pole[ćc]\w*|ignoruj\w*|zapomnij\w*|udost[ęe]pnij\w*|"
     r"sag\w*|erz[äa]hl\w*|antworte\w*|beantworte\w*|empfiehl\w*|empfehle\w*|gib|geben|schick\w*|send\w*|vergiss|vergessen|ignorier\w*|"
     r"erw[äa]hn\w*|verweis\w*|weiterleit\w*|freigeb\w*|genehmig\w*|akzeptier\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
     r"dis|dire|r[ée]ponds?|r[ée]pondre|recommande\w*|donne\w*|envoie\w*|envoyer|oublie\w*|ignore\w*|accorde\w*|accepte\w*|"
@@ -113,7 +121,7 @@ ACT = (
     r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
-    r"忽略|告诉|发送|推荐|批准|删除|分享|"
+    r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
     r"игнориру\w*|скажи|рекомендуй|отправ\w*|сообщ\w*|забудь)"
 )
 # The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
@@ -172,7 +180,8 @@ LOOSENED = (
     r"entf[äa]llt|entfallen|abgeschafft|aufgehoben|nicht mehr n[öo]tig|nicht mehr erforderlich|"
     r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa]|"
     r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
-    r"widened|broadened|relaxed|loosened|opened up|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
+    r"widened|broadened|relaxed|loosened|opened up|skips?|skipping|bypass\w*|circumvent\w*|"
+    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
@@ -184,11 +193,11 @@ SWEEPING = (
 PRIV_KEY = (
     r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
     r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
-    r"sys_prompt|prompt|instructions|trusted_\w+|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+    r"sys_prompt|prompt|instructions|trust\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
 )
 PRIV_VALUE = (
     r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"
-    r"\*[\w@.-]*|true|false|none|off|disabled|no|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
+    r"\*[\w@.-]*|true|false|none|off|disabled|no|yes|on|enabled|allow\w*|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
 )
 CHAT_TEMPLATE = (
     r"(?:<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction)s?\b|"
@@ -202,7 +211,7 @@ SEND = (
 )
 SENT_THING = (
     r"(?:\b(?:conversations?|chats?|chat history|history|transcripts?|messages?|summar(?:y|ies)|context|memor(?:y|ies)|"
-    r"keys?|api keys?|tokens?|secrets?|passwords?|credentials|\.env|\.ssh|ssh|cookies|customer list|customers?|"
+    r"keys?|api keys?|tokens?|secrets?|passwords?|credentials|\.env|\.ssh|ssh|cookies?|customer list|customers?|"
     r"address(?:es)?|phone(?: numbers?)?|emails?|e-mail|personal data|data|files?|it|them|copy|"
     r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen)\b|会話|内容|对话)"
 )
@@ -273,4 +282,10 @@ DEONTIC = (
     r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
     r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
     r"deve|devono|pu[òo]|recuerda|remember)\b|べき|こと。|てはいけ|ください|可以|必须|应该"
+)
+
+# A power of the model switched on: "the AI's ability to delete repositories has been enabled".
+MODEL_POWER = (
+    r"\b(?:abilit(?:y|ies)|capabilit(?:y|ies)|access|permissions?|rights|privileges?)\b[^.!?\n]{0,60}?"
+    r"\b(?:enabled|granted|unlocked|activated|extended|expanded|widened|turned on|switched on)\b"
 )

@@ -51,6 +51,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_NAMED,
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
+    MODEL_POWER,
     NARROW,
     OUTSIDE,
     OVERRIDE,
@@ -95,6 +96,7 @@ _ASKED_OF_MODEL = _c(MODEL_ASKED)
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
 _MODEL_NAMED = _c(MODEL_NAMED)
 _DEONTIC = _c(DEONTIC)
+_POWER = _c(MODEL_POWER)
 _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
@@ -131,7 +133,7 @@ _MODEL_WORDS = frozenset(
 )
 _MODEL_GATE = (
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
-    "chatgpt", "sprachmodell", "automated", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
+    "chatgpt", "sprachmodell", "asystent", "inteligencj", "voice", "automated", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
@@ -238,7 +240,7 @@ def _model_conduct(norm: str) -> SemanticHit | None:
         named = _MODEL_NAMED.search(text)
         if not named:
             continue
-        duty = _DEONTIC.search(text)
+        duty = _DEONTIC.search(text) or _POWER.search(text)
         if duty is None and _CONTROL.search(text):
             duty = _LOOSENED.search(text)
         if duty is not None:
