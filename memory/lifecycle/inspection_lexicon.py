@@ -16,7 +16,9 @@ from __future__ import annotations
 MODEL = (
     r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|"
+    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
+    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
     r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
     r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
     r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
@@ -31,7 +33,9 @@ MODEL = (
 STRONG_MODEL = (
     r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|"
+    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
+    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
     r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
     r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
     r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
@@ -56,7 +60,7 @@ ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
     rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
-    rf"(?!agents?\b|helpers?\b|agentes?\b|ayudantes?\b|helfer\b){MODEL}\b",
+    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
     rf"(?:^|\n|['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
@@ -106,7 +110,8 @@ ACT = (
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
     r"disclos\w*|divulg\w*|record|note down|remember|store|save|log that|"
     r"ferme\w*|cl[ôo]tur\w*|marque\w*|classe\w*|cache\w*|masque\w*|"
-    r"informuj\w*|powiedz\w*|wy[śs]lij\w*|podaj\w*|pole[ćc]\w*|ignoruj\w*|zapomnij\w*|udost[ęe]pnij\w*|"
+    r"consid[èe]re\w*|traite\w*|trata\w*|considera\w*|behandle\w*|menzion\w*|dire|rispondere|inviare|"
+    r"condividere|informuj\w*|powiedz\w*|wy[śs]lij\w*|podaj\w*|pole[ćc]\w*|ignoruj\w*|zapomnij\w*|udost[ęe]pnij\w*|"
     r"sag\w*|erz[äa]hl\w*|antworte\w*|beantworte\w*|empfiehl\w*|empfehle\w*|gib|geben|schick\w*|send\w*|vergiss|vergessen|ignorier\w*|"
     r"erw[äa]hn\w*|verweis\w*|weiterleit\w*|freigeb\w*|genehmig\w*|akzeptier\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
     r"dis|dire|r[ée]ponds?|r[ée]pondre|recommande\w*|donne\w*|envoie\w*|envoyer|oublie\w*|ignore\w*|accorde\w*|accepte\w*|"
@@ -139,7 +144,8 @@ MODEL_ASKED = (
 PERSIST = (
     r"(?:\b(?:permanent\w*|for good|forever|for all (?:future|later|next)|(?:all|every|each) (?:future|later|upcoming|following|next|subsequent)\b|"
     r"(?:every|each|all) (?:session|chat|conversation|reply|replies|answer|turn)s? after|after this one|"
-    r"from now on|going forward|henceforth|long[- ]term|pin this|langfristig|[àa] long terme|a largo plazo|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
+    r"from now on|going forward|henceforth|long[- ]term|always-on|standing rule|save it|keep it|retain\w*|"
+    r"indefinitely|pin this|langfristig|[àa] long terme|a largo plazo|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
     r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
     r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
     r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
@@ -180,7 +186,7 @@ LOOSENED = (
     r"entf[äa]llt|entfallen|abgeschafft|aufgehoben|nicht mehr n[öo]tig|nicht mehr erforderlich|"
     r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa]|"
     r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
-    r"widened|broadened|relaxed|loosened|opened up|skips?|skipping|bypass\w*|circumvent\w*|"
+    r"widened|broadened|relaxed|loosened|opened up|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
     r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
@@ -193,7 +199,7 @@ SWEEPING = (
 PRIV_KEY = (
     r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
     r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
-    r"sys_prompt|prompt|instructions|trust\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+    r"sys_prompt|prompt|instructions|trust\w*|allow_\w+|confirm\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
 )
 PRIV_VALUE = (
     r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"
@@ -202,6 +208,7 @@ PRIV_VALUE = (
 CHAT_TEMPLATE = (
     r"(?:<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction)s?\b|"
     r"<\s*(?:system|memory|instructions?)\b[^>]{0,60}(?:source|role)\s*=\s*[\"']?(?:system|operator|admin)|"
+    r"\[\s*(?:system|admin|operator|developer)[_ ]?\w*\s*\]\s*:|"
     r"\b(?:memory_update|update_memory|set_memory|remember)\s*\(\s*(?:key\s*=|['\"])|\[\[\s*(?:assistant|system|agent)_\w+\s*\]\])"
 )
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
@@ -217,7 +224,7 @@ SENT_THING = (
 )
 OUTSIDE = (
     r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|cc|biz|top|info|fr|de)\b|"
-    r"\bpublic (?:channel|doc|document|page|repo|gist)|#general\b|\bexternal|\boutside\b|外部|外部の)"
+    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の)"
 )
 
 # Earlier instructions set aside, in other languages (English is inspection_patterns' job).
@@ -237,6 +244,8 @@ PERSONA = (
 )
 # Standing permission to act without asking: "pre-approved", "no need to ask".
 STANDING_PERMISSION = (
+    r"\bcan (?:now )?(?:see|read|access|view|download|export) (?:every(?:one|body)'?s?|all (?:users|customers)'?|"
+    r"other (?:users|people)'?s?)|"
     r"\b(?:pre-?approved|pre-?authori[sz]ed|no need to (?:ask|confirm|check|verify)|"
     r"without (?:asking|confirmation|approval|checking|verifying|verification|review|checks?|kyc|identity checks?)|"
     r"need not (?:ask|confirm))\b"
@@ -289,3 +298,6 @@ MODEL_POWER = (
     r"\b(?:abilit(?:y|ies)|capabilit(?:y|ies)|access|permissions?|rights|privileges?)\b[^.!?\n]{0,60}?"
     r"\b(?:enabled|granted|unlocked|activated|extended|expanded|widened|turned on|switched on)\b"
 )
+
+# A command for the model relayed by someone: "tell the AI to release ...", "teach the bot to ..."
+COMMAND_RELAYED = rf"\b(?:tell|ask|instruct|get|have|make|teach|train|configure|set up|program) (?:the |your |our |an? )?{MODEL} to\b"

@@ -41,6 +41,7 @@ from memory.lifecycle.inspection_lexicon import (
     ACTION_CONTROL,
     ADDRESS_FORMS,
     CHAT_TEMPLATE,
+    COMMAND_RELAYED,
     CONTROL,
     CONVERSATION,
     DEONTIC,
@@ -96,6 +97,7 @@ _ASKED_OF_MODEL = _c(MODEL_ASKED)
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
 _MODEL_NAMED = _c(MODEL_NAMED)
 _DEONTIC = _c(DEONTIC)
+_RELAYED = _c(COMMAND_RELAYED)
 _POWER = _c(MODEL_POWER)
 _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
@@ -145,7 +147,7 @@ _LOOSENED_GATE = (
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = (
-    "perman", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
+    "perman", "always-on", "standing rule", "save it", "keep it", "retain", "indefinitely", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
     "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
@@ -153,7 +155,7 @@ _PERSIST_GATE = (
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
 _CONTROL_GATE = (
-    "approv", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
+    "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
     "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
@@ -167,6 +169,10 @@ _OVERRIDE_GATE = (
     "игнор", "забуд", "du bist", "sie sind", "tu es", "vous ", "eres", "ahora es", "sei", "você", "voce", "je bent",
 )  # fmt: skip
 _TEMPLATE_GATE = (
+    "[system",
+    "[admin",
+    "[operator",
+    "[developer",
     "<|",
     "[inst",
     "<<sys",
@@ -179,7 +185,7 @@ _TEMPLATE_GATE = (
     "[[",
 )
 _SEND_GATE = ("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
-              ".biz", ".top", ".info", ".fr", ".de", "public", "#general", "external", "outside", "外部")  # fmt: skip
+              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
 
 def _has(text: str, gate: tuple[str, ...]) -> bool:
@@ -192,6 +198,13 @@ def _snip(text: str, start: int) -> str:
 
 
 def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
+    relayed = None if turn else _RELAYED.search(norm)
+    if relayed:
+        return SemanticHit(
+            "addressed_directive",
+            f"a command for the model relayed: '{relayed[0]}'",
+            _snip(norm, relayed.start()),
+        )
     for pattern in (_TURN_ADDRESS if turn else _ADDRESS,):
         for address in pattern.finditer(norm):
             lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
