@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     AUTHORITY_DETECTORS,
     AUTHORITY_TRIGGERS,
@@ -115,10 +116,7 @@ _DROP = {ord(c): None for c in _ZERO_WIDTH + _BIDI}
 _DROP.update({cp: cp - 0xE0000 for cp in range(0xE0020, 0xE007F)})  # tag characters smuggle ASCII
 _DROP.update(dict.fromkeys((0xE0001, 0xE007F)))
 # Cyrillic and Greek letters that render like Latin ones (lower case: matching runs after casefold).
-_HOMOGLYPHS = str.maketrans(
-    "аеорсухіјѕԁһӏкмтвпгαβεηικνορτυχζ",
-    "aeopcyxijsdhlkmtbnrabenikvoptuxz",
-)
+_HOMOGLYPHS = HOMOGLYPHS
 _LOOKALIKE = frozenset("аеорсухіјѕԁһӏкАЕОРСХІЈЅВМНТКαεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ")
 _INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
 # The joiner inside an emoji sequence ("🧘\u200d♀️") is how the emoji is spelled, not hidden text.

@@ -11,12 +11,20 @@ A group is a set of words with their common inflections, not a list of sentences
 
 from __future__ import annotations
 
+# Cyrillic and Greek letters that render like Latin ones, mapped as normalise() maps them (lower
+# case). The semantic layer runs its patterns through the same map, so a Russian word in this
+# lexicon meets the normalised text ("говори" is matched as it reads after the map).
+HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁһӏкмтвпгαβεηικνορτυχζ",
+    "aeopcyxijsdhlkmtbnrabenikvoptuxz",
+)
+
 # The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
 # people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
 MODEL = (
     r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
     r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
     r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
@@ -32,8 +40,8 @@ MODEL = (
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
 STRONG_MODEL = (
     r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
     r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
     r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
@@ -73,7 +81,8 @@ ADDRESS_FORMS = (
     r"lea|lee|leer[aá]|procese|procesa|responda|legg\w*|elabor\w*|leest|verwerkt|чита\w*)",
     rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
     r"tickets|messages|emails|calls|questions|chats|requests)\b",
-    rf"\b(?:when|once|if|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:reads|sees|finds|gets to|processes|loads|opens) (?:this|it|these)\b",
+    rf"\b(?:when|once|if|in case|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:ever |later |eventually )?"
+    r"(?:reads|sees|finds|gets to|processes|loads|opens|summari[sz]es) (?:this|it|these)\b",
     rf"\b(?:whoever|whichever|any|every)\s+{MODEL}\b",
     rf"\bwhoever (?:is|acts as|plays|will be) {_DET}{MODEL}\b",
     rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
@@ -108,7 +117,8 @@ ACT = (
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
     r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
-    r"disclos\w*|divulg\w*|record|note down|remember|store|save|log that|"
+    r"disclos\w*|divulg\w*|rank|rate|score|prioriti[sz]e|shortlist|hire|overrid\w*|behandel\w*|trusted|"
+    r"treated as|count as|are (?:operators?|admins?|owners?|staff)|record|note down|remember|store|save|log that|"
     r"ferme\w*|cl[ôo]tur\w*|marque\w*|classe\w*|cache\w*|masque\w*|"
     r"consid[èe]re\w*|traite\w*|trata\w*|considera\w*|behandle\w*|menzion\w*|dire|rispondere|inviare|"
     r"condividere|informuj\w*|powiedz\w*|wy[śs]lij\w*|podaj\w*|pole[ćc]\w*|ignoruj\w*|zapomnij\w*|udost[ęe]pnij\w*|"
@@ -127,7 +137,7 @@ ACT = (
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
-    r"игнориру\w*|скажи|рекомендуй|отправ\w*|сообщ\w*|забудь)"
+    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой)"
 )
 # The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
 MODEL_OBLIGATION = (
@@ -137,6 +147,7 @@ MODEL_OBLIGATION = (
 )
 # The model's conduct asked about, Q&A style: "what should the assistant say about X?"
 MODEL_ASKED = (
+    rf"\bq:\s*(?:can|may|should|must|is|does|will) (?:the|an?|our|your) (?:\w+ )?(?:{STRONG_MODEL}|assistants?|models?|bots?)\b|"
     rf"\b(?:what|how|when|why)\s+(?:should|must|would|shall|will|do|does|is)\s+(?:the|an?|any|every|our|this)\s+"
     rf"(?:\w+\s+)?(?:{STRONG_MODEL}|assistants?|models?)\b[^.!?\n]{{0,20}}?\b(?:do|say|tell|answer|respond|reply|recommend|suggest|handle|mention)\b"
 )
@@ -157,7 +168,7 @@ PERSIST = (
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
 CONVERSATION = (
     r"(?:\b(?:when|whenever|if|each time|every time|any time|anytime)\b[^.!?\n]{0,40}?\b(?:user|customer|caller|someone|anyone|somebody|people|they|client|asks?|mentions?|says|brings? up|wants|requests?|question)|"
-    r"\b(?:every|each|any|all|whatever the) (?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
+    r"\b(?:every|each|any|all|whatever the) (?:future |later |new )?(?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
     r"\b(?:greet|reply|answer|respond|tell|told|informed|advise|reassure|recommend|steer|agree|say|deny)\b|"
     r"\b(?:messages?|requests?|emails?|callers?|users?|senders?) (?:signed|from|sent by|that say|who say)\b|"
     r"\byou (?:write|produce|generate|send|answer|reply|draft|create)\b|"
@@ -186,7 +197,8 @@ LOOSENED = (
     r"entf[äa]llt|entfallen|abgeschafft|aufgehoben|nicht mehr n[öo]tig|nicht mehr erforderlich|"
     r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa]|"
     r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
-    r"widened|broadened|relaxed|loosened|opened up|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
+    r"widened|broadened|relaxed|loosened|opened up|(?:is|are) now optional|made optional|optional now|freiwillig|"
+    r"facultati\w+|opcional\w*|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
     r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
@@ -199,11 +211,11 @@ SWEEPING = (
 PRIV_KEY = (
     r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
     r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
-    r"sys_prompt|prompt|instructions|trust\w*|allow_\w+|confirm\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+    r"sys_prompt|prompt|instructions|mode|trust\w*|allow_\w+|confirm\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
 )
 PRIV_VALUE = (
     r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"
-    r"\*[\w@.-]*|true|false|none|off|disabled|no|yes|on|enabled|allow\w*|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
+    r"\*[\w@.-]*|unrestricted|unfiltered|jailbreak|god|developer|debug|permissive|true|false|none|off|disabled|no|yes|on|enabled|allow\w*|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
 )
 CHAT_TEMPLATE = (
     r"(?:<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction)s?\b|"
@@ -277,7 +289,7 @@ _MODAL_OTHER = (
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
-    r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|应该|必须)"
+    r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|てかまいません|ても構いません|てもよい|てよい|应该|必须)"
 )
 
 # The model named plainly (no "the support agent": people are agents too) ...
@@ -290,7 +302,8 @@ DEONTIC = (
     r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
     r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
     r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
-    r"deve|devono|pu[òo]|recuerda|remember)\b|べき|こと。|てはいけ|ください|可以|必须|应该"
+    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns)\b|"
+    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|должен|должна|всегда|никогда"
 )
 
 # A power of the model switched on: "the AI's ability to delete repositories has been enabled".

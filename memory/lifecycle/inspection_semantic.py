@@ -46,6 +46,7 @@ from memory.lifecycle.inspection_lexicon import (
     CONVERSATION,
     DEONTIC,
     DIRECTIVE,
+    HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
     MODEL_EMPOWERED,
@@ -80,7 +81,12 @@ class SemanticHit:
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.MULTILINE)
+    # through normalise()'s look-alike map, so Cyrillic words meet the normalised text
+    return re.compile(pattern.translate(HOMOGLYPHS), re.MULTILINE)
+
+
+def _g(*gate: str) -> tuple[str, ...]:
+    return tuple(word.translate(HOMOGLYPHS) for word in gate)
 
 
 _ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS))
@@ -131,11 +137,11 @@ _SENTENCE = re.compile(r"(?:[^.!?\n。！？]|[.!?](?![\s]|$))+[.!?。！？]?")
 
 # Cheap gates: a cue group can only match when one of these substrings is in the text.
 _MODEL_WORDS = frozenset(
-    {"ai", "ki", "ia", "bot", "bots", "llm", "llms", "gpt", "claude", "gemini", "copilot", "ии"}
+    {"ai", "ki", "ia", "bot", "bots", "llm", "llms", "gpt", "claude", "gemini", "copilot", "ии", "machine"}
 )
-_MODEL_GATE = (
+_MODEL_GATE = _g(
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
-    "chatgpt", "sprachmodell", "asystent", "inteligencj", "voice", "automated", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
+    "chatgpt", "sprachmodell", "asystent", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
@@ -146,7 +152,7 @@ _LOOSENED_GATE = (
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
-_PERSIST_GATE = (
+_PERSIST_GATE = _g(
     "perman", "always-on", "standing rule", "save it", "keep it", "retain", "indefinitely", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
     "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
@@ -161,10 +167,11 @@ _CONTROL_GATE = (
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
 )  # fmt: skip
 _SETTING_GATE = (
-    "role", "permission", "privilege", "trust", "access", "admin", "verified", "mfa", "requires_", "can_", "spend",
+    "role",
+    "mode", "permission", "privilege", "trust", "access", "admin", "verified", "mfa", "requires_", "can_", "spend",
     "prompt", "directive", "rule", "policy", "identity", "persona", "safety", "approv", "confirm",
 )  # fmt: skip
-_OVERRIDE_GATE = (
+_OVERRIDE_GATE = _g(
     "vergi", "ignor", "missacht", "oubli", "olvid", "diment", "esque", "negeer", "vergeet", "忽略", "無視", "忘れ",
     "игнор", "забуд", "du bist", "sie sind", "tu es", "vous ", "eres", "ahora es", "sei", "você", "voce", "je bent",
 )  # fmt: skip
