@@ -58,6 +58,21 @@ def _content_reasons(part: Part, *, turn: bool = False) -> dict[str, str]:
 _UNFINISHED = (":", ",", ";", "-", "\u2026", "...", "\uff1a", "\u3001")
 
 
+_SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f", ")", '"', "'")
+
+
+def _joined(tail: Sequence[Part]) -> str:
+    """The writes as one text: a write that stops mid-sentence runs on into the next (a space), one
+    that ends its sentence does not (a line break). Headings are labels, not sentences: left out."""
+    out = ""
+    for part in tail:
+        content = part.content.strip()
+        if out:
+            out += " " if not out.endswith(_SENTENCE_END) else "\n"
+        out += content
+    return out
+
+
 def split_verdict(window: Sequence[Part]) -> SplitVerdict | None:
     """Is the last write of `window` (oldest first) the end of an instruction split over writes?
 
@@ -83,7 +98,7 @@ def split_verdict(window: Sequence[Part]) -> SplitVerdict | None:
     for start in range(len(window) - 2, -1, -1):
         tail = window[start:]
         turn = any(part.domain == TURN_DOMAIN for part in tail)
-        text = " ".join(part.content for part in tail)  # a heading is a label, not a sentence
+        text = _joined(tail)
         joined = _content_reasons(Part(text), turn=turn)
         seen = {label for found in alone[start:] for label in found}
         fresh = [(label, snippet) for label, snippet in joined.items() if label not in seen]
