@@ -8,7 +8,7 @@ Times, interleaved per row and in the same run:
   inspect     inspect_write(...) on the row, as the write service will call it
   lower       str.lower() of the same text: a floor for "touching every character once in C"
 
-over (a) every row of the poisoning corpus (memory/evals/poisoning/, 534 rows from 30 chars to
+over (a) every row of the poisoning corpus (memory/evals/poisoning/, rows from 30 chars to
 25,000), (b) the corpus rows of at most 1,500 chars (the document-chunk limit; what agents
 store), and (c) a typical 300-char memory row. Prints p50 and p99 in microseconds and the
 inspect/lower ratio of each. No assertions: the issue's bar is "well under 1 ms for a typical row".

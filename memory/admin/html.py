@@ -66,6 +66,8 @@ REASON_WORDS = {
     "oversized": "oversized",
     "repeated": "repeated across sessions",
     "proposed_revision": "proposed revision",
+    "split_instruction": "instruction split across writes",
+    "always_on": "always-on",
 }
 
 

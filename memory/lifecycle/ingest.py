@@ -35,6 +35,7 @@ from memory.lifecycle.facts import FACT_DOMAIN, FactOutcome, fact_ingest
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
 from memory.lifecycle.principals import AgentRef, SessionRef
 from memory.lifecycle.scope import readable_by
+from memory.lifecycle.split_writes import session_split_hold
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede, refuse_gated_always_write
 from memory.store.deliverable import hold_reasons, visible
 from memory.store.models import Chunk
@@ -134,6 +135,8 @@ def memory_ingest(
         outcome = fact_ingest(draft=draft, actor=actor, path=MEMORY_INGEST, agent_write=True)
     else:
         outcome = _ingest_note(draft, actor=actor)
+    if outcome.chunk is not None and outcome.action in ("inserted", "superseded"):
+        session_split_hold(outcome.chunk)  # judged with the session's recent writes (split_writes)
     if outcome.chunk is not None:
         logger.info(
             "memory_ingest %s #%s (agent %s, session %s)",

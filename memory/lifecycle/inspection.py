@@ -27,6 +27,13 @@ normalised copy (entities decoded, NFKC, invisible characters dropped, look-alik
 digit-for-letter swaps mapped, spaced-out letters joined, case folded), so evasions meet the same
 patterns; the evasions themselves (zero-width, bidi, comments, hiding styles, mixed scripts) are
 a reason of their own.
+
+Judgement in layers: normalisation, then the detectors of inspection_patterns (cheap, for the
+unambiguous shapes), then, where no detector found an instruction or a protected subject, the
+semantic layer (inspection_semantic: what the row does, by multilingual cue groups, naming the
+attack class it matched). Each Reason says which layer found it in `rule` ("pattern",
+"semantic:<class>", "" for structural checks). A row is also judged with its session's recent
+writes (inspection_split, split_writes): an instruction split over writes is held whole.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     AUTHORITY_DETECTORS,
     AUTHORITY_TRIGGERS,
@@ -50,6 +58,7 @@ from memory.lifecycle.inspection_patterns import (
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
 )
+from memory.lifecycle.inspection_semantic import semantic_reasons
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -83,6 +92,9 @@ class Reason:
     code: str
     text: str
     snippet: str = ""
+    # which judgement found it: "pattern" (a detector of inspection_patterns), "semantic:<class>"
+    # (inspection_semantic: the attack class matched), or "" for the structural checks
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,10 +116,7 @@ _DROP = {ord(c): None for c in _ZERO_WIDTH + _BIDI}
 _DROP.update({cp: cp - 0xE0000 for cp in range(0xE0020, 0xE007F)})  # tag characters smuggle ASCII
 _DROP.update(dict.fromkeys((0xE0001, 0xE007F)))
 # Cyrillic and Greek letters that render like Latin ones (lower case: matching runs after casefold).
-_HOMOGLYPHS = str.maketrans(
-    "аеорсухіјѕԁһӏкмтвпгαβεηικνορτυχζ",
-    "aeopcyxijsdhlkmtbnrabenikvoptuxz",
-)
+_HOMOGLYPHS = HOMOGLYPHS
 _LOOKALIKE = frozenset("аеорсухіјѕԁһӏкАЕОРСХІЈЅВМНТКαεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ")
 _INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
 # The joiner inside an emoji sequence ("🧘\u200d♀️") is how the emoji is spelled, not hidden text.
@@ -181,12 +190,28 @@ _PERSON_BEFORE = re.compile(
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
     subject is not a person ("staff never ask for the old password" is about staff)."""
-    if label not in PERSON_SUBJECT_DETECTORS:
+    if label not in PERSON_SUBJECT_DETECTORS and label not in BODY_ONLY_DETECTORS:
         return pattern.search(text)
     for match in pattern.finditer(text):
-        if not _PERSON_BEFORE.search(text, max(0, match.start() - 40), match.start()):
-            return match
+        if label in PERSON_SUBJECT_DETECTORS and _PERSON_BEFORE.search(
+            text, max(0, match.start() - 40), match.start()
+        ):
+            continue
+        if label in BODY_ONLY_DETECTORS and _FIRST_PERSON.search(_sentence_around(text, match.start())):
+            continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
+        return match
     return None
+
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
+)
+
+
+def _sentence_around(text: str, at: int) -> str:
+    start = max(text.rfind(mark, 0, at) for mark in ".!?\n")
+    ends = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
+    return text[start + 1 : min(ends) if ends else len(text)]
 
 
 def _snippet(text: str, match: re.Match[str]) -> str:
@@ -270,13 +295,17 @@ def inspect_write(
         text = body if label in BODY_ONLY_DETECTORS else norm
         match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
         if match:
-            reasons.append(Reason("instruction", label, _snippet(text, match)))
+            reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
     for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         match = pattern.search(norm) if _triggered(norm, triggers) else None
         if match:
             label = "writes to a protected subject"
-            reasons.append(Reason("protected_subject", label, _snippet(norm, match)))
+            reasons.append(Reason("protected_subject", label, _snippet(norm, match), rule="pattern"))
             break
+    if not reasons or not {r.code for r in reasons} & {"instruction", "protected_subject"}:
+        # the semantic layer (what the row does, in any wording) where no pattern spoke already
+        for hit in semantic_reasons(body, turn=turn):
+            reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:

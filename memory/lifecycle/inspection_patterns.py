@@ -148,7 +148,11 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak",
         r"\b(?:you are|you're|now|enter|switch(?:ed)? to|activate)\b.{0,20}?\b(?:developer|admin|debug) mode",
         r"\b(?:developer|admin) mode is (?:now )?(?:enabled|on|active) for (?:this|the) (?:agent|assistant|model|ai|bot)",
-        r"\b(?:new|updated|hidden|real|original|your|the) sys(?:tem)? ?prompt\b.{0,40}?\b(?:is|has|was|now|override)",
+        # a new system prompt announced ("the real system prompt is: ..."), not one described
+        # ("the system prompt of our bot is versioned in the prompts repo")
+        r"\b(?:new|updated|hidden|real|original|your|the) sys(?:tem)? ?prompt\b.{0,40}?\b(?:is now|is:|is as follows|"
+        r"is the following|is to\b|has (?:been )?(?:changed|replaced|updated)|was (?:changed|replaced|updated)|"
+        r"now (?:reads|says|is)|override)",
         r"\b(?:reveal|show|print|repeat|output|leak|dump|share|disclose)\b.{0,30}?\bsys(?:tem)? ?prompt",
         r"\bsys(?:tem)? ?prompt (?:override|update)|\bsystem (?:notice|override)\b",
         r"\b(?:assistant|model|ai|you|answer\w*)\b[^.\n]{0,30}"
@@ -251,6 +255,7 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
     # data sent out: a send verb, something sensitive and a destination; tracking-pixel URLs
     ("exfiltration", any_of(
         r"\bexfiltrat\w*|\bleak (?:the|all|any|every|our|customer|user|their)\b",
+        r"(?<!never )(?<!not )(?<!don't )(?<!do not )"
         r"\b(?:send|forward|post|upload|email|transmit|copy|report|share|submit|dump|paste|mirror|include|append)\b"
         rf"[^.\n]{{0,80}}?(?<!\w){SENSITIVE}\b[^.\n]{{0,100}}?(?:{DESTINATION})",
         r"!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=|https?://\S*\{[^}\s]{2,40}\}|\burl param",
@@ -417,9 +422,12 @@ AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in 
     # tool limits widened to everything ("the allow-list now includes all domains")
     any_of(
         r"(?:^|[\s\[{,;(])(?:[a-z]+[._])+(?:role|roles|permissions?|privileges|identity|persona|access_level|"
-        r"is_admin|system_prompt)\s*[:=]",
+        r"is_admin|system_prompt)\s*[:=](?![^\n]*\bif\b[^\n]*\belse\b)",
         r"\b(?:system_prompt|sys_prompt|tool_policy|access_level|is_admin)\s*[:=]",
-        r"\[\s*(?:user_|agent_|assistant_)?memory\s*[=:]",
+        # a replayed memory that speaks of the model, its rights or its rules (not "[user_memory=timezone:utc+8]")
+        r"\[\s*(?:user_|agent_|assistant_)?memory\s*[=:](?=[^\]]{0,200}?\b(?:assistant|model|ai|agent|bot|admin\w*|"
+        r"rights|permissions?|privileges?|never|always|ignore|must|should|confirm\w*|approv\w*|trust\w*|root|"
+        r"passwords?|instructions?|rules?|operator|system)\b)",
         r"\b(?:allow-?list|whitelist|allowed (?:domains|tools|commands|hosts|sites))\b.{0,30}?"
         r"\b(?:includes?|covers?|contains?|allows?|permits?) (?:all|any|every|everything|\*)",
     ),

@@ -88,6 +88,17 @@ _WEBHOOKS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "/api/webhooks/",
         re.compile(r"(?P<head>\bdiscord(?:app)?\.com/api/webhooks/)(?P<secret>[0-9]+/[A-Za-z0-9_-]{16,})"),
     ),
+    (
+        # any other incoming webhook (Teams' outlook.office.com/webhook/..., Zapier, Mattermost, a
+        # self-hosted one): the path after a /webhook/ or /hooks/ segment, when it holds a digit
+        "webhook_url",
+        "hook",
+        re.compile(
+            r"(?P<head>\bhttps?://[^\s/]+/(?:[^\s/]+/){0,4}?(?:webhooks?|incomingwebhook|hooks)/)"
+            r"(?P<secret>(?=[^\s]{0,80}\d)[A-Za-z0-9@._~/+=-]{16,})",
+            re.IGNORECASE,
+        ),
+    ),
 )
 
 # The AWS secret access key: 40 characters of base64 with both cases and a digit or a slash. It

@@ -1,0 +1,146 @@
+"""Bulk write cost: add_chunks against a raw SQLite executemany of the same rows, and the inspection's share.
+
+    .venv/bin/python -m bench.bulk_insert                 # 20,000 rows, 3 rounds
+    .venv/bin/python -m bench.bulk_insert --rows 5000 --rounds 2
+
+On a fresh SQLite instance (real migrations: the FTS5 index and its triggers are there), each
+round times, on the same rows:
+
+  add_chunks  memory.lifecycle.writes.add_chunks(drafts): guardrail, stamps, the write
+              inspection (agent-written rows: source_type "knowledge_ingest"), audit, insert
+  raw         the same rows' column values (as add_chunks would store them) in one
+              `executemany` INSERT into memory_chunk inside one transaction
+  inspect     memory.lifecycle.inspection.inspect_write on each row alone (no database)
+
+The rows are the poisoning corpus's benign rows of at most 1,500 chars (memory and document
+chunks as agents write them), cycled with a counter so none repeats. Prints, per round and as the
+median over rounds, add_chunks rows/s ÷ raw rows/s, and the inspection's cost per row as a share
+of add_chunks' cost per row. Ratios only, measured in one run: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bench import common
+
+
+def _drafts(rows: int) -> list[Any]:
+    from memory.evals.poisoning_score import load_corpus
+    from memory.lifecycle.writes import ChunkDraft
+
+    texts = [(r.heading, r.content) for r in load_corpus() if not r.attack and len(r.content) <= 1500]
+    return [
+        ChunkDraft(
+            content=f"{texts[i % len(texts)][1]} (#{i})",
+            heading=texts[i % len(texts)][0],
+            domain="note",
+            source=f"bulk-{i % 50}",
+            source_type="knowledge_ingest",
+        )
+        for i in range(rows)
+    ]
+
+
+def _clear() -> None:
+    from django.db import connection, transaction
+
+    from memory.store.models import Chunk
+
+    with transaction.atomic():
+        Chunk.objects.all().delete()
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _time_add_chunks(drafts: Sequence[Any]) -> float:
+    from memory.lifecycle.writes import add_chunks
+
+    start = time.perf_counter()
+    stored = add_chunks(drafts, actor="bench", path="bench")
+    elapsed = time.perf_counter() - start
+    if stored != len(drafts):
+        raise SystemExit(f"add_chunks stored {stored} of {len(drafts)} rows")
+    return elapsed
+
+
+def _raw_rows(drafts: Sequence[Any]) -> tuple[str, list[tuple[Any, ...]]]:
+    """The INSERT add_chunks' rows amount to, and its parameters (values prepared outside the timing)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    from memory.lifecycle.writes import _bulk_columns, _db_row, _prepared_values
+
+    columns, plan = _bulk_columns()
+    conn = connections[DEFAULT_DB_ALIAS]
+    rows = [_db_row(plan, values, conn) for values in map(_prepared_values, drafts) if values is not None]
+    sql = f"INSERT INTO memory_chunk ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    return sql, rows
+
+
+def _time_raw(sql: str, rows: list[tuple[Any, ...]]) -> float:
+    from django.db import connection
+
+    connection.ensure_connection()
+    raw = connection.connection  # the sqlite3 connection itself: no Django on the measured path
+    start = time.perf_counter()
+    cursor = raw.cursor()
+    cursor.execute("BEGIN")
+    cursor.executemany(sql, rows)
+    cursor.execute("COMMIT")
+    return time.perf_counter() - start
+
+
+def _time_inspect(drafts: Sequence[Any]) -> float:
+    from memory.lifecycle.inspection import inspect_write
+
+    start = time.perf_counter()
+    for draft in drafts:
+        inspect_write(
+            content=draft.content,
+            heading=draft.heading,
+            delivery_policy=None,
+            source_type=draft.source_type,
+            domain=draft.domain,
+        )
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    common.bench_instance("bulk-insert", fresh=True)
+    common.migrate()
+    drafts = _drafts(args.rows)
+    sql, rows = _raw_rows(drafts)
+    _time_inspect(drafts[:500])  # warm-up: pattern compilation
+    ratios, shares = [], []
+    print(f"bulk insert of {args.rows} rows (SQLite, FTS5 triggers on), {args.rounds} rounds")
+    for round_no in range(1, args.rounds + 1):
+        _clear()
+        bulk = _time_add_chunks(drafts)
+        _clear()
+        raw = _time_raw(sql, rows)
+        inspect = _time_inspect(drafts)
+        ratio, share = raw / bulk, inspect / bulk
+        ratios.append(ratio)
+        shares.append(share)
+        print(
+            f"  round {round_no}: add_chunks / raw executemany = {ratio:.2f}x   "
+            f"inspection = {share:.0%} of add_chunks' time per row "
+            f"({inspect / raw:.2f}x the raw insert's)"
+        )
+    print(
+        f"median: add_chunks rows/s / raw executemany rows/s = {statistics.median(ratios):.2f}x; "
+        f"inspection share of add_chunks = {statistics.median(shares):.0%}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,316 @@
+# ruff: noqa: E501, RUF001 -- word lists read better unbroken; full-width punctuation is matched on purpose
+"""The semantic layer's lexicon (see inspection_semantic.py): multilingual cue groups.
+
+Each group names one idea in several languages (English, German, French, Spanish, Italian,
+Portuguese, Dutch, Japanese, Chinese, Russian), as regular-expression fragments over the
+normalised text (lower case, NFKC). The semantic layer never matches a phrase from an attack it
+has seen: it asks whether a row *addresses the model*, *asks it to act*, *makes that last*,
+*loosens a control* or *writes the model's settings as data*, and each of those is a group here.
+A group is a set of words with their common inflections, not a list of sentences.
+"""
+
+from __future__ import annotations
+
+# Cyrillic and Greek letters that render like Latin ones, mapped as normalise() maps them (lower
+# case). The semantic layer runs its patterns through the same map, so a Russian word in this
+# lexicon meets the normalised text ("говори" is matched as it reads after the map).
+HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁһӏкмтвпгαβεηικνορτυχζ",
+    "aeopcyxijsdhlkmtbnrabenikvoptuxz",
+)
+
+# The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
+# people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
+MODEL = (
+    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
+    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
+    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
+    r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
+    r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
+    r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
+    r"inteligencia artificial|asistentes?|modelos?(?: de lenguaje)?|agentes?|ayudantes?|"
+    r"intelligenza artificiale|assistente|modello|"
+    r"ai-assistent|"
+    r"アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント|"
+    r"ai助手|助手|人工智能|模型|机器人|"
+    r"ассистент\w*|ии|бот\w*|модел\w*|нейросет\w*)"
+)
+# Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
+STRONG_MODEL = (
+    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
+    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
+    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
+    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
+    r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
+    r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
+    r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
+)
+_DET = (
+    r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
+    r"den|dem|der|die|das|einen|eine|jede[nrms]?|alle|unsere[nmr]?|"
+    r"le|la|les|l'|l’|un|une|tout|toute|chaque|notre|votre|"
+    r"el|los|las|al|cualquier|todo|nuestro|nuestra|"
+    r"il|lo|ogni|o|a|os|as|de|het|elke)\s*)*"
+)
+# Nouns that label a text as a message ("note to ...", "Hinweis an ...", "consigne pour ...").
+LABEL = (
+    r"(?:notes?|messages?|reminders?|instructions?|requests?|memo|p\.?s\.?|heads-?up|hints?|tips?|warning|notice|info|"
+    r"attention|a word|question|thoughts?|ideas?|suggestions?|hypothetical|scenario|exercise|puzzle|tasks?|todo|"
+    r"action items?|bitte|hinweis|nachricht|notiz|anweisung\w*|info|consignes?|rappel|remarque|avis|mot|"
+    r"nota|mensaje|recordatorio|instrucci\w+|aviso|petici[oó]n|messaggio|promemoria|istruzion\w+|mensagem|lembrete|"
+    r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание)"
+)
+# Forms that make the model the addressee of the text (the signal, not the mood).
+ADDRESS_FORMS = (
+    # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
+    # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
+    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
+    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
+    # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
+    rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
+    rf"(?:^|\n|['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
+    # the reader of this text: "the X (who|that) reads this later", "X reading this",
+    # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
+    rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
+    r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
+    r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
+    r"lea|lee|leer[aá]|procese|procesa|responda|legg\w*|elabor\w*|leest|verwerkt|чита\w*)",
+    rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
+    r"tickets|messages|emails|calls|questions|chats|requests)\b",
+    rf"\b(?:when|once|if|in case|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:ever |later |eventually )?"
+    r"(?:reads|sees|finds|gets to|processes|loads|opens|summari[sz]es) (?:this|it|these)\b",
+    rf"\b(?:whoever|whichever|any|every)\s+{MODEL}\b",
+    rf"\bwhoever (?:is|acts as|plays|will be) {_DET}{MODEL}\b",
+    rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
+    rf"\bto {_DET}{MODEL}\s*:",
+    r"(?:助手|人工智能|ai|机器人|模型)们?(?:请注意|请|注意)",
+    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
+    # identity conditions: "if you are an AI", "wenn du eine KI bist", "si tu es une IA", "si eres una IA"
+    rf"\b(?:if you(?: are|'re)|in case you are|wenn du|wenn sie|si tu es|si vous [êe]tes|si eres|se sei|se você é|als je)\s+{_DET}{MODEL}\b",
+    # Japanese / Chinese / Russian addressees: "AIへ", "アシスタントへの指示", "给AI助手", "для ассистента"
+    rf"{MODEL}(?:さん|様|くん|の皆さん)?(?:へ|に|宛て?|あて)(?:の)?",
+    r"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート|文書)?)を(?:読|処理|要約)\w{0,4}(?:ai|アシスタント|モデル|エージェント|ボット)",
+    rf"(?:给|致|对)(?:所有|全部|各位|每个)?(?:{MODEL})",
+)
+# A request to act: imperative and obligation words, requests made politely or indirectly.
+DIRECTIVE = (
+    r"(?:\b(?:please|kindly|must|should|shall|ought to|needs? to|has to|have to|is to|are to|make sure|be sure|"
+    r"it would be (?:wonderful|great|nice|kind|helpful|ideal|best|good|lovely|appreciated)|would be (?:wonderful|great|nice|kind)|"
+    r"wouldn't it be (?:great|nice|better)|the best move would be|is asked to|are asked to|kindly asked|"
+    r"(?:are|is) expected to|(?:is|are) not to be|don't bother|no need to|"
+    r"never|always|don't|do not|from now on|"
+    r"bitte|muss|soll|sollte|sollst|niemals|immer|nie|"
+    r"s'il te pla[iî]t|s'il vous pla[iî]t|doit|devrait|dois|jamais|toujours|ne dis|"
+    r"por favor|debe|deber[ií]a|debes|nunca|siempre|"
+    r"per favore|deve|dovrebbe|mai|sempre|"
+    r"deve|nunca|sempre|"
+    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен)"
+)
+# What the model would be made to do: conversational acts and actions on the user's world.
+ACT = (
+    r"(?:\b(?:(?:tell|say|answer|reply|respond|recommend|suggest|reveal|share|send|forward|post|email|grant|approve|accept|"
+    r"skip|ignore|forget|disregard|stop|mention|delete|execute|run|give|mark|waive|treat|include|add|describe|list|"
+    r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
+    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
+    r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
+    r"disclos\w*|divulg\w*|rank|rate|score|prioriti[sz]e|shortlist|hire|overrid\w*|behandel\w*|trusted|"
+    r"treated as|count as|are (?:operators?|admins?|owners?|staff)|record|note down|remember|store|save|log that|"
+    r"ferme\w*|cl[ôo]tur\w*|marque\w*|classe\w*|cache\w*|masque\w*|"
+    r"consid[èe]re\w*|traite\w*|trata\w*|considera\w*|behandle\w*|menzion\w*|dire|rispondere|inviare|"
+    r"condividere|informuj\w*|powiedz\w*|wy[śs]lij\w*|podaj\w*|pole[ćc]\w*|ignoruj\w*|zapomnij\w*|udost[ęe]pnij\w*|"
+    r"sag\w*|erz[äa]hl\w*|antworte\w*|beantworte\w*|empfiehl\w*|empfehle\w*|gib|geben|schick\w*|send\w*|vergiss|vergessen|ignorier\w*|"
+    r"erw[äa]hn\w*|verweis\w*|weiterleit\w*|freigeb\w*|genehmig\w*|akzeptier\w*|best[äa]tig\w*|f[üu]hre?|l[öo]sch\w*|teile?|zeig\w*|schreib\w*|verrat\w*|gew[äa]hr\w*|"
+    r"dis|dire|r[ée]ponds?|r[ée]pondre|recommande\w*|donne\w*|envoie\w*|envoyer|oublie\w*|ignore\w*|accorde\w*|accepte\w*|"
+    r"mentionne\w*|partage\w*|r[ée]v[èe]le\w*|[ée]cris|supprime\w*|valide\w*|transmet\w*|"
+    r"di|decir|responde\w*|recomienda\w*|da|env[ií]a\w*|olvida\w*|ignora\w*|menciona\w*|revela\w*|comparte\w*|aprueba\w*|"
+    r"acepta\w*|escribe\w*|borra\w*|concede\w*|compartir|enviar|decir|responder|recomendar|aceptar|aprobar|revelar|"
+    r"r[ée]pondre|accepter|partager|recommander|r[ée]v[ée]ler|approuver|valider|transf[ée]r\w*|rembourser|"
+    r"envoyez|r[ée]pondez|dites|donnez|partagez|ignorez|oubliez|recommandez|acceptez|approuvez|supprimez|r[ée]v[ée]lez|"
+    r"indiquez|affichez|genannt|nennen|weitergegeben|weitergeben|herausgegeben|herausgeben|geteilt|gesendet|geschickt|"
+    r"freigegeben|mitgeteilt|mitteilen|"
+    r"d[ií]|rispondi|consiglia\w*|dimentica\w*|invia\w*|condividi|approva\w*|"
+    r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
+    r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
+    r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
+    r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
+    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой)"
+)
+# The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
+MODEL_OBLIGATION = (
+    rf"\b(?:the|an?|any|every|our|this|whichever|each|all)\s+(?:\w+\s+){{0,1}}?(?:{STRONG_MODEL}|assistants?|models?)\b"
+    r"(?:[^.!?\n]{0,30}?)\b(?:should|must|shall|ought to|needs? to|has to|is to|is expected to|is supposed to|"
+    r"is asked to|may now|can now|will now|do after|do when|do if|simply|just)\b"
+)
+# The model's conduct asked about, Q&A style: "what should the assistant say about X?"
+MODEL_ASKED = (
+    rf"\bq:\s*(?:can|may|should|must|is|does|will) (?:the|an?|our|your) (?:\w+ )?(?:{STRONG_MODEL}|assistants?|models?|bots?)\b|"
+    rf"\b(?:what|how|when|why)\s+(?:should|must|would|shall|will|do|does|is)\s+(?:the|an?|any|every|our|this)\s+"
+    rf"(?:\w+\s+)?(?:{STRONG_MODEL}|assistants?|models?)\b[^.!?\n]{{0,20}}?\b(?:do|say|tell|answer|respond|reply|recommend|suggest|handle|mention)\b"
+)
+# Lasting behaviour without the usual trigger words.
+PERSIST = (
+    r"(?:\b(?:permanent\w*|for good|forever|for all (?:future|later|next)|(?:all|every|each) (?:future|later|upcoming|following|next|subsequent)\b|"
+    r"(?:every|each|all) (?:session|chat|conversation|reply|replies|answer|turn)s? after|after this one|"
+    r"from now on|going forward|henceforth|long[- ]term|always-on|standing rule|save it|keep it|retain\w*|"
+    r"indefinitely|pin this|langfristig|[àa] long terme|a largo plazo|for the rest of (?:time|the \w+)|hereafter|until (?:someone|anyone|further|told|instructed|i) \w*|"
+    r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
+    r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
+    r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
+    r"ab sofort|von nun an|k[üu]nftig|dauerhaft|f[üu]r immer|in jeder (?:sitzung|unterhaltung)|"
+    r"[àa] partir de maintenant|d[ée]sormais|pour toujours|[àa] chaque (?:fois|session|conversation)|"
+    r"a partir de (?:ahora|hoy)|de ahora en adelante|para siempre|siempre que|cada vez|"
+    r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
+)
+# A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
+CONVERSATION = (
+    r"(?:\b(?:when|whenever|if|each time|every time|any time|anytime)\b[^.!?\n]{0,40}?\b(?:user|customer|caller|someone|anyone|somebody|people|they|client|asks?|mentions?|says|brings? up|wants|requests?|question)|"
+    r"\b(?:every|each|any|all|whatever the) (?:future |later |new )?(?:question|reply|replies|answer|answers|response|responses|session|chat|conversation|request|link|shopping link|message)s?\b|"
+    r"\b(?:greet|reply|answer|respond|tell|told|informed|advise|reassure|recommend|steer|agree|say|deny)\b|"
+    r"\b(?:messages?|requests?|emails?|callers?|users?|senders?) (?:signed|from|sent by|that say|who say)\b|"
+    r"\byou (?:write|produce|generate|send|answer|reply|draft|create)\b|"
+    r"\b(?:every|each|any|all)(?: future| later)? (?:tasks?|files?|commits?|scripts?|emails?|documents?)\b|"
+    r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
+    r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
+    r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
+)
+# Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
+CONTROL = (
+    r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|confirmations?|confirmation steps?|"
+    r"moderation(?: layer)?|safety (?:layer|checks?|settings)|kyc(?: checks?| questions)?|"
+    r"human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|content filters?|safety filters?|filters?|"
+    r"guardrails?|sandbox\w*|spending (?:caps?|limits?)|caps?|limits?|allow-?lists?|whitelists?|block-?lists?|"
+    r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
+    r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
+    r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n)\b|承認|確認|権限|审批|权限)"
+)
+# A control loosened or widened, reported as news.
+LOOSENED = (
+    r"(?:\b(?:removed|retired|dropped|lifted|waived|scrapped|abolished|suspended|switched off|turned off|disabled|"
+    r"no longer (?:required|needed|necessary|applies|apply|in (?:effect|place))|not (?:required|needed) any ?more|"
+    r"raised to|elevated to|upgraded to|extended to|expanded to|now (?:includes?|covers?|allows?) (?:all|any|every|everything)|"
+    r"cleared to|may now|can now|is now (?:an? )?(?:owner|admin\w*|root|superuser)|are now (?:owners?|admins?)|"
+    r"has been granted|have been granted|was granted|without (?:asking|approval|confirmation|review|sandbox)|"
+    r"entf[äa]llt|entfallen|abgeschafft|aufgehoben|nicht mehr n[öo]tig|nicht mehr erforderlich|"
+    r"supprim[ée]e?s?|lev[ée]e?s?|n'est plus (?:n[ée]cessaire|requis)|eliminad[oa]s?|ya no (?:es )?necesari[oa]|"
+    r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
+    r"widened|broadened|relaxed|loosened|opened up|(?:is|are) now optional|made optional|optional now|freiwillig|"
+    r"facultati\w+|opcional\w*|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
+    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
+)
+# What makes a loosened control sweeping, or the model its beneficiary.
+SWEEPING = (
+    r"(?:\b(?:any|all|every|everything|unlimited|unrestricted|directly|without|own|domain admin|owner|superadmin|"
+    r"maximum|full|immediately|effective immediately|jede[rsn]?|alle|tous|toutes|todos|todas|qualsiasi)\b|"
+    rf"\b{STRONG_MODEL}\b|\b(?:agents?|assistants?|tools?)\b)"
+)
+# The model's settings written as data: keys that grant, and the values that grant them.
+PRIV_KEY = (
+    r"(?:role|roles|permissions?|privileges?|trust(?:_level)?|access(?:_level)?|is_admin|admin|verified|mfa_required|"
+    r"requires_(?:approval|confirmation|review)|requires_confirmation|can_\w+|max_spend|spend_limit|system_prompt|"
+    r"sys_prompt|prompt|instructions|mode|trust\w*|allow_\w+|confirm\w*|verification|verify|\w+_check|auth\w*|directive|rules?|policy|payment_policy|identity|persona|safety|approval\w*|confirmation\w*)"
+)
+PRIV_VALUE = (
+    r"(?:\[?\s*['\"]?(?:admin|administrator|superadmin|super_admin|owner|root|superuser|maximum|max|unlimited|full|all|"
+    r"\*[\w@.-]*|unrestricted|unfiltered|jailbreak|god|developer|debug|permissive|true|false|none|off|disabled|no|yes|on|enabled|allow\w*|skip\w*|execute\b[^'\"\n]{0,60}without)\b|\[\s*read_all|\s*you are)"
+)
+CHAT_TEMPLATE = (
+    r"(?:<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction)s?\b|"
+    r"<\s*(?:system|memory|instructions?)\b[^>]{0,60}(?:source|role)\s*=\s*[\"']?(?:system|operator|admin)|"
+    r"\[\s*(?:system|admin|operator|developer)[_ ]?\w*\s*\]\s*:|"
+    r"\b(?:memory_update|update_memory|set_memory|remember)\s*\(\s*(?:key\s*=|['\"])|\[\[\s*(?:assistant|system|agent)_\w+\s*\]\])"
+)
+# Data leaving: a send verb, the conversation or secrets, and somewhere outside.
+SEND = (
+    r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
+    r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*)\b|送信|发送|отправ\w*)"
+)
+SENT_THING = (
+    r"(?:\b(?:conversations?|chats?|chat history|history|transcripts?|messages?|summar(?:y|ies)|context|memor(?:y|ies)|"
+    r"keys?|api keys?|tokens?|secrets?|passwords?|credentials|\.env|\.ssh|ssh|cookies?|customer list|customers?|"
+    r"address(?:es)?|phone(?: numbers?)?|emails?|e-mail|personal data|data|files?|it|them|copy|"
+    r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen)\b|会話|内容|对话)"
+)
+OUTSIDE = (
+    r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|cc|biz|top|info|fr|de)\b|"
+    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の)"
+)
+
+# Earlier instructions set aside, in other languages (English is inspection_patterns' job).
+OVERRIDE = (
+    r"(?:\b(?:vergiss|vergesst|vergessen sie|ignorier\w*|missachte\w*|oublie\w*|ignore[zs]?|olvida\w*|ignora\w*|"
+    r"dimentica\w*|esque[çc]a\w*|negeer|vergeet)\b[^.!?\n]{0,40}?"
+    r"\b(?:anweisung\w*|regeln|vorgaben|instruktion\w*|consignes?|instructions?|r[èe]gles?|directives?|"
+    r"instrucciones|reglas|istruzioni|regole|instru[çc][õo]es|regras|instructies|regels)\b|"
+    r"(?:忽略|無視|忘れ)[^。\n]{0,20}(?:指示|指令|ルール|规则|命令)|(?:指示|指令|ルール)[^。\n]{0,10}(?:忽略|無視|忘れ)|"
+    r"(?:игнорируй|забудь)[^.\n]{0,30}(?:инструкци|правил))"
+)
+# A new identity for the model: "Du bist jetzt ...", "tu es maintenant ...", "ahora eres ..."
+PERSONA = (
+    r"\b(?:du bist (?:jetzt|ab sofort|nun)|sie sind (?:jetzt|ab sofort|nun)|tu es (?:maintenant|d[ée]sormais)|"
+    r"vous [êe]tes (?:maintenant|d[ée]sormais)|(?:ahora|a partir de ahora) eres|ahora (?:usted )?es un|"
+    r"(?:ora|adesso) sei|voc[êe] (?:agora )?[ée] agora|je bent nu)\b"
+)
+# Standing permission to act without asking: "pre-approved", "no need to ask".
+STANDING_PERMISSION = (
+    r"\bcan (?:now )?(?:see|read|access|view|download|export) (?:every(?:one|body)'?s?|all (?:users|customers)'?|"
+    r"other (?:users|people)'?s?)|"
+    r"\b(?:pre-?approved|pre-?authori[sz]ed|no need to (?:ask|confirm|check|verify)|"
+    r"without (?:asking|confirmation|approval|checking|verifying|verification|review|checks?|kyc|identity checks?)|"
+    r"need not (?:ask|confirm))\b"
+)
+# The model handed a power: "the assistant is cleared to approve ..."
+MODEL_EMPOWERED = (
+    rf"\b{STRONG_MODEL}\b[^.!?\n]{{0,30}}?\b(?:is|are|was|were|has been|have been) (?:now |hereby |officially )?"
+    r"(?:cleared|authori[sz]ed|allowed|permitted|entitled|empowered|free) to\b"
+)
+# Controls of actions (approvals, reviews, checks, filters): loosened, they need no sweeping word.
+ACTION_CONTROL = (
+    r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|"
+    r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
+    r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
+    r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
+)
+NARROW = r"\b(?:under|below|less than|up to|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+
+# The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
+# sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
+_MODEL_NOUN_OTHER = (
+    r"(?:ki|ki-\w+|assistent(?:en|in)?|sprachmodell\w*|bot|chatbot|ia|assistante?|mod[eè]le|asistente|modelo|"
+    r"assistente|modello|ai|llm)"
+)
+_MODAL_OTHER = (
+    r"(?:soll|sollte|sollen|muss|m[üu]ssen|darf|doit|doivent|devrait|devra|debe|deben|deber[ií]a|deve|devono|"
+    r"dovrebbe|tem de|precisa|moet|mag)"
+)
+MODEL_OBLIGATION_OTHER = (
+    rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
+    r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|てかまいません|ても構いません|てもよい|てよい|应该|必须)"
+)
+
+# The model named plainly (no "the support agent": people are agents too) ...
+MODEL_NAMED = (
+    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia|ia|ki)\b|"
+    r"アシスタント|モデル|エージェント|助手|ассистент|ии"
+)
+# ... with what it must, may or now does: duty, permission, a new power or role.
+DEONTIC = (
+    r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
+    r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
+    r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
+    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns)\b|"
+    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|должен|должна|всегда|никогда"
+)
+
+# A power of the model switched on: "the AI's ability to delete repositories has been enabled".
+MODEL_POWER = (
+    r"\b(?:abilit(?:y|ies)|capabilit(?:y|ies)|access|permissions?|rights|privileges?)\b[^.!?\n]{0,60}?"
+    r"\b(?:enabled|granted|unlocked|activated|extended|expanded|widened|turned on|switched on)\b"
+)
+
+# A command for the model relayed by someone: "tell the AI to release ...", "teach the bot to ..."
+COMMAND_RELAYED = rf"\b(?:tell|ask|instruct|get|have|make|teach|train|configure|set up|program) (?:the |your |our |an? )?{MODEL} to\b"

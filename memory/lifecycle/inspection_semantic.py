@@ -1,0 +1,389 @@
+# ruff: noqa: E501, RUF001 -- gate lists read better unbroken; full-width punctuation is matched on purpose
+"""The inspection's semantic layer, pure (no Django): what a row *does*, in any wording or language.
+
+The detectors in inspection_patterns match shapes of sentences; this layer asks five questions
+of the normalised text, each answered by multilingual cue groups (inspection_lexicon), and
+names the class of attack a row matches and why:
+
+  addressed_directive  the model is the addressee ("for the AI reading this", "liebe KI",
+                       "l'agent qui traitera ce ticket", "AIへ") and the row asks for an act
+                       (tell, recommend, grant, ignore ...; please, should, would be wonderful if)
+  model_obligation     the model is the doer of an obligation ("the assistant should stop ...",
+                       "Q: what should an AI assistant do after reading this?")
+  lasting_behaviour    a behaviour made to last ("remember this for good", "in every later
+                       conversation") scoped to the conversation ("whenever the user mentions X")
+                       with an act in it
+  control_loosened     a safety control (approval, sign-off, filter, cap, allow-list, role)
+                       reported removed or widened, sweepingly or for the model
+  model_conduct        a sentence naming the model with a duty, a permission or a new power
+                       ("AI copilots must export ...", "le chatbot devra ...", "acts as the approver")
+  settings_as_data     the model's settings written as data (`agent.role: owner`,
+                       `requires_confirmation=false`, chat-template tokens, `memory_update(...)`)
+  exfiltration_route   a send verb, the conversation or secrets, and a destination outside
+
+Who is speaking matters: a conversation turn is judged by `addressed_directive` alone, and only
+when the model is addressed as the reader (not "the new assistant at the dentist's"); a
+sentence whose subject is a person planning something ("from now on Priya wants to ...") is
+no lasting behaviour of the model.
+
+`semantic_reasons(norm, turn=...)` returns `SemanticHit`s (class, why, snippet); the cue groups
+are compiled once and each runs only when its cheap substring gate is met, so a row that names
+no model, no control and no destination costs a handful of substring tests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.lifecycle.inspection_lexicon import (
+    ACT,
+    ACTION_CONTROL,
+    ADDRESS_FORMS,
+    CHAT_TEMPLATE,
+    COMMAND_RELAYED,
+    CONTROL,
+    CONVERSATION,
+    DEONTIC,
+    DIRECTIVE,
+    HOMOGLYPHS,
+    LOOSENED,
+    MODEL_ASKED,
+    MODEL_EMPOWERED,
+    MODEL_NAMED,
+    MODEL_OBLIGATION,
+    MODEL_OBLIGATION_OTHER,
+    MODEL_POWER,
+    NARROW,
+    OUTSIDE,
+    OVERRIDE,
+    PERSIST,
+    PERSONA,
+    PRIV_KEY,
+    PRIV_VALUE,
+    SEND,
+    SENT_THING,
+    STANDING_PERMISSION,
+    SWEEPING,
+)
+
+SNIPPET_CHARS = 80
+# How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
+_ACT_REACH = 240
+
+
+@dataclass(frozen=True)
+class SemanticHit:
+    cls: str  # the attack class matched (see the module docstring)
+    why: str  # the cues that met, for the reviewer
+    snippet: str
+    code: str = "instruction"  # the inspection reason code it holds under
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    # through normalise()'s look-alike map, so Cyrillic words meet the normalised text
+    return re.compile(pattern.translate(HOMOGLYPHS), re.MULTILINE)
+
+
+def _g(*gate: str) -> tuple[str, ...]:
+    return tuple(word.translate(HOMOGLYPHS) for word in gate)
+
+
+_ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS))
+# a turn's "to the assistant" is usually about a person; a reader named as such is not
+_TURN_ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS[1:]))
+_DIRECTIVE = _c(DIRECTIVE)
+_ACT = _c(ACT)
+_OBLIGATION = _c(MODEL_OBLIGATION)
+# a Japanese / Chinese request ending: addressed to the model, it is a request whatever the verb
+# a polite request to the addressee ("could it bump my limit?", "can you ...")
+_REQUEST = re.compile(r"\b(?:could|can|would|will) (?:it|you|they)\b|\bplease\b")
+_CJK_DIRECTIVE = re.compile(r"ください|ないで|すること|しなさい|一律|请|不要|必须|应该")
+_ASKED_OF_MODEL = _c(MODEL_ASKED)
+_OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
+_MODEL_NAMED = _c(MODEL_NAMED)
+_DEONTIC = _c(DEONTIC)
+_RELAYED = _c(COMMAND_RELAYED)
+_POWER = _c(MODEL_POWER)
+_PERSIST = _c(PERSIST)
+_CONVERSATION = _c(CONVERSATION)
+_CONTROL = _c(CONTROL)
+_LOOSENED = _c(LOOSENED)
+_SWEEPING = _c(SWEEPING)
+_ACTION_CONTROL = _c(ACTION_CONTROL)
+_NARROW = _c(NARROW)
+_STANDING = _c(STANDING_PERMISSION)
+_EMPOWERED = _c(MODEL_EMPOWERED)
+_OVERRIDE = _c(OVERRIDE)
+_PERSONA = _c(PERSONA)
+_NEGATED_SEND = re.compile(
+    r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai)\s+(?:\w+\s+)?$"
+)
+_SETTING = _c(
+    rf"(?:^|[\s\[{{,;(\"'])(?:[a-z_]+[._])*{PRIV_KEY}['\"]?\s*[:=]\s*{PRIV_VALUE}"
+    rf"|\"{PRIV_KEY}\"\s*:\s*{PRIV_VALUE}|{PRIV_KEY}\s*=\s*['\"]?{PRIV_VALUE}"
+)
+_TEMPLATE = _c(CHAT_TEMPLATE)
+_SEND = _c(SEND)
+_SENT_THING = _c(SENT_THING)
+_OUTSIDE = _c(OUTSIDE)
+_CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
+_PERSON_PLANS = re.compile(
+    r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
+    r"hopes?|would like|decided|agreed)\b"
+)
+# a sentence ends at . ! ? before a space or the end (not inside "contoso-audit.net" or "v2.1")
+_SENTENCE = re.compile(r"(?:[^.!?\n。！？]|[.!?](?![\s]|$))+[.!?。！？]?")
+
+# Cheap gates: a cue group can only match when one of these substrings is in the text.
+_MODEL_WORDS = frozenset(
+    {"ai", "ki", "ia", "bot", "bots", "llm", "llms", "gpt", "claude", "gemini", "copilot", "ии", "machine"}
+)
+_MODEL_GATE = _g(
+    "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
+    "chatgpt", "sprachmodell", "asystent", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
+    "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
+    "нейросет", "ai助手",
+)  # fmt: skip
+_LOOSENED_GATE = (
+    "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
+    "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
+    "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
+    "plus", "eliminad", "ya no", "廃止", "不要", "取消",
+)  # fmt: skip
+_WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
+_PERSIST_GATE = _g(
+    "perman", "always-on", "standing rule", "save it", "keep it", "retain", "indefinitely", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
+    "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
+    "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
+    "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
+    "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
+    "毎回", "永久", "今后", "永远", "впредь", "всегда",
+)  # fmt: skip
+_CONTROL_GATE = (
+    "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
+    "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
+    "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
+    "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
+)  # fmt: skip
+_SETTING_GATE = (
+    "role",
+    "mode", "permission", "privilege", "trust", "access", "admin", "verified", "mfa", "requires_", "can_", "spend",
+    "prompt", "directive", "rule", "policy", "identity", "persona", "safety", "approv", "confirm",
+)  # fmt: skip
+_OVERRIDE_GATE = _g(
+    "vergi", "ignor", "missacht", "oubli", "olvid", "diment", "esque", "negeer", "vergeet", "忽略", "無視", "忘れ",
+    "игнор", "забуд", "du bist", "sie sind", "tu es", "vous ", "eres", "ahora es", "sei", "você", "voce", "je bent",
+)  # fmt: skip
+_TEMPLATE_GATE = (
+    "[system",
+    "[admin",
+    "[operator",
+    "[developer",
+    "<|",
+    "[inst",
+    "<<sys",
+    "##",
+    "<system",
+    "<memory",
+    "<instruction",
+    "memory(",
+    "_memory",
+    "[[",
+)
+_SEND_GATE = ("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
+              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
+
+
+def _has(text: str, gate: tuple[str, ...]) -> bool:
+    contains = text.__contains__
+    return any(map(contains, gate))
+
+
+def _snip(text: str, start: int) -> str:
+    return text[max(0, start) : max(0, start) + SNIPPET_CHARS].strip()
+
+
+def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
+    relayed = None if turn else _RELAYED.search(norm)
+    if relayed:
+        return SemanticHit(
+            "addressed_directive",
+            f"a command for the model relayed: '{relayed[0]}'",
+            _snip(norm, relayed.start()),
+        )
+    for pattern in (_TURN_ADDRESS if turn else _ADDRESS,):
+        for address in pattern.finditer(norm):
+            lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
+            act = (
+                _ACT.search(norm, lo, hi)
+                or _CJK_DIRECTIVE.search(norm, address.end(), hi)
+                or _REQUEST.search(norm, address.end(), hi)
+                or (_CONTROL.search(norm, address.end(), hi) and _LOOSENED.search(norm, address.end(), hi))
+            )
+            directive = _DIRECTIVE.search(norm, lo, hi)
+            if act:
+                cues = [f"addressed: '{address[0].strip()}'", f"act: '{act[0]}'"]
+                if directive:
+                    cues.append(f"request: '{directive[0]}'")
+                return SemanticHit("addressed_directive", "; ".join(cues), _snip(norm, address.start()))
+    return None
+
+
+def _model_obligation(norm: str) -> SemanticHit | None:
+    asked = _ASKED_OF_MODEL.search(norm)
+    if asked:
+        return SemanticHit(
+            "model_obligation", f"the model's conduct asked about: '{asked[0]}'", _snip(norm, asked.start())
+        )
+    other = _OBLIGATION_OTHER.search(norm)
+    if other and (_ACT.search(norm) or not other[0].isascii()):
+        return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
+    for match in _OBLIGATION.finditer(norm):
+        act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
+        if act:
+            return SemanticHit(
+                "model_obligation",
+                f"the model obliged: '{match[0]}'; act: '{act[0]}'",
+                _snip(norm, match.start()),
+            )
+    return None
+
+
+def _model_conduct(norm: str) -> SemanticHit | None:
+    """A sentence that names the model with a duty, a permission or a new power ("AI copilots
+    connected to this CRM must export ...", "le chatbot devra ...", "the assistant acts as the
+    approver"), or a control of it loosened; a sentence that only describes the model ("the
+    chatbot answers questions about opening hours") is a fact."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        named = _MODEL_NAMED.search(text)
+        if not named:
+            continue
+        duty = _DEONTIC.search(text) or _POWER.search(text)
+        if duty is None and _CONTROL.search(text):
+            duty = _LOOSENED.search(text)
+        if duty is not None:
+            why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
+            return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
+    return None
+
+
+def _lasting_behaviour(norm: str) -> SemanticHit | None:
+    if not _PERSIST.search(norm):
+        return None
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        persist = _PERSIST.search(text)
+        if not persist:
+            continue
+        scope, act = _CONVERSATION.search(text), _ACT.search(text)
+        if not (scope and act) or _PERSON_PLANS.search(text):
+            continue
+        why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
+        return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
+    # "Remember this permanently:" may open a row whose next sentence is the behaviour
+    first = _SENTENCE.match(norm)
+    if first and _PERSIST.search(first[0]) and first[0].rstrip().endswith(":"):
+        rest = norm[first.end() :]
+        scope, act = _CONVERSATION.search(rest), _ACT.search(rest)
+        if scope and act and not _PERSON_PLANS.search(rest):
+            return SemanticHit(
+                "lasting_behaviour", f"lasting: '{first[0].strip()}'; act: '{act[0]}'", _snip(norm, 0)
+            )
+    return None
+
+
+def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
+    empowered = _EMPOWERED.search(norm) if model else None
+    if empowered:
+        why = f"the model handed a power: '{empowered[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
+    standing = _STANDING.search(norm)
+    if standing and (_PERSIST.search(norm) or _SWEEPING.search(norm)):
+        why = f"standing permission: '{standing[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
+    if not _has(norm, _LOOSENED_GATE) or not _LOOSENED.search(norm):
+        return None
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        for control in _CONTROL.finditer(text):
+            window = text[max(0, control.start() - 60) : control.end() + 60]
+            loosened = _LOOSENED.search(window)
+            if not loosened:
+                continue
+            # a control of actions loosened is news enough, unless the sentence narrows it
+            # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
+            action = _ACTION_CONTROL.fullmatch(control[0]) and not _NARROW.search(text)
+            if action or _SWEEPING.search(norm):
+                why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
+                return SemanticHit(
+                    "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
+                )
+    return None
+
+
+def _override_or_persona(norm: str) -> SemanticHit | None:
+    for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
+        found = pattern.search(norm)
+        if found:
+            return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
+    return None
+
+
+def _settings_as_data(norm: str) -> SemanticHit | None:
+    if _has(norm, _TEMPLATE_GATE):
+        template = _TEMPLATE.search(norm)
+        if template:
+            return SemanticHit(
+                "settings_as_data", f"prompt frame: '{template[0].strip()}'", _snip(norm, template.start())
+            )
+    if not (_has(norm, _SETTING_GATE) and ("=" in norm or ":" in norm)):
+        return None
+    for setting in _SETTING.finditer(norm):
+        line_start = norm.rfind("\n", 0, setting.start()) + 1
+        line_end = norm.find("\n", setting.end())
+        line = norm[line_start : line_end if line_end >= 0 else len(norm)]
+        if _CODE_EXPRESSION.search(line):
+            continue  # `role = 'admin' if user.is_staff else 'member'` is code, not a setting
+        return SemanticHit(
+            "settings_as_data", f"setting: '{setting[0].strip()}'", _snip(norm, setting.start())
+        )
+    return None
+
+
+def _exfiltration_route(norm: str) -> SemanticHit | None:
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        send = _SEND.search(text)
+        if not send or _NEGATED_SEND.search(text, 0, send.start()):
+            continue  # "never paste customer data into external tools" is advice against it
+        thing = _SENT_THING.search(text)
+        outside = _OUTSIDE.search(text, send.start())
+        if thing and outside:
+            why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"
+            return SemanticHit("exfiltration_route", why, _snip(norm, sentence.start()), code="instruction")
+    return None
+
+
+def semantic_reasons(norm: str, *, turn: bool = False) -> list[SemanticHit]:
+    """The semantic classes `norm` (a normalise()d row) matches; at most one hit per class."""
+    hits: list[SemanticHit | None] = []
+    model = _has(norm, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
+    if model:
+        hits.append(_addressed_directive(norm, turn=turn))
+    if turn:
+        return [hit for hit in hits if hit]
+    if model:
+        hits.append(_model_obligation(norm))
+        hits.append(_model_conduct(norm))
+    if _has(norm, _OVERRIDE_GATE):
+        hits.append(_override_or_persona(norm))
+    if _has(norm, _PERSIST_GATE):
+        hits.append(_lasting_behaviour(norm))
+    if _has(norm, _CONTROL_GATE) or model:
+        hits.append(_control_loosened(norm, model=model))
+    hits.append(_settings_as_data(norm))
+    if _has(norm, _SEND_GATE):
+        hits.append(_exfiltration_route(norm))
+    return [hit for hit in hits if hit]
