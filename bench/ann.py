@@ -196,7 +196,8 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         build_s = report.seconds
         print(
             f"  build: {report.vectors:,} vectors in {report.seconds:.1f} s "
-            f"({report.vectors / report.seconds:,.0f} vectors/s, {os.cpu_count()} cores)"
+            f"({report.vectors / report.seconds:,.0f} vectors/s; {report.cpu_seconds:.1f} CPU s "
+            f"on {os.cpu_count()} cores: wall >> CPU / cores means the machine was busy)"
         )
         base = ann_index.current_base(MODEL)
     else:
@@ -273,6 +274,41 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     }
 
 
+def compare_builds(count: int) -> None:
+    """usearch build options on `count` vectors in memory (no database): CPU and wall time of
+    the build, and top-10 agreement with exact search, one line each."""
+    import numpy as np
+    from usearch.index import Index
+
+    rng = np.random.default_rng(SEED)
+    topics = centres(count)
+    rows, queries = draw(rng, topics, count), draw(rng, topics, 100)
+    truth = np.argsort(-(queries @ rows.T), axis=1)[:, :10]
+    print(f"usearch builds of {count:,} clustered {DIM}-dim vectors (connectivity 16)")
+    for dtype, expansion, threads in [
+        ("f32", 128, 1),
+        ("f32", 128, 2),
+        ("f32", 64, 2),
+        ("f16", 64, 2),
+        ("i8", 64, 2),
+    ]:
+        index = Index(ndim=DIM, metric="cos", dtype=dtype, connectivity=16, expansion_add=expansion)
+        start, cpu = time.perf_counter(), time.process_time()
+        for at in range(0, count, 20_000):
+            index.add(
+                np.arange(at, min(count, at + 20_000), dtype=np.uint64),
+                rows[at : at + 20_000],
+                threads=threads,
+            )
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        found = index.search(queries, 10, threads=1).keys
+        agree = np.mean([len(set(found[i]) & set(truth[i])) / 10 for i in range(len(queries))])
+        print(
+            f"  {dtype} expansion_add={expansion} threads={threads}: "
+            f"wall {wall:.1f} s, CPU {cpu:.1f} s, agreement {agree:.3f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -282,8 +318,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached bench database")
     parser.add_argument("--rebuild-index", action="store_true", help="build (and time) the ANN file again")
+    parser.add_argument("--compare-builds", type=int, metavar="N", help="only compare usearch build options")
     parser.add_argument("--child", choices=("keyword", "hybrid"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.compare_builds:
+        compare_builds(args.compare_builds)
+        return
     if args.child:
         child(args.rows, args.child)
         return

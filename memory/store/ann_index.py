@@ -58,7 +58,9 @@ logger = logging.getLogger(__name__)
 
 DTYPE = "f32"  # vectors as stored: scores are the same cosines as the exact path's
 CONNECTIVITY = 16
-EXPANSION_ADD = 64  # build-time beam (usearch's default 128): bench/ann.py measures agreement
+# Build-time beam. usearch's default 128 cost twice the CPU for the same top-10 agreement
+# (bench/ann.py --compare-builds 20000: 20.9 against 10.0 CPU s, agreement 1.000 both).
+EXPANSION_ADD = 64
 EXPANSION_SEARCH = 128
 # Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
 # its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
@@ -158,6 +160,9 @@ class Base:
     stamp: tuple[int, int, int]  # the pointer file's (inode, mtime, size) when read
     meta: dict[str, Any]
     index: Any  # usearch.index.Index, viewed (memory-mapped) from meta["file"]
+    # one call at a time per base: concurrent calls on one index from several Python threads
+    # (gunicorn --threads) are not something usearch's Python API promises; a search is ~1 ms
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def dim(self) -> int:
@@ -321,7 +326,10 @@ def _unit(query: np.ndarray, dim: int) -> np.ndarray | None:
 def candidates(base: Base, delta: Delta, query: np.ndarray, count: int) -> np.ndarray:
     """Up to `count` chunk ids nearest `query` (a unit vector), best first: base and delta."""
     size = int(base.meta["count"])
-    found = base.index.search(query, min(count, max(size, 1)), threads=1) if size else None
+    found = None
+    if size:
+        with base.lock:
+            found = base.index.search(query, min(count, size), threads=1)
     ids = np.asarray(found.keys, dtype=np.int64) if found is not None else np.empty(0, dtype=np.int64)
     scores = (
         1.0 - np.asarray(found.distances, dtype=np.float32) if found is not None else np.empty(0, np.float32)
@@ -429,7 +437,8 @@ def after_write(chunk_ids: Sequence[int], *, model: str | None = None, alias: st
         base = current_base(name, alias=alias)
         if base is not None:
             keys = np.asarray([int(i) for i in chunk_ids], dtype=np.uint64)
-            held = keys[np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)]
+            with base.lock:
+                held = keys[np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)]
             if len(held):
                 directory.mkdir(parents=True, exist_ok=True)
                 fd = os.open(_changed_log(directory, name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -514,6 +523,7 @@ class BuildReport:
     vectors: int
     dim: int
     seconds: float
+    cpu_seconds: float  # every thread of this process, so a busy machine shows as seconds >> cpu / cores
     file: str
 
 
@@ -528,7 +538,7 @@ def build(model: str, *, alias: str = DEFAULT_DB_ALIAS, threads: int = 0) -> Bui
     with _build_lock(directory / f"{slug}.lock") as mine:
         if not mine:
             return None
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         changed_from = _file_size(_changed_log(directory, model))  # changes from here on: the delta's
         changed_from -= changed_from % 8
         with connections[alias].cursor() as cursor:
@@ -578,9 +588,11 @@ def build(model: str, *, alias: str = DEFAULT_DB_ALIAS, threads: int = 0) -> Bui
             if old.name != generation:  # processes that mapped it keep their mapping
                 with contextlib.suppress(OSError):
                     old.unlink()
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         logger.info("ANN index for %s built: %d vectors, dim %d, %.1f s", model, count, dim, seconds)
-        return BuildReport(model=model, vectors=count, dim=dim, seconds=seconds, file=generation)
+        return BuildReport(
+            model=model, vectors=count, dim=dim, seconds=seconds, cpu_seconds=cpu, file=generation
+        )
 
 
 # -- integrity
@@ -608,14 +620,16 @@ def check(model: str, *, alias: str = DEFAULT_DB_ALIAS, sample: int = 200) -> li
         rows = [r for r in cursor.fetchall() if int(r[0]) not in delta.stale]
     if rows:
         keys = np.asarray([r[0] for r in rows], dtype=np.uint64)
-        held = np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)
+        with base.lock:
+            held = np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)
         if not held.all():
             problems.append(
                 f"{model}: {int((~held).sum())} of {len(rows)} sampled table rows missing from the base"
             )
         else:
             stored = _decode_rows([r[1] for r in rows], base.dim)
-            got = np.asarray(base.index.get(keys), dtype=np.float32).reshape(len(rows), base.dim)
+            with base.lock:
+                got = np.asarray(base.index.get(keys), dtype=np.float32).reshape(len(rows), base.dim)
             got /= np.maximum(np.linalg.norm(got, axis=1, keepdims=True), 1e-12)
             if float(np.abs(got - stored).max()) > 1e-4:
                 problems.append(f"{model}: the base's vectors differ from the table's")
