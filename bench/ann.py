@@ -152,13 +152,17 @@ def child(rows: int, first: str) -> None:
     text = texts_for(1)[0]
     before = rss()
     ms, _ = common.timed_ms(lambda: chunk_search(text, k=5))
+    after_first = rss()
+    for more in texts_for(200)[1:]:  # a worker's day: the mapped pages it touches add up
+        chunk_search(more, k=5)
     print(
         json.dumps(
             {
                 "first_ms": ms,
                 "setup_ms": (time.perf_counter() - started) * 1000 - ms,
                 "rss_before": before,
-                "rss": rss(),
+                "rss": after_first,
+                "rss_200": rss(),
             }
         )
     )
@@ -182,7 +186,11 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
 
     topics = centres(rows)
     stored = vectors.vector_count(model=MODEL)
-    print(f"ANN index on SQLite: {rows:,} chunks, {stored:,} vectors x {DIM} dims (clustered), k={k}")
+    print(
+        f"ANN index on SQLite: {rows:,} chunks, {stored:,} vectors x {DIM} dims (clustered), k={k}; "
+        f"usearch {ann_index.DTYPE}, connectivity {ann_index.CONNECTIVITY}, expansion add/search "
+        f"{ann_index.EXPANSION_ADD}/{ann_index.EXPANSION_SEARCH}"
+    )
     print(f"  store built earlier: vectors written in {built.get('vector_seconds', 0):.0f} s")
 
     ann_index.AUTO_BUILD = False
@@ -223,6 +231,12 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         f"  new process RSS after its first hybrid query: {mem['VmRSS'] / 1024:.0f} MB "
         f"(anonymous {mem['RssAnon'] / 1024:.0f} MB, mapped files {mem['RssFile'] / 1024:.0f} MB; "
         f"before the query {hy_first['rss_before']['VmRSS'] / 1024:.0f} MB)"
+    )
+    later = hy_first["rss_200"]
+    print(
+        f"  ... after 200 hybrid queries: {later['VmRSS'] / 1024:.0f} MB (anonymous "
+        f"{later['RssAnon'] / 1024:.0f} MB, mapped files {later['RssFile'] / 1024:.0f} MB: page cache "
+        "shared by every process mapping the index, not a copy each)"
     )
 
     from memory.lifecycle.selectors import chunk_search

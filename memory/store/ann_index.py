@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import QuerySet
 
 from memory.store import row_filter
@@ -61,7 +61,9 @@ CONNECTIVITY = 16
 # Build-time beam. usearch's default 128 cost twice the CPU for the same top-10 agreement
 # (bench/ann.py --compare-builds 20000: 20.9 against 10.0 CPU s, agreement 1.000 both).
 EXPANSION_ADD = 64
-EXPANSION_SEARCH = 128
+# Search-time beam (a search asking for more candidates widens it to their count). 100k x 384
+# here, 10 candidates: p50 ~5 ms at 128, ~1.1 ms at 64; bench/ann.py prints the agreement.
+EXPANSION_SEARCH = 64
 # Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
 # its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
 # (deliverable rows, ~93% of them) passes k of the first 2k; a namespace among many needs more.
@@ -428,15 +430,26 @@ def _exact_filtered(
 
 def after_write(chunk_ids: Sequence[int], *, model: str | None = None, alias: str = DEFAULT_DB_ALIAS) -> None:
     """After vectors of `chunk_ids` were stored (for `model`) or deleted (any model): log those
-    a base holds as changed, and start a rebuild if one is due. A no-op off SQLite."""
+    a base holds as changed, and start a rebuild if one is due; once the write commits. A no-op
+    off SQLite.
+
+    After the commit, not before: a build that starts while the write is still open reads the
+    old vector and notes the log's length first, so the entry must land after that length (or
+    the build read the new vector anyway). Until the commit, only the writing connection sees
+    the new vector, and its own searches may still score that row by its base vector."""
     directory = index_dir(alias)
     if directory is None or not chunk_ids:
         return
+    ids = [int(i) for i in chunk_ids]
+    transaction.on_commit(lambda: _log_changed(directory, ids, model, alias), using=alias, robust=True)
+
+
+def _log_changed(directory: Path, chunk_ids: list[int], model: str | None, alias: str) -> None:
     models = [model] if model is not None else _models_with_base(directory)
     for name in models:
         base = current_base(name, alias=alias)
         if base is not None:
-            keys = np.asarray([int(i) for i in chunk_ids], dtype=np.uint64)
+            keys = np.asarray(chunk_ids, dtype=np.uint64)
             with base.lock:
                 held = keys[np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)]
             if len(held):

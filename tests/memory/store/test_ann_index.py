@@ -170,7 +170,7 @@ def test_filtered_search_is_exact_when_the_near_rows_may_not_be_returned(
 
 
 def test_writes_after_the_build_are_searched_exactly_in_the_delta(
-    db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+    db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     rows = clustered(300, seed=7)
     chunks = store(rows)
@@ -183,12 +183,14 @@ def test_writes_after_the_build_are_searched_exactly_in_the_delta(
     assert nearest_ids(target, k=1, model=M) == [fresh.pk]
 
     moved = chunks[5]  # a base row rewritten to sit on the query
-    vectors_store([(moved.pk, near(target, seed=1, noise=0.001))], model=M)
+    with django_capture_on_commit_callbacks(execute=True):  # logged as changed once committed
+        vectors_store([(moved.pk, near(target, seed=1, noise=0.001))], model=M)
     assert set(nearest_ids(target, k=2, model=M)) == {fresh.pk, moved.pk}
     old_place = rows[5]
     assert moved.pk not in nearest_ids(old_place, k=3, model=M)  # its base vector is stale
 
-    vectors_delete([fresh.pk, moved.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        vectors_delete([fresh.pk, moved.pk])
     found = nearest_ids(target, k=2, model=M)
     assert fresh.pk not in found
     assert moved.pk not in found
