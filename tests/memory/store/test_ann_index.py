@@ -287,3 +287,25 @@ def test_off_sqlite_files_or_with_the_threshold_off_nothing_is_built(db: Any, se
     assert not ann_index.rebuild_due(M)
     assert ann_index.index_dir() == Path(f"{connection.settings_dict['NAME']}.ann")
     assert django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writer_builds_the_base_in_the_background_once_the_store_reaches_the_threshold(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    monkeypatch.setattr(ann_index, "AUTO_BUILD", True)
+    set_threshold(settings, 50)
+    store(clustered(49, seed=15))
+    assert ann_index.current_base(M) is None
+    assert not [t for t in threading.enumerate() if t.name == f"ann-build-{M}"]
+
+    (last,) = store(clustered(1, seed=16))  # committed (autocommit): the writer's hook runs now
+    for thread in [t for t in threading.enumerate() if t.name == f"ann-build-{M}"]:
+        thread.join(timeout=120)
+
+    base = ann_index.current_base(M)
+    assert base is not None
+    assert base.meta["count"] == 50
+    assert ann_index.nearest_ids(clustered(1, seed=16)[0], k=1, model=M) == [last.pk]
