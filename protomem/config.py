@@ -40,6 +40,9 @@ class KnowledgeConfig:
     hot_write_confirm: bool = False
     scope: str = "scoped"
     hold: str = "risky"
+    # Vectors of one model from which SQLite searches a shared ANN file (memory.store.ann_index)
+    # instead of every process scanning them all; 0 turns the ANN index off (exact scans only).
+    vector_ann_min_rows: int = 50_000
     # Agent session ids that would read as an operator source (a prefix match, case-insensitive).
     reserved_source_prefixes: tuple[str, ...] = ("user:", "admin", "operator", "console")
 
@@ -162,6 +165,8 @@ def _validate(cfg: ProtomemConfig) -> ProtomemConfig:
     for key in ("max_sessions", "max_tokens", "retire_after_days"):
         if getattr(m, key) < 0:
             raise ImproperlyConfigured(f"config key memory.{key}: must not be negative")
+    if k.vector_ann_min_rows < 0:
+        raise ImproperlyConfigured("config key knowledge.vector_ann_min_rows: must not be negative")
     # The spec reads a negative top_k as 0 rather than refusing it.
     if k.top_k < 0:
         cfg = dataclasses.replace(cfg, knowledge=dataclasses.replace(k, top_k=0))

@@ -44,7 +44,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-from memory.store import row_filter
+from memory.store import ann_index, row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -117,7 +117,9 @@ def vectors_store(pairs: Iterable[tuple[int, np.ndarray]], *, model: str) -> int
         return 0
     with _cursor() as cursor:
         cursor.executemany(_UPSERT, params)
-        return max(cursor.rowcount, 0)
+        written = max(cursor.rowcount, 0)
+    ann_index.after_write([p[0] for p in params], model=model)  # SQLite's ANN file: stale ids, rebuilds
+    return written
 
 
 def vectors_delete(chunk_ids: Sequence[int]) -> int:
@@ -129,6 +131,7 @@ def vectors_delete(chunk_ids: Sequence[int]) -> int:
             marks = ", ".join(["%s"] * len(batch))
             cursor.execute(f"DELETE FROM memory_chunk_vector WHERE chunk_id IN ({marks})", batch)  # noqa: S608 - placeholders only
             removed += max(cursor.rowcount, 0)
+    ann_index.after_write(chunk_ids)  # SQLite's ANN file: these ids' base vectors are gone
     return removed
 
 
@@ -457,6 +460,8 @@ def nearest_ids(
     """Ids of the `k` chunks (of `queryset`, if given) whose `model` vectors are closest to `query`."""
     if queryset is not None:
         return [row[0] for row in nearest_rows(query, k=k, model=model, queryset=queryset)]
+    if (found := ann_index.nearest_ids(query, k=k, model=model)) is not None:  # SQLite, large store
+        return found
     if k <= 0:
         return []
     ids, scores = _scored(query, model, None)
@@ -468,6 +473,9 @@ def nearest_rows(
 ) -> list[tuple[object, ...]]:
     """`fields` (id first) of the `k` rows of `queryset` whose `model` vectors are closest to
     `query`, closest first: the filter and the read are one statement per step (WIDEN)."""
+    found = ann_index.nearest_rows(query, k=k, model=model, queryset=queryset, fields=fields)
+    if found is not None:  # SQLite with a large store: the shared ANN file
+        return found
     if k <= 0:
         return []
     ids, scores = _scored(query, model, row_filter.required_values(queryset, "namespace"))

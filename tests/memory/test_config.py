@@ -42,6 +42,7 @@ def test_every_knowledge_key_has_the_spec_default():
         "hot_write_confirm": False,
         "scope": "scoped",
         "hold": "risky",  # not in the spec: a row that could steer the model waits for a reviewer
+        "vector_ann_min_rows": 50_000,  # issue 31: SQLite's shared ANN file from this many vectors
         "reserved_source_prefixes": ("user:", "admin", "operator", "console"),
     }
     assert [f.name for f in dataclasses.fields(KnowledgeConfig)] == list(dataclasses.asdict(cfg.knowledge))
@@ -79,6 +80,7 @@ def test_every_key_can_be_set():
             "hot_write_confirm": True,
             "scope": "layered",
             "hold": "all_pending",
+            "vector_ann_min_rows": 0,
             "reserved_source_prefixes": ["user:", "ops:"],
         },
         "context": {"budget_pct": 2.5, "prior_sessions": "relevant"},
@@ -118,6 +120,7 @@ def test_negative_top_k_is_read_as_zero():
         ({"context": {"budget": 5}}, "config key context.budget: unknown key"),
         ({"knowledge": {"scope": "global"}}, "config key knowledge.scope: must be one of"),
         ({"knowledge": {"query_precision": "fp16"}}, "config key knowledge.query_precision: must be one of"),
+        ({"knowledge": {"vector_ann_min_rows": -1}}, "config key knowledge.vector_ann_min_rows: must not be"),
         ({"context": {"prior_sessions": "all"}}, "config key context.prior_sessions: must be one of"),
         ({"context": {"budget_pct": 101}}, "config key context.budget_pct: must be between 0 and 100"),
         ({"context": {"budget_pct": -1}}, "config key context.budget_pct: must be between 0 and 100"),

@@ -1,0 +1,649 @@
+"""The ANN index of chunk vectors on SQLite: one shared, memory-mapped usearch file per model.
+
+Why usearch (2.26.6): its `Index.view()` memory-maps a saved HNSW graph with its vectors, so
+every web and worker process on the host shares one copy through the page cache and a new
+process answers at once (no load, no per-process matrix); hnswlib can only load a whole copy
+into each process, and faiss' HNSW has no memory-mapped read either. Measured figures are in
+bench/ann.py's output and the commit that chose it.
+
+Layout, beside the SQLite file (`<db>.ann/`), per model (`<slug>` = the model name made safe
+plus a hash of it):
+- `<slug>.<generation>.usearch`: the base, every vector of the model with row id <= the base's
+  `max_row_id`, built in one go (build()) and never changed afterwards;
+- `<slug>.json`: the pointer to the current base and what it holds (written to a temporary
+  file and renamed over the old one, so a reader sees either the old base or the new one);
+- `<slug>.changed`: an append-only log of chunk ids (int64) whose vector was rewritten or
+  deleted after being put in a base (after_write()): a base hit on such an id is dropped and the
+  id's current vector, if any, is searched exactly with the delta;
+- `<slug>.lock`: held (flock) by the one process building.
+
+Search = the base's approximate neighbours + an exact scan of the delta (rows with id above
+the base's `max_row_id`, and the changed ids), merged by cosine. A caller's queryset is applied
+to the ranked candidates by row_filter.RowFilter (the same check as the exact path), widening
+the candidates twice (OVERFETCH) and falling back to an exact scan of the rows that pass the
+filter when it is too selective for that, or when it pins namespaces holding few rows
+(SMALL_FILTER_ROWS). No process loads every vector: the base is mapped, the delta is small.
+
+The writer (vectors_store / vectors_delete, called by the embedding task) logs rewritten ids
+and starts a background rebuild when the store has crossed knowledge.vector_ann_min_rows
+without a base, or when the delta has grown past REBUILD_DELTA_MIN and REBUILD_DELTA_SHARE of
+the base. The only SQL touching the vector table outside memory.store.vectors lives here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import QuerySet
+
+from memory.store import row_filter
+from memory.store.models import Chunk
+from protomem.config import get_config
+
+logger = logging.getLogger(__name__)
+
+DTYPE = "f32"  # vectors as stored: scores are the same cosines as the exact path's
+CONNECTIVITY = 16
+# Build-time beam. usearch's default 128 cost twice the CPU for the same top-10 agreement
+# (bench/ann.py --compare-builds 20000: 20.9 against 10.0 CPU s, agreement 1.000 both).
+EXPANSION_ADD = 64
+# Search-time beam (a search asking for more candidates widens it to their count). 100k x 384
+# here, 10 candidates: p50 ~5 ms at 128, ~1.1 ms at 64; bench/ann.py prints the agreement.
+EXPANSION_SEARCH = 64
+# Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
+# its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
+# (deliverable rows, ~93% of them) passes k of the first 2k; a namespace among many needs more.
+OVERFETCH = (2, 20, 200)
+SMALL_FILTER_ROWS = 2000  # namespaces pinned by the filter holding at most this many rows: exact
+BUILD_BATCH = 20_000
+REBUILD_DELTA_MIN = 10_000
+REBUILD_DELTA_SHARE = 0.05
+AUTO_BUILD = True  # writers start background builds (tests switch it off and call build())
+IN_BATCH = 500
+
+_ROWS = (
+    "SELECT chunk_id, vector FROM memory_chunk_vector "
+    "WHERE model = %s AND dim = %s AND id > %s AND id <= %s ORDER BY id"
+)
+_DELTA_ROWS = (
+    "SELECT id, chunk_id, vector FROM memory_chunk_vector "
+    "WHERE model = %s AND dim = %s AND id > %s ORDER BY id"
+)
+_MAX_ID = "SELECT max(id) FROM memory_chunk_vector"
+_EPOCH = "SELECT epoch FROM memory_chunk_vector_state WHERE id = 1"
+_LATEST_DIM = "SELECT dim FROM memory_chunk_vector WHERE model = %s ORDER BY id DESC LIMIT 1"
+_COUNT = "SELECT count(*) FROM memory_chunk_vector WHERE model = %s"
+_COUNT_AFTER = "SELECT count(*) FROM memory_chunk_vector WHERE model = %s AND id > %s"
+_SMALL_NAMESPACES = "SELECT count(*) FROM (SELECT 1 FROM memory_chunk WHERE namespace IN ({marks}) LIMIT %s)"
+_BY_CHUNK = (
+    "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s AND dim = %s AND chunk_id IN ({marks})"
+)
+_FILTERED = (
+    'SELECT v.chunk_id, v.vector FROM "memory_chunk" JOIN memory_chunk_vector AS v '
+    'ON v.chunk_id = "memory_chunk"."id" WHERE v.model = %s AND v.dim = %s AND ({where})'
+)
+
+
+# -- files
+
+
+def index_dir(alias: str = DEFAULT_DB_ALIAS) -> Path | None:
+    """`<db>.ann/` for an SQLite database in a file; None otherwise (PostgreSQL, in-memory)."""
+    connection = connections[alias]
+    if connection.vendor != "sqlite":
+        return None
+    name = str(connection.settings_dict.get("NAME") or "")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(f"{name}.ann")
+
+
+def _slug(model: str) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", model)[:48]
+    return f"{safe}-{hashlib.sha256(model.encode()).hexdigest()[:10]}"
+
+
+def _pointer(directory: Path, model: str) -> Path:
+    return directory / f"{_slug(model)}.json"
+
+
+def _changed_log(directory: Path, model: str) -> Path:
+    return directory / f"{_slug(model)}.changed"
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _read_changed(path: Path, start: int, end: int) -> list[int]:
+    start -= start % 8
+    if end <= start:
+        return []
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    usable = len(data) - len(data) % 8
+    return np.frombuffer(data[:usable], dtype="<i8").tolist()
+
+
+def _decode_rows(blobs: Sequence[bytes], dim: int) -> np.ndarray:
+    """(len(blobs), dim) float32 unit rows."""
+    if not blobs:
+        return np.empty((0, dim), dtype=np.float32)
+    rows = np.frombuffer(b"".join(bytes(b) for b in blobs), dtype="<f4").astype(np.float32)
+    rows = rows.reshape(len(blobs), dim)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    rows /= np.where(norms > 0, norms, 1.0)
+    return rows
+
+
+# -- the base, as each process maps it
+
+
+@dataclass
+class Base:
+    stamp: tuple[int, int, int]  # the pointer file's (inode, mtime, size) when read
+    meta: dict[str, Any]
+    index: Any  # usearch.index.Index, viewed (memory-mapped) from meta["file"]
+    # one call at a time per base: concurrent calls on one index from several Python threads
+    # (gunicorn --threads) are not something usearch's Python API promises; a search is ~1 ms
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def dim(self) -> int:
+        return int(self.meta["dim"])
+
+    @property
+    def max_row_id(self) -> int:
+        return int(self.meta["max_row_id"])
+
+
+_bases: dict[tuple[str, str], Base] = {}
+_lock = threading.Lock()
+
+
+def _new_index(dim: int) -> Any:
+    from usearch.index import Index
+
+    return Index(
+        ndim=dim,
+        metric="cos",
+        dtype=DTYPE,
+        connectivity=CONNECTIVITY,
+        expansion_add=EXPANSION_ADD,
+        expansion_search=EXPANSION_SEARCH,
+    )
+
+
+def current_base(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> Base | None:
+    """The model's current base, mapped (re-read when the pointer was swapped); None if none."""
+    directory = index_dir(alias)
+    if directory is None:
+        return None
+    pointer = _pointer(directory, model)
+    try:
+        st = pointer.stat()
+    except FileNotFoundError:
+        return None
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    key = (str(directory), model)
+    cached = _bases.get(key)
+    if cached is not None and cached.stamp == stamp:
+        return cached
+    with _lock:
+        cached = _bases.get(key)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        try:
+            meta = json.loads(pointer.read_text())
+            index = _new_index(int(meta["dim"]))
+            index.view(str(directory / meta["file"]))
+        except (OSError, ValueError, KeyError, RuntimeError):
+            logger.warning(
+                "ANN index %s unreadable; exact search until it is rebuilt", pointer, exc_info=True
+            )
+            return None
+        base = Base(stamp=stamp, meta=meta, index=index)
+        _bases[key] = base
+        return base
+
+
+def reset_cache() -> None:
+    """Forget mapped bases and deltas (tests)."""
+    with _lock:
+        _bases.clear()
+        _deltas.clear()
+
+
+# -- the delta: rows newer than the base, and ids whose base vector is stale
+
+
+@dataclass
+class Delta:
+    last_row_id: int
+    changed_end: int
+    vectors: dict[int, np.ndarray] = field(default_factory=dict)  # chunk id -> unit vector
+    stale: set[int] = field(default_factory=set)  # base keys not to trust (rewritten, deleted)
+    ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    rows: np.ndarray | None = None
+
+    def freeze(self, dim: int) -> None:
+        self.ids = np.fromiter(self.vectors.keys(), dtype=np.int64, count=len(self.vectors))
+        self.rows = (
+            np.stack(list(self.vectors.values())) if self.vectors else np.empty((0, dim), dtype=np.float32)
+        )
+
+
+_deltas: dict[tuple[str, str, str], Delta] = {}
+
+
+def _in_transaction(alias: str) -> bool:
+    connection = connections[alias]
+    return connection.in_atomic_block or not connection.get_autocommit()
+
+
+def _delta(base: Base, model: str, alias: str) -> Delta:
+    """The delta of `base` as this connection sees it (cached between calls outside transactions)."""
+    directory = index_dir(alias) or Path()  # a base exists, so the directory does
+    log = _changed_log(directory, model)
+    key = (str(directory), model, str(base.meta["file"]))
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_MAX_ID)
+        max_id = int(cursor.fetchone()[0] or 0)
+    changed_end = _file_size(log)
+    transient = _in_transaction(alias)
+    cached = None if transient else _deltas.get(key)
+    if cached is not None and cached.last_row_id >= max_id and cached.changed_end == changed_end:
+        return cached
+    if cached is None:
+        delta = Delta(last_row_id=base.max_row_id, changed_end=int(base.meta["changed_from"]))
+    else:  # extend a copy: readers may hold the cached one
+        delta = Delta(cached.last_row_id, cached.changed_end, dict(cached.vectors), set(cached.stale))
+    dim = base.dim
+    with connections[alias].cursor() as cursor:
+        if max_id > delta.last_row_id:
+            cursor.execute(_DELTA_ROWS, [model, dim, delta.last_row_id])
+            rows = cursor.fetchall()
+            for (_, chunk_id, _), vector in zip(rows, _decode_rows([r[2] for r in rows], dim), strict=True):
+                delta.vectors[int(chunk_id)] = vector
+                delta.stale.add(int(chunk_id))
+            delta.last_row_id = max(max_id, delta.last_row_id)
+        changed = list(dict.fromkeys(_read_changed(log, delta.changed_end, changed_end)))
+        for start in range(0, len(changed), IN_BATCH):
+            batch = changed[start : start + IN_BATCH]
+            for chunk_id in batch:
+                delta.vectors.pop(chunk_id, None)
+                delta.stale.add(chunk_id)
+            cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [model, dim, *batch])
+            found = cursor.fetchall()
+            for (chunk_id, _), vector in zip(found, _decode_rows([r[1] for r in found], dim), strict=True):
+                delta.vectors[int(chunk_id)] = vector
+        delta.changed_end = max(delta.changed_end, changed_end - changed_end % 8)
+    delta.freeze(dim)
+    if not transient:
+        _deltas[key] = delta
+    return delta
+
+
+# -- search
+
+
+def active_base(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> Base | None:
+    """The base to search for `model`, or None: exact search (not SQLite, ANN off, no base yet,
+    or a base smaller than knowledge.vector_ann_min_rows)."""
+    threshold = get_config().knowledge.vector_ann_min_rows
+    if threshold <= 0:
+        return None
+    base = current_base(model, alias=alias)
+    if base is None or int(base.meta["count"]) < threshold:
+        return None
+    return base
+
+
+def _unit(query: np.ndarray, dim: int) -> np.ndarray | None:
+    query = np.asarray(query, dtype=np.float32).ravel()
+    if query.shape[0] != dim:
+        return None
+    norm = float(np.linalg.norm(query))
+    return query / norm if norm > 0 else None
+
+
+def candidates(base: Base, delta: Delta, query: np.ndarray, count: int) -> np.ndarray:
+    """Up to `count` chunk ids nearest `query` (a unit vector), best first: base and delta."""
+    size = int(base.meta["count"])
+    found = None
+    if size:
+        with base.lock:
+            found = base.index.search(query, min(count, size), threads=1)
+    ids = np.asarray(found.keys, dtype=np.int64) if found is not None else np.empty(0, dtype=np.int64)
+    scores = (
+        1.0 - np.asarray(found.distances, dtype=np.float32) if found is not None else np.empty(0, np.float32)
+    )
+    if delta.stale and len(ids):
+        keep = ~np.isin(ids, np.fromiter(delta.stale, dtype=np.int64, count=len(delta.stale)))
+        ids, scores = ids[keep], scores[keep]
+    if len(delta.ids) and delta.rows is not None:
+        ids = np.concatenate([ids, delta.ids])
+        scores = np.concatenate([scores, delta.rows @ query])
+    if len(ids) > count:
+        part = np.argpartition(-scores, count - 1)[:count]
+        ids, scores = ids[part], scores[part]
+    order = np.lexsort((ids, -scores))
+    return ids[order]
+
+
+def nearest_ids(query: np.ndarray, *, k: int, model: str) -> list[int] | None:
+    """The `k` chunk ids nearest `query` by the ANN index; None when it does not serve `model`."""
+    base = active_base(model)
+    if base is None:
+        return None
+    unit = _unit(query, base.dim)
+    if unit is None or k <= 0:
+        return None if unit is None else []
+    return candidates(base, _delta(base, model, DEFAULT_DB_ALIAS), unit, k).tolist()
+
+
+def nearest_rows(
+    query: np.ndarray, *, k: int, model: str, queryset: QuerySet[Chunk], fields: Sequence[str]
+) -> list[tuple[object, ...]] | None:
+    """`fields` of the `k` rows of `queryset` nearest `query`, closest first; None when the ANN
+    index does not serve `model` (the caller searches exactly)."""
+    base = active_base(model)
+    if base is None:
+        return None
+    unit = _unit(query, base.dim)
+    if unit is None:
+        return None  # the exact path warns about the dimension
+    if k <= 0:
+        return []
+    passes = row_filter.RowFilter(queryset)
+    namespaces = row_filter.required_values(queryset, "namespace")
+    if namespaces is not None and _few_rows(namespaces):
+        return _exact_filtered(unit, k=k, model=model, dim=base.dim, passes=passes, fields=fields)
+    delta = _delta(base, model, DEFAULT_DB_ALIAS)
+    total = int(base.meta["count"]) + len(delta.ids)
+    kept: list[tuple[object, ...]] = []
+    for factor in OVERFETCH:
+        ranked = candidates(base, delta, unit, k * factor)
+        # the whole widened list again: one statement, stopping at the k-th row that passes
+        kept = passes.first_passing_rows(ranked.tolist(), k, fields)
+        if len(kept) >= k or k * factor >= total:
+            return kept
+    return _exact_filtered(unit, k=k, model=model, dim=base.dim, passes=passes, fields=fields)
+
+
+def _few_rows(namespaces: frozenset[str]) -> bool:
+    if not namespaces:
+        return True
+    values = sorted(namespaces)
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(
+            _SMALL_NAMESPACES.format(marks=", ".join(["%s"] * len(values))), [*values, SMALL_FILTER_ROWS + 1]
+        )
+        return int(cursor.fetchone()[0]) <= SMALL_FILTER_ROWS
+
+
+def _exact_filtered(
+    query: np.ndarray, *, k: int, model: str, dim: int, passes: row_filter.RowFilter, fields: Sequence[str]
+) -> list[tuple[object, ...]]:
+    """Exact: the vectors of the rows passing the filter, scored; for selective filters."""
+    compiled = passes.compiled
+    rows: list[tuple[int, bytes]] = []
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        if compiled is not None:
+            where, params = compiled
+            cursor.execute(_FILTERED.format(where=where or "1 = 1"), [model, dim, *params])
+            rows = cursor.fetchall()
+        else:
+            ids = list(passes.queryset.values_list("id", flat=True))
+            for start in range(0, len(ids), IN_BATCH):
+                batch = ids[start : start + IN_BATCH]
+                cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [model, dim, *batch])
+                rows += cursor.fetchall()
+    if not rows:
+        return []
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    scores = _decode_rows([r[1] for r in rows], dim) @ query
+    order = np.lexsort((ids, -scores))[: k * 2]
+    return passes.first_passing_rows(ids[order].tolist(), k, fields)
+
+
+# -- writes
+
+
+def after_write(chunk_ids: Sequence[int], *, model: str | None = None, alias: str = DEFAULT_DB_ALIAS) -> None:
+    """After vectors of `chunk_ids` were stored (for `model`) or deleted (any model): log those
+    a base holds as changed, and start a rebuild if one is due; once the write commits. A no-op
+    off SQLite.
+
+    After the commit, not before: a build that starts while the write is still open reads the
+    old vector and notes the log's length first, so the entry must land after that length (or
+    the build read the new vector anyway). Until the commit, only the writing connection sees
+    the new vector, and its own searches may still score that row by its base vector."""
+    directory = index_dir(alias)
+    if directory is None or not chunk_ids:
+        return
+    ids = [int(i) for i in chunk_ids]
+    transaction.on_commit(lambda: _log_changed(directory, ids, model, alias), using=alias, robust=True)
+
+
+def _log_changed(directory: Path, chunk_ids: list[int], model: str | None, alias: str) -> None:
+    models = [model] if model is not None else _models_with_base(directory)
+    for name in models:
+        base = current_base(name, alias=alias)
+        if base is not None:
+            keys = np.asarray(chunk_ids, dtype=np.uint64)
+            with base.lock:
+                held = keys[np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)]
+            if len(held):
+                directory.mkdir(parents=True, exist_ok=True)
+                fd = os.open(_changed_log(directory, name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                try:
+                    os.write(fd, held.astype("<i8").tobytes())  # one append: whole records only
+                finally:
+                    os.close(fd)
+        if AUTO_BUILD and model is not None and rebuild_due(name, alias=alias):
+            build_in_background(name, alias=alias)
+
+
+def _models_with_base(directory: Path) -> list[str]:
+    out = []
+    for pointer in directory.glob("*.json") if directory.is_dir() else []:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            out.append(str(json.loads(pointer.read_text())["model"]))
+    return out
+
+
+def rebuild_due(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether a (re)build of `model`'s base is due: none yet and the store has reached the
+    threshold, or the delta has outgrown REBUILD_DELTA_MIN and REBUILD_DELTA_SHARE of it."""
+    threshold = get_config().knowledge.vector_ann_min_rows
+    if threshold <= 0 or index_dir(alias) is None:
+        return False
+    base = current_base(model, alias=alias)
+    with connections[alias].cursor() as cursor:
+        if base is None:
+            cursor.execute(_MAX_ID)  # ids only grow: fewer ids than the threshold, fewer rows too
+            if int(cursor.fetchone()[0] or 0) < threshold:
+                return False
+            cursor.execute(_COUNT, [model])
+            return int(cursor.fetchone()[0]) >= threshold
+        cursor.execute(_COUNT_AFTER, [model, base.max_row_id])
+        newer = int(cursor.fetchone()[0])
+    changed = _file_size(_changed_log(index_dir(alias), model)) // 8 - int(base.meta["changed_from"]) // 8  # type: ignore[arg-type]
+    grown = newer + changed
+    return grown >= REBUILD_DELTA_MIN and grown >= REBUILD_DELTA_SHARE * int(base.meta["count"])
+
+
+_building: set[tuple[str, str]] = set()
+
+
+def build_in_background(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> None:
+    """build() on a thread of its own (its own connection: committed rows only), once at a time."""
+    key = (alias, model)
+    with _lock:
+        if key in _building:
+            return
+        _building.add(key)
+
+    def run() -> None:
+        try:
+            build(model, alias=alias)
+        except Exception:
+            logger.exception("ANN index build for %s failed; searches stay on the previous base", model)
+        finally:
+            with _lock:
+                _building.discard(key)
+            connections[alias].close()
+
+    threading.Thread(target=run, name=f"ann-build-{model}", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _build_lock(path: Path) -> Iterator[bool]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    model: str
+    vectors: int
+    dim: int
+    seconds: float
+    cpu_seconds: float  # every thread of this process, so a busy machine shows as seconds >> cpu / cores
+    file: str
+
+
+def build(model: str, *, alias: str = DEFAULT_DB_ALIAS, threads: int = 0) -> BuildReport | None:
+    """Build a new base of `model` from the table and swap it in; None if another process is
+    building, or there is nothing to build (not SQLite, no vectors)."""
+    directory = index_dir(alias)
+    if directory is None:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    slug = _slug(model)
+    with _build_lock(directory / f"{slug}.lock") as mine:
+        if not mine:
+            return None
+        started, cpu = time.perf_counter(), time.process_time()
+        changed_from = _file_size(_changed_log(directory, model))  # changes from here on: the delta's
+        changed_from -= changed_from % 8
+        with connections[alias].cursor() as cursor:
+            cursor.execute(_LATEST_DIM, [model])
+            row = cursor.fetchone()
+            cursor.execute(_MAX_ID)
+            max_id = int(cursor.fetchone()[0] or 0)
+            cursor.execute(_EPOCH)
+            epoch = cursor.fetchone()
+        if row is None:
+            return None
+        dim = int(row[0])
+        index = _new_index(dim)
+        count = 0
+        with connections[alias].cursor() as cursor:
+            cursor.execute(_ROWS, [model, dim, 0, max_id])
+            while rows := cursor.fetchmany(BUILD_BATCH):
+                keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
+                index.add(
+                    keys, _decode_rows([r[1] for r in rows], dim), threads=threads or os.cpu_count() or 1
+                )
+                count += len(rows)
+        generation = f"{slug}.{time.time_ns()}.usearch"
+        temporary = directory / f".{generation}.tmp"
+        index.save(str(temporary))
+        os.replace(temporary, directory / generation)
+        meta = {
+            "model": model,
+            "file": generation,
+            "dim": dim,
+            "count": count,
+            "max_row_id": max_id,
+            "changed_from": changed_from,
+            "dtype": DTYPE,
+            "connectivity": CONNECTIVITY,
+            "epoch": bytes(epoch[0]).hex() if epoch and epoch[0] is not None else None,
+            "built_at": time.time(),
+        }
+        pointer = _pointer(directory, model)
+        temporary = directory / f".{pointer.name}.tmp"
+        with open(temporary, "w") as handle:
+            json.dump(meta, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, pointer)  # the swap: readers map the new file on their next search
+        for old in directory.glob(f"{slug}.*.usearch"):
+            if old.name != generation:  # processes that mapped it keep their mapping
+                with contextlib.suppress(OSError):
+                    old.unlink()
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        logger.info("ANN index for %s built: %d vectors, dim %d, %.1f s", model, count, dim, seconds)
+        return BuildReport(
+            model=model, vectors=count, dim=dim, seconds=seconds, cpu_seconds=cpu, file=generation
+        )
+
+
+# -- integrity
+
+
+def check(model: str, *, alias: str = DEFAULT_DB_ALIAS, sample: int = 200) -> list[str]:
+    """Problems with `model`'s base against the table (empty: it matches): the file maps, holds
+    the count the pointer says, and a sample of the table's rows up to the base's max_row_id
+    that were not changed since are in it with the same vector."""
+    base = current_base(model, alias=alias)
+    if base is None:
+        return []
+    problems = []
+    if int(base.index.size) != int(base.meta["count"]):
+        problems.append(
+            f"{model}: base holds {base.index.size} vectors, its pointer says {base.meta['count']}"
+        )
+    delta = _delta(base, model, alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s AND dim = %s AND id <= %s "
+            "ORDER BY random() LIMIT %s",
+            [model, base.dim, base.max_row_id, sample],
+        )
+        rows = [r for r in cursor.fetchall() if int(r[0]) not in delta.stale]
+    if rows:
+        keys = np.asarray([r[0] for r in rows], dtype=np.uint64)
+        with base.lock:
+            held = np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)
+        if not held.all():
+            problems.append(
+                f"{model}: {int((~held).sum())} of {len(rows)} sampled table rows missing from the base"
+            )
+        else:
+            stored = _decode_rows([r[1] for r in rows], base.dim)
+            with base.lock:
+                got = np.asarray(base.index.get(keys), dtype=np.float32).reshape(len(rows), base.dim)
+            got /= np.maximum(np.linalg.norm(got, axis=1, keepdims=True), 1e-12)
+            if float(np.abs(got - stored).max()) > 1e-4:
+                problems.append(f"{model}: the base's vectors differ from the table's")
+    return problems
