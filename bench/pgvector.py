@@ -6,11 +6,12 @@ a fresh web process pays (memory, first query), at 100k (or --rows) 384-dim vect
 
 Builds once (the database is reused while its marker matches): --rows chunks through
 memory.lifecycle.writes.add_chunks (the same synthetic mix as bench/search.py: 3% rejected, 2%
-expired, 2% superseded), then one 384-dim vector per chunk, either `uniform` (standard normal,
-the worst case for any graph index: no structure, all distances alike) or `clustered` (200
-centres, each vector a centre plus noise, as real sentence embeddings cluster by topic). The
-vectors are written with the pgvector column dropped and then enabled the way an operator would
-(`pgvector-enable`: backfill, then one HNSW build over the bulk load), and that time is printed.
+expired, 2% superseded; past 100k, SQL copies of those rows: add_chunks would take an hour),
+then one 384-dim vector per chunk, either `uniform` (standard normal, the worst case for any
+graph index: no structure, all distances alike) or `clustered` (200 centres, each vector a
+centre plus noise, as real sentence embeddings cluster by topic). The vectors are written
+with the pgvector column dropped and then enabled the way an operator would (`pgvector-enable`:
+backfill, then one HNSW build over the bulk load), and that time is printed.
 
 Then, in this one run (ratios are the result; the machine is shared):
   keyword   chunk_search(q, k) with embeddings off (tsvector)
@@ -40,6 +41,8 @@ SEED = 20261204
 CENTRES = 200
 MODEL = "bench-pgvector-384"
 K = 10
+CLONE_ABOVE = 100_000  # chunks written through add_chunks; the rest are SQL copies of them (text
+# repeats, so keyword posting lists grow as the store does; every vector is distinct)
 
 
 def _vectors(kind: str, count: int, rng: Any) -> Any:
@@ -62,12 +65,14 @@ def query_vectors(kind: str, count: int) -> Any:
 
 def build(rows: int, kind: str) -> dict[str, Any]:
     import numpy as np
+    from django.conf import settings
     from django.db import connection
     from django.utils import timezone
 
     from bench import search as search_bench
     from memory.lifecycle.writes import add_chunks
     from memory.store import pgvector_index, vectors
+    from memory.store.models import Chunk
 
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE memory_chunk CASCADE")
@@ -75,9 +80,20 @@ def build(rows: int, kind: str) -> dict[str, Any]:
     vocab = common.vocabulary(search_bench.VOCAB_SIZE)
     now = timezone.now()
     start, stored = time.perf_counter(), 0
-    while stored < rows:
-        stored += add_chunks(search_bench.drafts(rng, vocab, min(search_bench.SLAB, rows - stored), now))
+    written = min(rows, CLONE_ABOVE)
+    while stored < written:
+        stored += add_chunks(search_bench.drafts(rng, vocab, min(search_bench.SLAB, written - stored), now))
         print(f"    chunks {stored:,}/{rows:,}", file=sys.stderr, flush=True)
+    columns = ", ".join(f.column for f in Chunk._meta.concrete_fields if f.column != "id")
+    while stored < rows:  # fixture data past CLONE_ABOVE: SQL copies of the written rows
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO memory_chunk ({columns}) SELECT {columns} FROM memory_chunk "
+                "ORDER BY id LIMIT %s",
+                [min(written, rows - stored)],
+            )
+            stored += cursor.rowcount
+        print(f"    chunks {stored:,}/{rows:,} (copies)", file=sys.stderr, flush=True)
     chunk_s = time.perf_counter() - start
     with connection.cursor() as cursor:
         cursor.execute(
@@ -85,6 +101,7 @@ def build(rows: int, kind: str) -> dict[str, Any]:
             "WHERE id %% %s = 0",
             [now, round(1 / search_bench.P_INVALIDATED)],
         )
+    settings.PROTOMEM_PGVECTOR_BUILD_MEMORY = "4GB"  # the 1M graph fits: built in memory
     pgvector_index.disable()  # bulk load first, then one index build (what pgvector-enable does)
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")

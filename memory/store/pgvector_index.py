@@ -47,7 +47,10 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 128
 MAX_INDEXED_DIM = 2000  # pgvector's HNSW limit for `vector`; larger dims are searched exactly
 BACKFILL_BATCH = 2000
-BUILD_MEMORY = "1GB"  # maintenance_work_mem for an index build: the graph built in memory is fast
+BUILD_MEMORY_SETTING = "PROTOMEM_PGVECTOR_BUILD_MEMORY"
+# maintenance_work_mem for an index build: a graph that fits is built in memory, fast (1M x 384
+# dims needs ~2 GB); one that does not spills to disk and builds several times slower.
+BUILD_MEMORY = "1GB"
 INSTALL_HINT = (
     "install pgvector on the database server (Debian/Ubuntu: `apt install postgresql-{version}-pgvector`, "
     "from the distribution or PGDG; others: https://github.com/pgvector/pgvector#installation), run "
@@ -292,7 +295,8 @@ def build_all_indexes(*, alias: str = DEFAULT_DB_ALIAS, progress: Progress = Non
 def _build_index(alias: str, dim: int) -> None:
     connection = connections[alias]
     with transaction.atomic(using=alias), connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [BUILD_MEMORY])
+        memory = str(getattr(settings, BUILD_MEMORY_SETTING, BUILD_MEMORY))
+        cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [memory])
         cursor.execute(_create_index_sql(dim))
     key = _key(alias)  # remembered once it is committed (a rolled-back index never existed)
     transaction.on_commit(lambda: _indexed.setdefault(key, set()).add(dim), using=alias)
