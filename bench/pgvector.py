@@ -63,17 +63,20 @@ def query_vectors(kind: str, count: int) -> Any:
     return _vectors(kind, count, np.random.default_rng(SEED + 1))
 
 
-def build(rows: int, kind: str) -> dict[str, Any]:
-    import numpy as np
-    from django.conf import settings
+def build(rows: int, kind: str, *, reuse_chunks: bool = False) -> dict[str, Any]:
     from django.db import connection
     from django.utils import timezone
 
     from bench import search as search_bench
     from memory.lifecycle.writes import add_chunks
-    from memory.store import pgvector_index, vectors
+    from memory.store import pgvector_index
     from memory.store.models import Chunk
 
+    if reuse_chunks and Chunk.objects.count() == rows:  # only the vectors change
+        pgvector_index.disable()
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM memory_chunk_vector")
+        return {"chunk_s": 0.0, **_write_vectors(kind, rows)}
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE memory_chunk CASCADE")
     rng = random.Random(SEED)
@@ -101,8 +104,18 @@ def build(rows: int, kind: str) -> dict[str, Any]:
             "WHERE id %% %s = 0",
             [now, round(1 / search_bench.P_INVALIDATED)],
         )
-    settings.PROTOMEM_PGVECTOR_BUILD_MEMORY = "4GB"  # the 1M graph fits: built in memory
     pgvector_index.disable()  # bulk load first, then one index build (what pgvector-enable does)
+    return {"chunk_s": chunk_s, **_write_vectors(kind, rows)}
+
+
+def _write_vectors(kind: str, rows: int) -> dict[str, Any]:
+    import numpy as np
+    from django.conf import settings
+    from django.db import connection
+
+    from memory.store import pgvector_index, vectors
+
+    settings.PROTOMEM_PGVECTOR_BUILD_MEMORY = "4GB"  # the 1M graph fits: built in memory
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")
         ids = cursor.fetchall()
@@ -118,7 +131,7 @@ def build(rows: int, kind: str) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE memory_chunk")
         cursor.execute("VACUUM ANALYZE memory_chunk_vector")
-    return {"chunk_s": chunk_s, "blob_s": blob_s, "enable_s": enable_s, "backfilled": done.backfilled}
+    return {"blob_s": blob_s, "enable_s": enable_s, "backfilled": done.backfilled}
 
 
 def exact_top(matrix: Any, ids: Any, query: Any, k: int, allowed: Any = None) -> list[int]:
@@ -250,6 +263,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -268,7 +282,9 @@ def main(argv: list[str] | None = None) -> None:
     built = common.is_built(instance, params)
     if built is None or args.rebuild:
         print(f"  building {args.rows:,} chunks + {args.vectors} vectors ...", file=sys.stderr, flush=True)
-        info = build(args.rows, args.vectors)
+        for other in common.BENCH_ROOT.glob(f"pgvector-{args.rows}-*/{common.MARKER}"):
+            other.unlink()  # one database: whichever vectors were written last are the built ones
+        info = build(args.rows, args.vectors, reuse_chunks=args.reuse_chunks)
         common.mark_built(instance, params, info)
         built = common.is_built(instance, params)
     if built is None:
