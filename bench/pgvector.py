@@ -206,9 +206,16 @@ def fake_embedder(kind: str) -> None:
     embeddings.embed_query = embed  # type: ignore[assignment]
 
 
-def latency(kind: str, queries: int) -> None:
+def latency(kind: str, queries: int, *, in_process: bool) -> None:
+    """keyword, hybrid (pgvector) and the vector step alone as hybrid runs it (deliverable(),
+    the 20-row pool, the rerank columns), interleaved; with `in_process`, hybrid on today's
+    in-process index too (warmed first), for contrast."""
+    from django.conf import settings
+
     from bench import search as search_bench
     from memory.lifecycle.selectors import chunk_search
+    from memory.store import embeddings, structure, vectors
+    from memory.store.deliverable import deliverable
 
     fake_embedder(kind)
     vocab = common.vocabulary(search_bench.VOCAB_SIZE)
@@ -217,15 +224,32 @@ def latency(kind: str, queries: int) -> None:
     set_embeddings(True)
     for q in texts[:10]:
         chunk_search(q, k=5)
-    t_kw, t_hy = [], []
+    if in_process:
+        settings.PROTOMEM_PGVECTOR = False
+        vectors.warm(MODEL)
+        settings.PROTOMEM_PGVECTOR = True
+    pool = structure.pool_size(5)
+    t_kw, t_hy, t_vec, t_old = [], [], [], []
     for q in texts:
         set_embeddings(False)
         t_kw.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
         set_embeddings(True)
         t_hy.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+        vec = embeddings.embed_query(q)
+        t_vec.append(common.timed_ms(lambda vec=vec: vectors.nearest_rows(
+            vec, k=pool, model=MODEL, queryset=deliverable(), fields=structure.ROW_FIELDS))[0])
+        if in_process:
+            settings.PROTOMEM_PGVECTOR = False
+            t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+            settings.PROTOMEM_PGVECTOR = True
     kw = common.print_latency("keyword chunk_search", t_kw)
     hy = common.print_latency("hybrid chunk_search (pgvector)", t_hy)
+    common.print_latency(f"pgvector step alone (k={pool})", t_vec)
     print(f"  hybrid/keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
+    if t_old:
+        old = common.print_latency("hybrid, in-process index", t_old)
+        p50, p99 = old["p50"] / kw["p50"], old["p99"] / kw["p99"]
+        print(f"  in-process hybrid/keyword: p50 x{p50:.2f}, p99 x{p99:.2f}")
 
 
 def child(mode: str, kind: str) -> None:
@@ -297,8 +321,9 @@ def main(argv: list[str] | None = None) -> None:
           f"{pgvector_index.EF_SEARCH}")
     print(f"  build: chunks {built['chunk_s']:.0f} s, vectors as BLOBs {built['blob_s']:.0f} s, "
           f"pgvector-enable (backfill {built['backfilled']:,} + HNSW build) {built['enable_s']:.0f} s")
-    agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
-    latency(args.vectors, args.queries)
+    if args.ef:
+        agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
+    latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
     kw, hy = fresh("keyword", args.vectors, args.rows), fresh("hybrid", args.vectors, args.rows)
     print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
           f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); resident memory after it: "
