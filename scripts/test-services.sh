@@ -7,7 +7,7 @@
 #   scripts/test-services.sh with CMD..  up, run CMD, down (also on failure or Ctrl-C); CMD's status
 #
 # Needs root on a bare Debian machine (apt-get, runuser); on a machine where everything already
-# runs it only makes sure the test role and databases exist.
+# runs it only makes sure the test role and databases exist (and that pgvector is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,6 +104,49 @@ ensure_role() {
   done
 }
 
+# pgvector: the distribution's package where it has one (postgresql-NN-pgvector), else built from
+# the vendored release (../shared/vendor/README.md). OPTFLAGS="": portable code, since the test
+# machines' CPUs differ from session to session (a -march=native build can die on the next one).
+PGVECTOR_TARBALL=${PROTOMEM_PGVECTOR_TARBALL:-../shared/vendor/pgvector-0.8.6.tar.gz}
+pgvector_installed() {
+  local sharedir
+  sharedir=$(pg_config --sharedir 2>/dev/null) || return 1
+  [ -f "$sharedir/extension/vector.control" ]
+}
+ensure_pgvector() {
+  local version
+  version=$(pg_version)
+  [ -n "$version" ] || version=$(ls /usr/lib/postgresql | sort -V | tail -1)
+  export PATH="/usr/lib/postgresql/$version/bin:$PATH" # pg_config of the running server
+  pgvector_installed && return 0
+  if apt-cache show "postgresql-$version-pgvector" >/dev/null 2>&1; then
+    apt_install "postgresql-$version-pgvector"
+  fi
+  pgvector_installed && return 0
+  if [ ! -f "$PGVECTOR_TARBALL" ]; then
+    log "pgvector is missing and $PGVECTOR_TARBALL is absent: the pgvector tests will fail"
+    return 1
+  fi
+  command -v make >/dev/null && command -v gcc >/dev/null || apt_install make gcc
+  [ -f "/usr/include/postgresql/$version/server/postgres.h" ] || apt_install "postgresql-server-dev-$version"
+  local build
+  build=$(mktemp -d)
+  tar xzf "$PGVECTOR_TARBALL" -C "$build"
+  log "building pgvector from $PGVECTOR_TARBALL"
+  (cd "$build"/pgvector-* && make -s OPTFLAGS="" >/dev/null && make -s install >/dev/null)
+  rm -rf "$build"
+  pgvector_installed
+}
+
+# The test role may not create an untrusted extension: create it here, as the superuser, in
+# template1 (so the suite's test databases, copied from it, start with it) and the test databases.
+create_pgvector() {
+  local db
+  for db in template1 "$PG_DATABASE" "${PG_DATABASE}_injections"; do
+    runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+  done
+}
+
 ensure_chromium() {
   [ -x /usr/bin/chromium ] || apt_install chromium
 }
@@ -113,6 +156,7 @@ up() {
   touch "$STATE" # appends: a second `up` keeps what the first one started
   start_redis
   start_postgres
+  ensure_pgvector && create_pgvector
   ensure_chromium
 }
 

@@ -44,7 +44,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-from memory.store import ann_index, row_filter
+from memory.store import ann_index, pgvector_index, row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -115,6 +115,8 @@ def vectors_store(pairs: Iterable[tuple[int, np.ndarray]], *, model: str) -> int
         params.append((int(chunk_id), model, len(blob) // 4, blob, int(chunk_id)))
     if not params:
         return 0
+    if pgvector_index.has_column():  # PostgreSQL with pgvector: the embedding column too
+        return pgvector_index.store(params)
     with _cursor() as cursor:
         cursor.executemany(_UPSERT, params)
         written = max(cursor.rowcount, 0)
@@ -384,7 +386,7 @@ def warm(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> int:
 
     A no-op (0) inside a transaction, where searches read exactly what it sees anyway.
     """
-    if _in_transaction(alias):
+    if _in_transaction(alias) or pgvector_index.active(alias):  # pgvector: nothing to hold
         return 0
     index = _full_index(alias, model)
     if index is None:
@@ -458,6 +460,8 @@ def nearest_ids(
     query: np.ndarray, *, k: int, model: str, queryset: QuerySet[Chunk] | None = None
 ) -> list[int]:
     """Ids of the `k` chunks (of `queryset`, if given) whose `model` vectors are closest to `query`."""
+    if queryset is None and pgvector_index.active():  # PostgreSQL: the HNSW index, in SQL
+        return pgvector_index.nearest_ids(query, k=k, model=model)
     if queryset is not None:
         return [row[0] for row in nearest_rows(query, k=k, model=model, queryset=queryset)]
     if (found := ann_index.nearest_ids(query, k=k, model=model)) is not None:  # SQLite, large store
@@ -473,6 +477,8 @@ def nearest_rows(
 ) -> list[tuple[object, ...]]:
     """`fields` (id first) of the `k` rows of `queryset` whose `model` vectors are closest to
     `query`, closest first: the filter and the read are one statement per step (WIDEN)."""
+    if pgvector_index.active(queryset.db):  # PostgreSQL: the HNSW index, filtered in SQL
+        return pgvector_index.nearest_rows(query, k=k, model=model, queryset=queryset, fields=fields)
     found = ann_index.nearest_rows(query, k=k, model=model, queryset=queryset, fields=fields)
     if found is not None:  # SQLite with a large store: the shared ANN file
         return found

@@ -168,6 +168,29 @@ def visibility_vs_lease() -> list[Finding]:
     return [Finding(OK, "harvest lease", f"visibility {visibility} s > harvest stale-after {stale:g} s")]
 
 
+def vector_search() -> list[Finding]:
+    """PostgreSQL: is vector search in the database (pgvector) or in every process's memory?"""
+    from memory.store import pgvector_index
+
+    try:
+        state = pgvector_index.status()
+    except DatabaseError as exc:
+        return [Finding(ERROR, "vector search", f"cannot read pgvector's state: {exc}".strip())]
+    if state.vendor != "postgresql":
+        return []
+    if not state.column:
+        return [Finding(WARN, "vector search", "pgvector is not enabled, so every web and worker process "
+                        "loads all vectors into memory and scans them: " + pgvector_index.install_hint())]
+    if not state.enabled_setting:
+        return [Finding(WARN, "vector search", f"pgvector is installed but {pgvector_index.SETTING} is off: "
+                        "every process scans the vectors in memory.")]
+    if state.pending:
+        return [Finding(WARN, "vector search", f"{state.pending} vectors are not in the pgvector column yet: "
+                        "run `manage.py protomem pgvector-enable`.")]
+    dims = ", ".join(map(str, state.indexed_dims)) or "none yet"
+    return [Finding(OK, "vector search", f"pgvector {state.installed}, HNSW indexes for dims: {dims}")]
+
+
 CHECKS: tuple[Callable[[], list[Finding]], ...] = (
     secret_key,
     debug_and_hosts,
@@ -175,6 +198,7 @@ CHECKS: tuple[Callable[[], list[Finding]], ...] = (
     broker,
     gateway_and_embeddings,
     visibility_vs_lease,
+    vector_search,
 )
 
 

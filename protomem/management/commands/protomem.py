@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "doctor": "protomem.cli.doctor",
     "mcp": "protomem.cli.mcp",
     "unlock-login": "protomem.cli.unlock_login",
+    "pgvector-enable": "memory.cli.pgvector_enable",
 }
 
 

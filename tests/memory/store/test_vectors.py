@@ -24,7 +24,14 @@ from memory.store.vectors import (
 from tests.factories import ChunkFactory
 from tests.memory.store.vector_stub import clean_embedding_state  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("clean_embedding_state")
+pytestmark = pytest.mark.usefixtures("clean_embedding_state", "in_process_index")
+
+
+@pytest.fixture
+def in_process_index(settings: Any) -> None:
+    """These tests are about the in-process index: on PostgreSQL it serves when pgvector is off
+    (tests/memory/store/test_pgvector_index.py covers the pgvector path)."""
+    settings.PROTOMEM_PGVECTOR = False
 
 M = "test-model"
 DIM = 16
