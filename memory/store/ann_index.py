@@ -50,7 +50,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import QuerySet
 
-from memory.store import row_filter
+from memory.store import background, row_filter
 from memory.store.models import Chunk
 from protomem.config import get_config
 
@@ -492,28 +492,18 @@ def rebuild_due(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> bool:
     return grown >= REBUILD_DELTA_MIN and grown >= REBUILD_DELTA_SHARE * int(base.meta["count"])
 
 
-_building: set[tuple[str, str]] = set()
+_builds = background.OncePerKey()
 
 
 def build_in_background(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> None:
     """build() on a thread of its own (its own connection: committed rows only), once at a time."""
-    key = (alias, model)
-    with _lock:
-        if key in _building:
-            return
-        _building.add(key)
-
-    def run() -> None:
-        try:
-            build(model, alias=alias)
-        except Exception:
-            logger.exception("ANN index build for %s failed; searches stay on the previous base", model)
-        finally:
-            with _lock:
-                _building.discard(key)
-            connections[alias].close()
-
-    threading.Thread(target=run, name=f"ann-build-{model}", daemon=True).start()
+    _builds.start(
+        (alias, model),
+        lambda: build(model, alias=alias),
+        alias=alias,
+        name=f"ann-build-{model}",
+        failure=f"ANN index build for {model} failed; searches stay on the previous base",
+    )
 
 
 @contextlib.contextmanager

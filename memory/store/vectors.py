@@ -44,7 +44,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-from memory.store import ann_index, pgvector_index, row_filter
+from memory.store import ann_index, background, pgvector_index, row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -289,7 +289,7 @@ class VectorIndex:
 
 
 _cache: dict[tuple[str, str, str], VectorIndex] = {}
-_loading: set[tuple[str, str, str]] = set()
+_reloads = background.OncePerKey()
 _cache_lock = threading.Lock()
 _warned: set[str] = set()
 
@@ -359,26 +359,21 @@ def _full_index(alias: str, model: str) -> VectorIndex | None:
 def _background_reload(key: tuple[str, str, str]) -> None:
     """Rebuild one index on a thread of its own (its own connection, so committed rows only)."""
     alias, _, model = key
-    with _cache_lock:
-        if key in _loading:
-            return
-        _loading.add(key)
 
-    def run() -> None:
-        try:
-            index = _full_index(alias, model)
-            if index is not None:
-                with _cache_lock:
-                    _cache[key] = index
-                logger.info("vector index for %s loaded: %d rows, dim %d", model, index.size, index.dim)
-        except Exception:
-            logger.exception("vector index for %s failed to load; vector hits stay off until it does", model)
-        finally:
+    def reload() -> None:
+        index = _full_index(alias, model)
+        if index is not None:
             with _cache_lock:
-                _loading.discard(key)
-            connections[alias].close()
+                _cache[key] = index
+            logger.info("vector index for %s loaded: %d rows, dim %d", model, index.size, index.dim)
 
-    threading.Thread(target=run, name=f"vector-index-{model}", daemon=True).start()
+    _reloads.start(
+        key,
+        reload,
+        alias=alias,
+        name=f"vector-index-{model}",
+        failure=f"vector index for {model} failed to load; vector hits stay off until it does",
+    )
 
 
 def warm(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> int:
