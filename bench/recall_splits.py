@@ -1,7 +1,7 @@
 """Ranking variants side by side on split halves of LoCoMo's development conversations and ours.
 
     .venv/bin/python -m bench.recall_splits --locomo ../shared/eval/locomo-dev
-    .venv/bin/python -m bench.recall_splits --locomo ../shared/eval/locomo-dev --ours --variants base,no_session
+    .venv/bin/python -m bench.recall_splits --locomo DIR --ours --variants base,vec2
 
 Both corpora are stored (in a transaction rolled back at the end) and embedded once with
 local:all-minilm-l6-v2; each question's keyword pool (structure.search_rows) and vector pool
@@ -66,9 +66,13 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
 
-    matrix = embeddings.embed_texts([embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=MODEL)
+    matrix = embeddings.embed_texts(
+        [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=MODEL
+    )
     add_chunks(t.draft(f"{prefix}-{t.conv}") for t in corpus.turns)
-    pks = list(Chunk.objects.filter(namespace__startswith=f"{prefix}-").order_by("pk").values_list("pk", flat=True))
+    pks = list(
+        Chunk.objects.filter(namespace__startswith=f"{prefix}-").order_by("pk").values_list("pk", flat=True)
+    )
     vectors.vectors_store(zip(pks, matrix, strict=True), model=MODEL)
     turn_of = {pk: t.turn_id for pk, t in zip(pks, corpus.turns, strict=True)}
     out = []
@@ -79,15 +83,24 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
             held = structure.search_rows(q.text, k=pool, queryset=queryset)
             text = structure.vector_query(q.text, structure.speakers(held.values()))
             found = vectors.nearest_rows(
-                embeddings.embed_query(text, model=MODEL), k=pool, model=MODEL, queryset=queryset,
+                embeddings.embed_query(text, model=MODEL),
+                k=pool,
+                model=MODEL,
+                queryset=queryset,
                 fields=structure.ROW_FIELDS,
             )
             rows = {**{r[0]: structure.Row(*r) for r in found}, **held}
-            out.append(Pools(q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset))
+            out.append(
+                Pools(
+                    q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
+                )
+            )
     return out, turn_of
 
 
-def score(pools: Sequence[Pools], turn_of: dict[int, str], rank: Callable[[Pools], list[int]]) -> dict[str, dict[str, float]]:
+def score(
+    pools: Sequence[Pools], turn_of: dict[int, str], rank: Callable[[Pools], list[int]]
+) -> dict[str, dict[str, float]]:
     """split -> metric -> mean, plus per kind under 'split/kind'."""
     sums: dict[str, dict[str, float]] = {}
     for p in pools:
@@ -95,8 +108,12 @@ def score(pools: Sequence[Pools], turn_of: dict[int, str], rank: Callable[[Pools
         hit5, hit10 = p.evidence & set(ranked[:5]), p.evidence & set(ranked[:10])
         mrr = next((1 / r for r, t in enumerate(ranked[:10], 1) if t in p.evidence), 0.0)
         values = {
-            "r@5": float(bool(hit5)), "r@10": float(bool(hit10)), "all@10": float(hit10 == p.evidence),
-            "p@5": len(hit5) / len(p.evidence), "mrr": mrr, "n": 1.0,
+            "r@5": float(bool(hit5)),
+            "r@10": float(bool(hit10)),
+            "all@10": float(hit10 == p.evidence),
+            "p@5": len(hit5) / len(p.evidence),
+            "mrr": mrr,
+            "n": 1.0,
         }
         for key in (p.split, f"{p.split}/{p.kind}", "all"):
             bucket = sums.setdefault(key, dict.fromkeys(values, 0.0))
@@ -127,23 +144,32 @@ def main(argv: list[str] | None = None) -> None:
         sets = []
         if args.locomo:
             corpus = locomo.load_corpus(args.locomo)
-            sets.append(("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo")))
+            sets.append(
+                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo"))
+            )
         if args.ours:
             corpus = conversation_eval.load_corpus()
             sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours")))
         for name, weights in chosen.items():
             for label, pools, turn_of in sets:
+
                 def rank(p: Pools, weights: Any = weights) -> list[int]:
                     return structure.rerank(
-                        p.query, [p.keyword, p.semantic], k=K, queryset=p.scope, loaded=p.rows, weights=weights
+                        p.query,
+                        [p.keyword, p.semantic],
+                        k=K,
+                        queryset=p.scope,
+                        loaded=p.rows,
+                        weights=weights,
                     )
 
                 result = score(pools, turn_of, rank)
-                keys = sorted(k for k in result if k != "all" and ("/" not in k or args.kinds)) + ["all"]
+                keys = [*sorted(k for k in result if k != "all" and ("/" not in k or args.kinds)), "all"]
                 for key in keys:
                     m = result[key]
-                    print(  # noqa: T201
-                        f"{name:<14} {label:<6} {key:<20} n={int(m['n']):>4} r@5 {m['r@5']:.3f} r@10 {m['r@10']:.3f}"
+                    print(
+                        f"{name:<14} {label:<6} {key:<20} n={int(m['n']):>4}"
+                        f" r@5 {m['r@5']:.3f} r@10 {m['r@10']:.3f}"
                         f" all@10 {m['all@10']:.3f} p@5 {m['p@5']:.3f} mrr {m['mrr']:.3f}"
                     )
             sys.stdout.flush()
