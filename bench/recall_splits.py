@@ -43,8 +43,13 @@ def variants() -> dict[str, Any]:
 VARIANTS: dict[str, dict[str, Any]] = {
     "equal_lists": {"list_weights": (1.0, 1.0)},
     "vec2": {"list_weights": (1.0, 2.0)},
-    "no_window": {"window_hits": 0},
-    "no_speaker": {"speaker_boost": 0.0},
+    "sess.2": {"session_share": 0.2},
+    "cos.3": {"cosine_mix": 0.3},
+    "cos.5": {"cosine_mix": 0.5},
+    "cos.8": {"cosine_mix": 0.8},
+    "cos.5v1": {"cosine_mix": 0.5, "list_weights": (1.0, 1.0)},
+    "cos.5v2": {"cosine_mix": 0.5, "list_weights": (1.0, 2.0)},
+    "cos.8v1": {"cosine_mix": 0.8, "list_weights": (1.0, 1.0)},
 }
 
 
@@ -58,6 +63,7 @@ class Pools:
     split: str
     kind: str
     scope: Any
+    cosines: dict[int, float]
 
 
 def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[list[Pools], dict[int, str]]:
@@ -90,9 +96,20 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
                 fields=structure.ROW_FIELDS,
             )
             rows = {**{r[0]: structure.Row(*r) for r in found}, **held}
+            stored = vectors.stored_vectors([r[0] for r in found], model=MODEL)
+            query_vector = embeddings.embed_query(text, model=MODEL)
+            cosines = {i: float(v @ query_vector) for i, v in stored.items()}
             out.append(
                 Pools(
-                    q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
+                    q.text,
+                    list(held),
+                    [r[0] for r in found],
+                    rows,
+                    q.evidence,
+                    split_of(q),
+                    q.kind,
+                    queryset,
+                    cosines,
                 )
             )
     return out, turn_of
@@ -161,6 +178,7 @@ def main(argv: list[str] | None = None) -> None:
                         queryset=p.scope,
                         loaded=p.rows,
                         weights=weights,
+                        similarity=p.cosines,
                     )
 
                 result = score(pools, turn_of, rank)
