@@ -42,14 +42,18 @@ def variants() -> dict[str, Any]:
 # name -> Weights fields changed from structure.WEIGHTS
 VARIANTS: dict[str, dict[str, Any]] = {
     "equal_lists": {"list_weights": (1.0, 1.0)},
+    "vec1.25": {"list_weights": (1.0, 1.25)},
     "vec2": {"list_weights": (1.0, 2.0)},
-    "sess.2": {"session_share": 0.2},
-    "cos.3": {"cosine_mix": 0.3},
-    "cos.5": {"cosine_mix": 0.5},
-    "cos.8": {"cosine_mix": 0.8},
-    "cos.5v1": {"cosine_mix": 0.5, "list_weights": (1.0, 1.0)},
-    "cos.5v2": {"cosine_mix": 0.5, "list_weights": (1.0, 2.0)},
-    "cos.8v1": {"cosine_mix": 0.8, "list_weights": (1.0, 1.0)},
+    "decay.95/.8": {"next_decay": 0.95, "prev_decay": 0.8},
+    "decay.8/.6": {"next_decay": 0.8, "prev_decay": 0.6},
+    "reach1": {"window_reach": 1},
+    "lend.2": {"lend_share": 0.2},
+    "short.8": {"short_factor": 0.8},
+    "talk.5": {"small_talk_factor": 0.5},
+    "repeat.7": {"repeat_factor": 0.7},
+    "hits5": {"window_hits": 5},
+    "rrf100": {"rrf_k": 100},
+    "rrf100v1.25": {"rrf_k": 100, "list_weights": (1.0, 1.25)},
 }
 
 
@@ -63,7 +67,6 @@ class Pools:
     split: str
     kind: str
     scope: Any
-    cosines: dict[int, float]
 
 
 def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[list[Pools], dict[int, str]]:
@@ -96,9 +99,6 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
                 fields=structure.ROW_FIELDS,
             )
             rows = {**{r[0]: structure.Row(*r) for r in found}, **held}
-            stored = vectors.stored_vectors([r[0] for r in found], model=MODEL)
-            query_vector = embeddings.embed_query(text, model=MODEL)
-            cosines = {i: float(v @ query_vector) for i, v in stored.items()}
             out.append(
                 Pools(
                     q.text,
@@ -109,7 +109,6 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
                     split_of(q),
                     q.kind,
                     queryset,
-                    cosines,
                 )
             )
     return out, turn_of
@@ -168,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
             corpus = conversation_eval.load_corpus()
             sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours")))
         for name, weights in chosen.items():
+            print(name, file=sys.stderr, flush=True)
             for label, pools, turn_of in sets:
 
                 def rank(p: Pools, weights: Any = weights) -> list[int]:
@@ -178,7 +178,6 @@ def main(argv: list[str] | None = None) -> None:
                         queryset=p.scope,
                         loaded=p.rows,
                         weights=weights,
-                        similarity=p.cosines,
                     )
 
                 result = score(pools, turn_of, rank)

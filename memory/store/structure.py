@@ -105,9 +105,6 @@ class Weights:
     name_only_factor: float = 0.2  # tuned: 0.5 / 0.2 / 0.0 gave keyword all@10 0.543 / 0.546 / 0.538
     coverage_power: float = 1.0  # a turn keeps (share of the topic it says) ** this of its keyword share
     speaker_boost: float = 0.5  # tuned on both tuning splits (ours, LoCoMo's): 0.3 / 0.5 / 1.0 flat
-    session_share: float = 0.0  # a turn's score * (1 + this * its session's share of the evidence)
-    session_top: int = 3  # a session's evidence: the sum of its best this-many turn scores
-    cosine_mix: float = 0.0  # share of the vector list's RRF term replaced by its calibrated cosine
 
 
 WEIGHTS = Weights()
@@ -166,42 +163,17 @@ def turn_weight(row: Row, weights: Weights = WEIGHTS) -> float:
     return 1.0
 
 
-def fuse(
-    rankings: Sequence[Sequence[int]],
-    weights: Weights = WEIGHTS,
-    similarity: Mapping[int, float] | None = None,
-) -> dict[int, float]:
-    """Weighted RRF score of every id in the rankings (a list repeating an id counts it once).
-
-    `similarity`: the cosine of the vector list's rows (the last ranking) to the query. With
-    `weights.cosine_mix` > 0 that share of the vector list's term is its cosine calibrated over
-    the list, (cos - lowest) / (highest - lowest), at rank 1's weight: a row far closer than
-    the next keeps a rank-1 share, rows of near-equal cosine score near-equal (RRF would space
-    them by rank alone)."""
+def fuse(rankings: Sequence[Sequence[int]], weights: Weights = WEIGHTS) -> dict[int, float]:
+    """Weighted RRF score of every id in the rankings (a list repeating an id counts it once)."""
     scores: dict[int, float] = {}
-    calibrated = _calibrated(similarity, rankings[-1]) if similarity and weights.cosine_mix > 0 else {}
-    last = len(rankings) - 1
     for index, ranking in enumerate(rankings):
         weight = weights.list_weights[index] if index < len(weights.list_weights) else 1.0
-        mix = weights.cosine_mix if index == last and calibrated else 0.0
         seen: set[int] = set()
         for rank, item in enumerate(ranking, start=1):
             if item not in seen:
                 seen.add(item)
-                term = (1.0 - mix) / (weights.rrf_k + rank)
-                term += mix * calibrated.get(item, 0.0) / (weights.rrf_k + 1)
-                scores[item] = scores.get(item, 0.0) + weight * term
+                scores[item] = scores.get(item, 0.0) + weight / (weights.rrf_k + rank)
     return scores
-
-
-def _calibrated(similarity: Mapping[int, float], ranking: Sequence[int]) -> dict[int, float]:
-    """Cosines of `ranking`'s rows mapped onto 0..1 over the list (lowest 0, highest 1)."""
-    found = [similarity[i] for i in ranking if i in similarity]
-    if not found:
-        return {}
-    low, high = min(found), max(found)
-    span = high - low
-    return {i: (similarity[i] - low) / span if span > 0 else 1.0 for i in ranking if i in similarity}
 
 
 ROW_FIELDS = ("id", "domain", "source", "created_at", "content")
@@ -299,31 +271,6 @@ def _boost_asked_speakers(
             scores[row_id] *= 1.0 + weights.speaker_boost
 
 
-def _lift_sessions(scores: dict[int, float], rows: Mapping[int, Row], weights: Weights) -> None:
-    """Scale each turn by its session's evidence: the sum of the session's best `session_top`
-    turn scores, as a share of the best session's. A session the question is about holds several
-    candidates (the exchange, its follow-ups); a lone match in an unrelated session is less
-    likely the answer."""
-    if weights.session_share <= 0:
-        return
-    by_session: dict[str, list[float]] = {}
-    for row_id, score in scores.items():
-        row = rows[row_id]
-        if row.is_turn:
-            by_session.setdefault(row.source, []).append(score)
-    evidence = {
-        source: sum(sorted(found, reverse=True)[: weights.session_top])
-        for source, found in by_session.items()
-    }
-    best = max(evidence.values(), default=0.0)
-    if best <= 0:
-        return
-    for row_id in scores:
-        row = rows[row_id]
-        if row.is_turn:
-            scores[row_id] *= 1.0 + weights.session_share * evidence[row.source] / best
-
-
 def _window(
     scores: dict[int, float], rows: dict[int, Row], passes: RowFilter, weights: Weights, sessions: Sessions
 ) -> None:
@@ -371,16 +318,14 @@ def rerank(
     sessions: Sessions | None = None,
     today: date | None = None,
     weights: Weights = WEIGHTS,
-    similarity: Mapping[int, float] | None = None,
 ) -> list[int]:
     """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
     adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), and
     `sessions`: sessions it already read (read_sessions with the same queryset), not read again.
-    `similarity`: the vector list's cosines (fuse).
     """
-    scores = fuse(rankings, weights, similarity)
+    scores = fuse(rankings, weights)
     if not scores or k <= 0:
         return []
     span = dates.date_range(query, today or timezone.localdate())
@@ -391,7 +336,7 @@ def rerank(
         rows.update(_rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
     if not has_turns and span is None:  # a plain store: RRF over the top of each list
-        scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights, similarity)
+        scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
     scores = {i: s for i, s in scores.items() if i in rows}
     if span is not None:  # the whole pool: a row written in the range may sit below the top
         for row_id in scores:
@@ -408,7 +353,6 @@ def rerank(
         if repeats[body] > 1:
             scores[row_id] *= weights.repeat_factor
     if has_turns:
-        _lift_sessions(scores, rows, weights)
         _window(scores, rows, passes, weights, sessions or {})
     return sorted(scores, key=lambda i: (-scores[i], i))[:k]
 
