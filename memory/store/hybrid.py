@@ -7,7 +7,10 @@ between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
 `hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
-filtered by the same queryset. When none of the top max(k, 5) of either is a conversation turn
+filtered by the same queryset; the keyword side asks for its top max(k, 5) first and for the
+pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
+forced the search plan's OR step on plain stores for rows fusion never read). When none of the
+top max(k, 5) of either is a conversation turn
 and the query names no date, those tops are fused by RRF as they are (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
 hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
