@@ -57,6 +57,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "hits5": {"window_hits": 5},
     "rrf100": {"rrf_k": 100},
     "rrf100v1.25": {"rrf_k": 100, "list_weights": (1.0, 1.25)},
+    "speaker.3": {"speaker_boost": 0.3},
+    "speaker.8": {"speaker_boost": 0.8},
+    "nameonly.4": {"name_only_factor": 0.4},
+    "cover.7": {"coverage_power": 0.7},
+    "next.95": {"next_decay": 0.95},
+    "prev.8": {"prev_decay": 0.8},
 }
 
 
