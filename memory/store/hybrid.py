@@ -7,7 +7,10 @@ between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
 `hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
-filtered by the same queryset. When none of the top max(k, 5) of either is a conversation turn
+filtered by the same queryset; the keyword side asks for its top max(k, 5) first and for the
+pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
+forced the search plan's OR step on plain stores for rows fusion never read). When none of the
+top max(k, 5) of either is a conversation turn
 and the query names no date, those tops are fused by RRF as they are (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
 hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
@@ -99,7 +102,7 @@ def hybrid_chunk_ids(
         return []
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
-    held = structure.search_rows(query, k=structure.pool_size(k), queryset=queryset)
+    held, whole = first_keyword_rows(query, k=k, queryset=queryset)
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
     text = structure.vector_query(query, names)
@@ -115,8 +118,32 @@ def hybrid_chunk_ids(
             query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.keyword_ids(query, k=k, queryset=queryset, held=held)
-    return fused_ids(query, query_vector, k=k, queryset=queryset, model=model, held=held, sessions=sessions)
+        return structure.keyword_ids(query, k=k, queryset=queryset, held=held if whole else None)
+    return fused_ids(
+        query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
+    )
+
+
+def first_keyword_rows(
+    query: str, *, k: int, queryset: QuerySet[Chunk]
+) -> tuple[dict[int, structure.Row], bool]:
+    """The keyword side's rows, best first, and whether they are the whole pool the structure
+    steps rerank (structure.pool_size(k), or every match): only the top max(k, PLAIN_DEPTH)
+    when none of those is a conversation turn and the query names no date (a plain store,
+    where fusion reads only that top).
+
+    A pool of 20 rows is rarely filled by the search plan's AND and pair steps, so asking for it
+    on a plain store forced the OR step (every row holding any term scored) for rows fusion never
+    read; asking for the top first costs a conversation store one more (small) search."""
+    depth, pool = max(k, structure.PLAIN_DEPTH), structure.pool_size(k)
+    if structure.any_turn_or_date(query, ()):  # a date: the boost reads the whole pool
+        return structure.search_rows(query, k=pool, queryset=queryset), True
+    top = structure.search_rows(query, k=depth, queryset=queryset)
+    if len(top) < depth:
+        return top, True  # every match
+    if not structure.any_turn_or_date(query, top.values()):
+        return top, False
+    return structure.search_rows(query, k=pool, queryset=queryset), True
 
 
 def fused_ids(
@@ -127,29 +154,33 @@ def fused_ids(
     queryset: QuerySet[Chunk],
     model: str,
     held: dict[int, structure.Row] | None = None,
+    whole: bool = True,
     sessions: structure.Sessions | None = None,
 ) -> list[int]:
     """The keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.store.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
-    rows, best first (structure.search_rows at structure.pool_size(k)), if the caller has them;
+    rows, best first (first_keyword_rows), if the caller has them, and `whole` whether they are
+    the whole pool (else only the top, read again when the structure steps need the pool);
     every ranked row is read once, for the turn check and for rerank. `sessions`: turns of
     sessions the caller already read (structure.read_sessions), not read again."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
     if held is None:
-        held = structure.search_rows(query, k=pool, queryset=queryset)
-    keyword = list(held)
+        held, whole = first_keyword_rows(query, k=k, queryset=queryset)
     found = vectors.nearest_rows(
         query_vector, k=pool, model=model, queryset=queryset, fields=structure.ROW_FIELDS
     )
     semantic = [row[0] for row in found]
     depth = max(k, structure.PLAIN_DEPTH)
-    keyword_top, semantic_top = keyword[:depth], semantic[:depth]
+    keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
         # a plain store: nothing to reorder, the tops fused with rerank's list weights
         return rrf_fuse([keyword_top, semantic_top], limit=k, weights=structure.WEIGHTS)
+    if not whole:  # the vector side found turns the keyword top did not: the whole pool
+        held = structure.search_rows(query, k=pool, queryset=queryset)
+        rows.update(held)
     return structure.rerank(
-        query, [keyword, semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
+        query, [list(held), semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
     )

@@ -1,0 +1,119 @@
+"""Hybrid vs keyword query cost on a plain store (notes, no conversation turns), in one run.
+
+    .venv/bin/python -m bench.recall_cost                  # 50,000 notes
+    .venv/bin/python -m bench.recall_cost --rows 200000 --rebuild
+
+Builds (once, cached under /tmp/protomem-bench/recall-cost-<rows>) a committed store of synthetic
+notes (bench.common's vocabulary, 8-30 words each) with a random unit vector per row stored
+under local:all-minilm-l6-v2 (the cost of a vector search does not depend on what the vectors
+mean; the question is embedded by the real model). Then, for each of 200 three-term queries,
+interleaved, memory.lifecycle.selectors.chunk_search at k=5:
+
+  keyword        knowledge.embeddings off
+  hybrid         knowledge.embeddings on, the query's embedding cached (the model's cost apart)
+  hybrid/pool    the same, with the keyword side asking for the whole structure pool (20 rows)
+                 as it did before memory.store.hybrid.first_keyword_rows: the before, measured
+                 in the same run
+
+Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
+Ratios, not absolute times, compare across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import sys
+from typing import Any
+
+from bench import common
+
+MODEL = "local:all-minilm-l6-v2"
+DIM = 384
+K = 5
+QUERIES = 200
+
+
+def set_embeddings(on: bool) -> None:
+    from django.conf import settings
+
+    cfg = settings.PROTOMEM
+    settings.PROTOMEM = dataclasses.replace(
+        cfg, knowledge=dataclasses.replace(cfg.knowledge, embeddings=on, embed_model=MODEL)
+    )
+
+
+def build(rows: int) -> dict[str, Any]:
+    import numpy as np
+
+    from memory.lifecycle.writes import ChunkDraft, add_chunks
+    from memory.store import vectors
+    from memory.store.models import Chunk
+
+    rng = random.Random(11)
+    vocab = common.vocabulary()
+    batch = 5000
+    for start in range(0, rows, batch):
+        add_chunks(
+            ChunkDraft(content=common.words(rng, vocab, rng.randint(8, 30)), domain="note", namespace="bench")
+            for _ in range(min(batch, rows - start))
+        )
+    pks = list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
+    generator = np.random.default_rng(11)
+    for start in range(0, len(pks), batch):
+        part = pks[start : start + batch]
+        matrix = generator.standard_normal((len(part), DIM)).astype(np.float32)
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        vectors.vectors_store(zip(part, matrix, strict=True), model=MODEL)
+    return {"rows": len(pks)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+
+    instance = common.bench_instance(f"recall-cost-{args.rows}", fresh=args.rebuild)
+    params = {"rows": args.rows, "model": MODEL, "version": 1}
+    common.migrate()
+    if common.is_built(instance, params) is None:
+        print(f"  building {args.rows} notes in {instance} ...", file=sys.stderr)
+        common.mark_built(instance, params, build(args.rows))
+    print(f"store: {common.is_built(instance, params)}")
+
+    from unittest import mock
+
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store import hybrid, structure, vectors
+
+    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+
+    vectors.warm(MODEL)
+    rng = random.Random(5)
+    vocab = common.vocabulary()
+    queries = [common.query_terms(rng, vocab) for _ in range(QUERIES)]
+    set_embeddings(True)
+    for query in queries:  # embed every query once: the model's cost is not what is compared
+        chunk_search(query, k=K)
+    samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": []}
+    for query in queries:
+        set_embeddings(False)
+        samples["keyword"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        set_embeddings(True)
+        samples["hybrid"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        with mock.patch.object(hybrid, "first_keyword_rows", whole_pool):
+            samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+    print(f"{len(queries)} queries, k={K}, {args.rows} notes")
+    for label, values in samples.items():
+        common.print_latency(label, values)
+    keyword = statistics.median(samples["keyword"])
+    for label in ("hybrid", "hybrid/pool"):
+        print(f"  {label} / keyword p50 ratio: {statistics.median(samples[label]) / keyword:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Ranking variants side by side on split halves of LoCoMo's development conversations and ours.
+
+    .venv/bin/python -m bench.recall_splits --locomo ../shared/eval/locomo-dev
+    .venv/bin/python -m bench.recall_splits --locomo DIR --ours --variants base,vec2
+
+Both corpora are stored (in a transaction rolled back at the end) and embedded once with
+local:all-minilm-l6-v2; each question's keyword pool (structure.search_rows) and vector pool
+(vectors.nearest_rows, the text structure.vector_query gives) are read once, then every variant
+of structure.Weights in VARIANTS reranks the same pools (structure.rerank). Printed per split
+(LoCoMo: A = conversations 26/30/41, B = 42/43; ours: tuning / held_out): any-evidence r@5,
+r@10, all@10, the paper's p@5, MRR. A variant is kept only when it helps every split: the
+other five LoCoMo conversations are held out by the issue's author, so one split's gain alone
+says nothing. Not a speed bench: the numbers are recall, the pools are fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench import common
+
+MODEL = "local:all-minilm-l6-v2"
+K = 10
+SPLIT_A = frozenset({"26", "30", "41"})
+
+
+def variants() -> dict[str, Any]:
+    from memory.store import structure
+
+    base = structure.WEIGHTS
+    out = {"base": base}
+    for name, changes in VARIANTS.items():
+        out[name] = dataclasses.replace(base, **changes)
+    return out
+
+
+# name -> Weights fields changed from structure.WEIGHTS
+VARIANTS: dict[str, dict[str, Any]] = {
+    "equal_lists": {"list_weights": (1.0, 1.0)},
+    "vec1.25": {"list_weights": (1.0, 1.25)},
+    "vec2": {"list_weights": (1.0, 2.0)},
+    "decay.95/.8": {"next_decay": 0.95, "prev_decay": 0.8},
+    "decay.8/.6": {"next_decay": 0.8, "prev_decay": 0.6},
+    "reach1": {"window_reach": 1},
+    "lend.2": {"lend_share": 0.2},
+    "short.7": {"short_factor": 0.7},
+    "short.8": {"short_factor": 0.8},
+    "short.9": {"short_factor": 0.9},
+    "short1": {"short_factor": 1.0},
+    "talk.5": {"small_talk_factor": 0.5},
+    "repeat.7": {"repeat_factor": 0.7},
+    "hits5": {"window_hits": 5},
+    "rrf100": {"rrf_k": 100},
+    "rrf100v1.25": {"rrf_k": 100, "list_weights": (1.0, 1.25)},
+    "speaker.3": {"speaker_boost": 0.3},
+    "speaker.8": {"speaker_boost": 0.8},
+    "nameonly.4": {"name_only_factor": 0.4},
+    "cover.7": {"coverage_power": 0.7},
+    "next.95": {"next_decay": 0.95},
+    "prev.8": {"prev_decay": 0.8},
+}
+
+
+@dataclasses.dataclass
+class Pools:
+    query: str
+    keyword: list[int]
+    semantic: list[int]
+    rows: dict[int, Any]
+    evidence: frozenset[str]
+    split: str
+    kind: str
+    scope: Any
+
+
+def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[list[Pools], dict[int, str]]:
+    from memory.lifecycle.writes import add_chunks
+    from memory.store import embeddings, structure, vectors
+    from memory.store.deliverable import deliverable
+    from memory.store.models import Chunk
+
+    matrix = embeddings.embed_texts(
+        [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=MODEL
+    )
+    add_chunks(t.draft(f"{prefix}-{t.conv}") for t in corpus.turns)
+    pks = list(
+        Chunk.objects.filter(namespace__startswith=f"{prefix}-").order_by("pk").values_list("pk", flat=True)
+    )
+    vectors.vectors_store(zip(pks, matrix, strict=True), model=MODEL)
+    turn_of = {pk: t.turn_id for pk, t in zip(pks, corpus.turns, strict=True)}
+    out = []
+    pool = structure.pool_size(K)
+    for conv in corpus.conversations():
+        queryset = deliverable(Chunk.objects.filter(namespace=f"{prefix}-{conv}"))
+        for q in (q for q in corpus.questions if q.conv == conv):
+            held = structure.search_rows(q.text, k=pool, queryset=queryset)
+            text = structure.vector_query(q.text, structure.speakers(held.values()))
+            found = vectors.nearest_rows(
+                embeddings.embed_query(text, model=MODEL),
+                k=pool,
+                model=MODEL,
+                queryset=queryset,
+                fields=structure.ROW_FIELDS,
+            )
+            rows = {**{r[0]: structure.Row(*r) for r in found}, **held}
+            out.append(
+                Pools(
+                    q.text,
+                    list(held),
+                    [r[0] for r in found],
+                    rows,
+                    q.evidence,
+                    split_of(q),
+                    q.kind,
+                    queryset,
+                )
+            )
+    return out, turn_of
+
+
+def score(
+    pools: Sequence[Pools], turn_of: dict[int, str], rank: Callable[[Pools], list[int]]
+) -> dict[str, dict[str, float]]:
+    """split -> metric -> mean, plus per kind under 'split/kind'."""
+    sums: dict[str, dict[str, float]] = {}
+    for p in pools:
+        ranked = [turn_of[i] for i in rank(p)]
+        hit5, hit10 = p.evidence & set(ranked[:5]), p.evidence & set(ranked[:10])
+        mrr = next((1 / r for r, t in enumerate(ranked[:10], 1) if t in p.evidence), 0.0)
+        values = {
+            "r@5": float(bool(hit5)),
+            "r@10": float(bool(hit10)),
+            "all@10": float(hit10 == p.evidence),
+            "p@5": len(hit5) / len(p.evidence),
+            "mrr": mrr,
+            "n": 1.0,
+        }
+        for key in (p.split, f"{p.split}/{p.kind}", "all"):
+            bucket = sums.setdefault(key, dict.fromkeys(values, 0.0))
+            for m, v in values.items():
+                bucket[m] += v
+    return {key: {m: v / b["n"] if m != "n" else v for m, v in b.items()} for key, b in sums.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--locomo", type=Path)
+    parser.add_argument("--ours", action="store_true")
+    parser.add_argument("--variants", default="", help="comma-separated names (default: all)")
+    parser.add_argument("--kinds", action="store_true", help="also print each split's question kinds")
+    args = parser.parse_args(argv)
+    instance = common.bench_instance("recall-splits")
+    if not (instance / "built.json").exists():
+        common.migrate()
+        common.mark_built(instance, {}, {})
+    from django.db import transaction
+
+    from memory.evals import conversation_eval, locomo
+    from memory.store import structure
+
+    wanted = [v for v in args.variants.split(",") if v] or list(variants())
+    chosen = {name: w for name, w in variants().items() if name in wanted}
+    with transaction.atomic():
+        sets = []
+        if args.locomo:
+            corpus = locomo.load_corpus(args.locomo)
+            sets.append(
+                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo"))
+            )
+        if args.ours:
+            corpus = conversation_eval.load_corpus()
+            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours")))
+        for name, weights in chosen.items():
+            print(name, file=sys.stderr, flush=True)
+            for label, pools, turn_of in sets:
+
+                def rank(p: Pools, weights: Any = weights) -> list[int]:
+                    return structure.rerank(
+                        p.query,
+                        [p.keyword, p.semantic],
+                        k=K,
+                        queryset=p.scope,
+                        loaded=p.rows,
+                        weights=weights,
+                    )
+
+                result = score(pools, turn_of, rank)
+                keys = [*sorted(k for k in result if k != "all" and ("/" not in k or args.kinds)), "all"]
+                for key in keys:
+                    m = result[key]
+                    print(
+                        f"{name:<14} {label:<6} {key:<20} n={int(m['n']):>4}"
+                        f" r@5 {m['r@5']:.3f} r@10 {m['r@10']:.3f}"
+                        f" all@10 {m['all@10']:.3f} p@5 {m['p@5']:.3f} mrr {m['mrr']:.3f}"
+                    )
+            sys.stdout.flush()
+        transaction.set_rollback(True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Hybrid recall's keyword pool: a plain store reads only the top it fuses, a conversation store
+the whole pool the structure steps rerank (memory.store.hybrid.first_keyword_rows)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from memory.lifecycle.writes import ChunkDraft, add_chunks
+from memory.store import hybrid as hybrid_module
+from memory.store import structure
+from memory.store.deliverable import deliverable
+from memory.store.embedding_index import chunks_embed
+from memory.store.hybrid import hybrid_chunk_ids
+from memory.store.models import Chunk
+from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
+
+pytestmark = [pytest.mark.usefixtures("clean_embedding_state"), pytest.mark.django_db]
+
+NOTE_WORDS = ["billing", "service", "deploy", "ledger", "invoice", "queue", "retry", "cache"]
+
+
+def store(namespace: str, *, domain: str, count: int = 30) -> list[int]:
+    """`count` rows, each holding one or two of NOTE_WORDS (so the query's OR step has work)."""
+    drafts = [
+        ChunkDraft(
+            content=f"{NOTE_WORDS[i % 8]} note {i} about {NOTE_WORDS[(i * 3) % 8]}"
+            if domain != "turn"
+            else f"Alice: {NOTE_WORDS[i % 8]} again, number {i}, {NOTE_WORDS[(i * 3) % 8]}",
+            domain=domain,
+            namespace=namespace,
+            source=f"s{i // 10}" if domain == "turn" else "",
+            created_at=datetime(2026, 1, 1 + i % 28, 12, tzinfo=UTC),
+        )
+        for i in range(count)
+    ]
+    add_chunks(drafts)
+    ids = list(Chunk.objects.filter(namespace=namespace).values_list("pk", flat=True))
+    chunks_embed(chunk_ids=ids, model=MODEL)
+    return ids
+
+
+@pytest.fixture
+def keyword_depths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The `k` of every keyword search the hybrid path runs (the real search still runs)."""
+    asked: list[int] = []
+    real = structure.search_rows
+
+    def counting(query: str, *, k: int, queryset: Any) -> dict[int, structure.Row]:
+        asked.append(k)
+        return real(query, k=k, queryset=queryset)
+
+    monkeypatch.setattr(structure, "search_rows", counting)
+    return asked
+
+
+def test_a_plain_store_reads_only_the_keyword_top_it_fuses(hybrid: Any, keyword_depths: list[int]) -> None:
+    store("notes", domain="note")
+    queryset = deliverable(Chunk.objects.filter(namespace="notes"))
+
+    found = hybrid_chunk_ids("billing deploy retry", k=5, queryset=queryset, model=MODEL)
+
+    assert len(found) == 5
+    assert keyword_depths == [max(5, structure.PLAIN_DEPTH)]  # not structure.pool_size(5) == 20
+
+
+def test_a_plain_store_ranks_as_it_did_from_the_whole_pool(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store("notes", domain="note")
+    queryset = deliverable(Chunk.objects.filter(namespace="notes"))
+    query = "billing deploy retry"
+    from_top = hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL)
+
+    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+
+    monkeypatch.setattr(hybrid_module, "first_keyword_rows", whole_pool)
+    assert hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL) == from_top
+
+
+def test_a_conversation_store_reads_the_whole_pool(hybrid: Any, keyword_depths: list[int]) -> None:
+    store("talk", domain="turn")
+    queryset = deliverable(Chunk.objects.filter(namespace="talk"))
+
+    found = hybrid_chunk_ids("billing deploy retry", k=5, queryset=queryset, model=MODEL)
+
+    assert len(found) == 5
+    assert keyword_depths[-1] == structure.pool_size(5)
+
+
+def test_a_dated_question_on_a_plain_store_reads_the_whole_pool(
+    hybrid: Any, keyword_depths: list[int]
+) -> None:
+    store("notes", domain="note")
+    queryset = deliverable(Chunk.objects.filter(namespace="notes"))
+
+    hybrid_chunk_ids("billing deployed in January 2026", k=5, queryset=queryset, model=MODEL)
+
+    assert keyword_depths == [structure.pool_size(5)]  # a date range reorders the whole pool
