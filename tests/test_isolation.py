@@ -68,6 +68,7 @@ OPERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "sessions/{sid}/quarantine", {}),
     ("POST", "quarantines/{quarantine}/lift", None),
     ("GET", "memory/injections", None),
+    ("GET", "memory/injections/{log}/replay", None),
     ("GET", "prompts/preview", None),
     ("POST", "skills", {"name": "agent-skill", "content": "x"}),
     ("PUT", "skills/{name}", {"content": "rewritten by an agent"}),
@@ -291,9 +292,8 @@ def test_operator_routes_refuse_an_agent_key(agent_client, b_world, method, path
     before = snapshot()
     if body is not None:
         body = {k: [chunk.pk] if v == ["{chunk}"] else v for k, v in body.items()}
-    resp = call(
-        agent_client, method, path.format(chunk=chunk.pk, name="deploy", sid=B_ONLY, quarantine=1), body
-    )
+    path = path.format(chunk=chunk.pk, name="deploy", sid=B_ONLY, quarantine=1, log=1)
+    resp = call(agent_client, method, path, body)
     assert resp.status_code == 403, (method, path, resp.content)
     assert snapshot() == before
     assert Skill.objects.get().content == "1. ship"
@@ -318,6 +318,7 @@ def _template(regex: str) -> str:
     regex = re.sub(r"\(\?P<session_id>[^)]*\)", "{sid}", regex)
     regex = re.sub(r"\(\?P<chunk_id>[^)]*\)", "{chunk}", regex)
     regex = re.sub(r"\(\?P<quarantine_id>[^)]*\)", "{quarantine}", regex)
+    regex = re.sub(r"\(\?P<log_id>[^)]*\)", "{log}", regex)
     return re.sub(r"\(\?P<name>[^)]*\)", "{name}", regex)
 
 

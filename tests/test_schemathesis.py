@@ -78,6 +78,7 @@ OPERATOR_OPERATIONS = frozenset(
         "POST /api/sessions/{session_id}/quarantine/",
         "POST /api/quarantines/{quarantine_id}/lift/",
         "GET /api/memory/injections/",
+        "GET /api/memory/injections/{log_id}/replay/",
         "GET /api/prompts/preview/",
         "GET /api/skills/",
         "POST /api/skills/",
