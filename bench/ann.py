@@ -32,7 +32,6 @@ agreement 0.996. 1M not measured yet: bench/search.py's loader ran at ~450 rows/
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import os
@@ -119,13 +118,6 @@ def setup(rows: int, *, rebuild: bool) -> dict[str, Any]:
     return built
 
 
-def set_knowledge(**changes: Any) -> None:
-    from django.conf import settings
-
-    cfg = settings.PROTOMEM
-    settings.PROTOMEM = dataclasses.replace(cfg, knowledge=dataclasses.replace(cfg.knowledge, **changes))
-
-
 def texts_for(queries: int) -> list[str]:
     from bench import search as search_bench
 
@@ -155,7 +147,7 @@ def child(rows: int, first: str) -> None:
     embeddings.embed_query = lambda text, *, model=None: query_vector(text, topics)  # type: ignore[assignment]
     from memory.lifecycle.selectors import chunk_search
 
-    set_knowledge(embeddings=first == "hybrid", embed_model=MODEL, vector_ann_min_rows=1)
+    common.set_knowledge(embeddings=first == "hybrid", embed_model=MODEL, vector_ann_min_rows=1)
     text = texts_for(1)[0]
     before = rss()
     ms, _ = common.timed_ms(lambda: chunk_search(text, k=5))
@@ -201,7 +193,7 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     print(f"  store built earlier: vectors written in {built.get('vector_seconds', 0):.0f} s")
 
     ann_index.AUTO_BUILD = False
-    set_knowledge(vector_ann_min_rows=1)  # the ANN path whatever the size (default: from 50,000)
+    common.set_knowledge(vector_ann_min_rows=1)  # the ANN path whatever the size (default: from 50,000)
     base = ann_index.current_base(MODEL)
     build_s = None
     if base is None or rebuild_index:
@@ -252,14 +244,14 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
 
     embeddings.embed_query = lambda text, *, model=None: query_vector(text, topics)  # type: ignore[assignment]
     texts = texts_for(queries)
-    set_knowledge(embeddings=True, embed_model=MODEL)
+    common.set_knowledge(embeddings=True, embed_model=MODEL)
     for q in texts[:10]:
         chunk_search(q, k=k)
     t_keyword, t_hybrid, t_vector = [], [], []
     for q in texts:
-        set_knowledge(embeddings=False)
+        common.set_knowledge(embeddings=False)
         t_keyword.append(common.timed_ms(lambda q=q: chunk_search(q, k=k))[0])
-        set_knowledge(embeddings=True)
+        common.set_knowledge(embeddings=True)
         t_hybrid.append(common.timed_ms(lambda q=q: chunk_search(q, k=k))[0])
         vec = query_vector(q, topics)
         t_vector.append(
@@ -274,7 +266,7 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
 
     sample = [query_vector(q, topics) for q in texts]
     ann_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
-    set_knowledge(vector_ann_min_rows=0)  # the exact in-process path, for the reference answers
+    common.set_knowledge(vector_ann_min_rows=0)  # the exact in-process path, for the reference answers
     vectors.warm(MODEL)
     exact_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
     agreement = sum(len(set(a) & set(e)) for a, e in zip(ann_top, exact_top, strict=True)) / (

@@ -153,6 +153,14 @@ def add_standing_rules(count: int, rng: random.Random, vocab: Sequence[str], now
     )
 
 
+def set_knowledge(**changes: Any) -> None:
+    """Change `knowledge.*` settings of this process (embeddings on/off, the model, the ANN threshold)."""
+    from django.conf import settings
+
+    cfg = settings.PROTOMEM
+    settings.PROTOMEM = dataclasses.replace(cfg, knowledge=dataclasses.replace(cfg.knowledge, **changes))
+
+
 def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = fn()

@@ -21,7 +21,6 @@ Ratios, not absolute times, are what compare across runs (the machines are noisy
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import statistics
 import sys
 import time
@@ -31,15 +30,6 @@ from bench import common
 
 MODEL = "local:all-minilm-l6-v2"
 K = 10
-
-
-def set_embeddings(on: bool) -> None:
-    from django.conf import settings
-
-    cfg = settings.PROTOMEM
-    settings.PROTOMEM = dataclasses.replace(
-        cfg, knowledge=dataclasses.replace(cfg.knowledge, embeddings=on, embed_model=MODEL)
-    )
 
 
 def build(copies: int) -> dict[str, Any]:
@@ -98,15 +88,15 @@ def main() -> None:
 
     vectors.warm(MODEL)
     questions = load_corpus().questions
-    set_embeddings(True)
+    common.set_knowledge(embeddings=True, embed_model=MODEL)
     chunk_search(questions[0].text, k=K, queryset=Chunk.objects.filter(namespace=f"{questions[0].conv}-0"))
     samples: dict[str, list[float]] = {"keyword": [], "hybrid/warm": [], "hybrid/cold": [], "embed/cold": []}
     for question in questions:
         scope = Chunk.objects.filter(namespace=f"{question.conv}-0")
-        set_embeddings(False)
+        common.set_knowledge(embeddings=False, embed_model=MODEL)
         ms, _ = common.timed_ms(lambda q=question.text, s=scope: chunk_search(q, k=K, queryset=s))
         samples["keyword"].append(ms)
-        set_embeddings(True)
+        common.set_knowledge(embeddings=True, embed_model=MODEL)
         forget_queries()
         ms, _ = common.timed_ms(lambda q=question.text, s=scope: chunk_search(q, k=K, queryset=s))
         samples["hybrid/cold"].append(ms)

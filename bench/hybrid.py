@@ -108,15 +108,6 @@ def configure(embedder: str) -> tuple[str, Any]:
     return MODEL_FAKE, None
 
 
-def set_embeddings(on: bool, model: str) -> None:
-    from django.conf import settings
-
-    cfg = settings.PROTOMEM
-    settings.PROTOMEM = dataclasses.replace(
-        cfg, knowledge=dataclasses.replace(cfg.knowledge, embeddings=on, embed_model=model)
-    )
-
-
 def run(rows: int, queries: int, k: int, embedder: str, rebuild: bool) -> dict[str, Any]:
     instance = common.bench_instance(f"hybrid-{rows}", fresh=rebuild)
     from bench import search as search_bench
@@ -183,16 +174,16 @@ def _measure(rows: int, queries: int, k: int, embedder: str, model: str) -> dict
     cold_ms, loaded = common.timed_ms(lambda: vectors.warm(model))
     print(f"  cold index load: {cold_ms:,.0f} ms for {loaded:,} vectors")
 
-    set_embeddings(True, model)
+    common.set_knowledge(embeddings=True, embed_model=model)
     for q in texts[:10]:  # warm-up: caches, the local model's weights
         chunk_search(q, k=k)
     t_keyword, t_hybrid, t_vector, t_embed = [], [], [], []
     base = deliverable()
     for q in texts:
-        set_embeddings(False, model)
+        common.set_knowledge(embeddings=False, embed_model=model)
         ms, _ = common.timed_ms(lambda q=q: chunk_search(q, k=k))
         t_keyword.append(ms)
-        set_embeddings(True, model)
+        common.set_knowledge(embeddings=True, embed_model=model)
         ms, _ = common.timed_ms(lambda q=q: chunk_search(q, k=k))
         t_hybrid.append(ms)
         vec = query_vector(q)
@@ -210,12 +201,12 @@ def _measure(rows: int, queries: int, k: int, embedder: str, model: str) -> dict
     print(f"  hybrid/keyword: p50 x{ratio_p50:.2f}, p99 x{ratio_p99:.2f}")
     check = texts[: min(20, len(texts))]  # untimed: what each side actually did
     census = common.store_census(model)
-    set_embeddings(False, model)
+    common.set_knowledge(embeddings=False, embed_model=model)
     with common.metered() as keyword_meter:
         for q in check:
             chunk_search(q, k=k)
     common.print_measured(f"keyword, {len(check)} queries (check pass)", census, keyword_meter)
-    set_embeddings(True, model)
+    common.set_knowledge(embeddings=True, embed_model=model)
     with common.metered() as hybrid_meter:
         for q in check:
             chunk_search(q, k=k)

@@ -188,17 +188,6 @@ def agreement(kind: str, queries: int, ef_values: list[int]) -> None:
     del settings.PROTOMEM_PGVECTOR_EF_SEARCH
 
 
-def set_embeddings(on: bool) -> None:
-    import dataclasses
-
-    from django.conf import settings
-
-    cfg = settings.PROTOMEM
-    settings.PROTOMEM = dataclasses.replace(
-        cfg, knowledge=dataclasses.replace(cfg.knowledge, embeddings=on, embed_model=MODEL)
-    )
-
-
 def fake_embedder(kind: str) -> None:
     import hashlib
 
@@ -228,7 +217,7 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     vocab = common.vocabulary(search_bench.VOCAB_SIZE)
     rng = random.Random(SEED)
     texts = [common.query_terms(rng, vocab, 3) for _ in range(queries)]
-    set_embeddings(True)
+    common.set_knowledge(embeddings=True, embed_model=MODEL)
     for q in texts[:10]:
         chunk_search(q, k=5)
     if in_process:
@@ -238,9 +227,9 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     pool = structure.pool_size(5)
     t_kw, t_hy, t_vec, t_old = [], [], [], []
     for q in texts:
-        set_embeddings(False)
+        common.set_knowledge(embeddings=False, embed_model=MODEL)
         t_kw.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
-        set_embeddings(True)
+        common.set_knowledge(embeddings=True, embed_model=MODEL)
         t_hy.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
         vec = embeddings.embed_query(q)
         t_vec.append(common.timed_ms(lambda vec=vec: vectors.nearest_rows(
@@ -265,7 +254,7 @@ def child(mode: str, kind: str) -> None:
     from memory.store import pgvector_index, vectors
 
     fake_embedder(kind)
-    set_embeddings(mode != "keyword")
+    common.set_knowledge(embeddings=mode != "keyword", embed_model=MODEL)
     if mode == "in-process":  # today's path, for contrast: every vector in this process
         from django.conf import settings
 

@@ -22,7 +22,6 @@ Ratios, not absolute times, compare across runs.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import statistics
 import sys
@@ -34,15 +33,6 @@ MODEL = "local:all-minilm-l6-v2"
 DIM = 384
 K = 5
 QUERIES = 200
-
-
-def set_embeddings(on: bool) -> None:
-    from django.conf import settings
-
-    cfg = settings.PROTOMEM
-    settings.PROTOMEM = dataclasses.replace(
-        cfg, knowledge=dataclasses.replace(cfg.knowledge, embeddings=on, embed_model=MODEL)
-    )
 
 
 def build(rows: int) -> dict[str, Any]:
@@ -96,14 +86,14 @@ def main() -> None:
     rng = random.Random(5)
     vocab = common.vocabulary()
     queries = [common.query_terms(rng, vocab) for _ in range(QUERIES)]
-    set_embeddings(True)
+    common.set_knowledge(embeddings=True, embed_model=MODEL)
     for query in queries:  # embed every query once: the model's cost is not what is compared
         chunk_search(query, k=K)
     samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": []}
     for query in queries:
-        set_embeddings(False)
+        common.set_knowledge(embeddings=False, embed_model=MODEL)
         samples["keyword"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
-        set_embeddings(True)
+        common.set_knowledge(embeddings=True, embed_model=MODEL)
         samples["hybrid"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
         with mock.patch.object(hybrid, "first_keyword_rows", whole_pool):
             samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
