@@ -254,11 +254,6 @@ class Delta:
 _deltas: dict[tuple[str, str, str], Delta] = {}
 
 
-def _in_transaction(alias: str) -> bool:
-    connection = connections[alias]
-    return connection.in_atomic_block or not connection.get_autocommit()
-
-
 def _delta(base: Base, model: str, alias: str) -> Delta:
     """The delta of `base` as this connection sees it (cached between calls outside transactions)."""
     directory = index_dir(alias) or Path()  # a base exists, so the directory does
@@ -268,7 +263,7 @@ def _delta(base: Base, model: str, alias: str) -> Delta:
         cursor.execute(_MAX_ID)
         max_id = int(cursor.fetchone()[0] or 0)
     changed_end = _file_size(log)
-    transient = _in_transaction(alias)
+    transient = background.in_transaction(alias)
     cached = None if transient else _deltas.get(key)
     if cached is not None and cached.last_row_id >= max_id and cached.changed_end == changed_end:
         return cached

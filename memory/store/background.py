@@ -1,5 +1,6 @@
-"""One background thread per key at a time, each on a database connection of its own (so it reads
-committed rows only): the in-process vector index's reload and the ANN file's build."""
+"""Committed rows only: one background thread per key at a time, each on a database connection of
+its own (the in-process vector index's reload, the ANN file's build), and whether a connection is
+inside a transaction (what it reads there may not be committed, so it is not cached)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from collections.abc import Callable, Hashable
 from django.db import connections
 
 logger = logging.getLogger(__name__)
+
+
+def in_transaction(alias: str) -> bool:
+    connection = connections[alias]
+    return connection.in_atomic_block or not connection.get_autocommit()
 
 
 class OncePerKey:

@@ -45,7 +45,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.models import QuerySet
 
-from memory.store import row_filter
+from memory.store import background, row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -156,7 +156,7 @@ def has_column(alias: str = DEFAULT_DB_ALIAS) -> bool:
         with connection.cursor() as cursor:
             cursor.execute(_HAS_COLUMN)
             known = bool(cursor.fetchone()[0])
-        if known or not _in_transaction(alias):  # an absent column may yet appear: look again later
+        if known or not background.in_transaction(alias):  # an absent column may yet appear: look again later
             _columns[key] = known
     return known
 
@@ -164,11 +164,6 @@ def has_column(alias: str = DEFAULT_DB_ALIAS) -> bool:
 def active(alias: str = DEFAULT_DB_ALIAS) -> bool:
     """Whether searches run in PostgreSQL through pgvector (else memory.store.vectors' own path)."""
     return bool(getattr(settings, SETTING, True)) and has_column(alias)
-
-
-def _in_transaction(alias: str) -> bool:
-    connection = connections[alias]
-    return connection.in_atomic_block or not connection.get_autocommit()
 
 
 @dataclass(frozen=True)

@@ -339,11 +339,6 @@ def _load(alias: str, model: str, *, dim: int, after_id: int) -> tuple[Segment, 
     return segment, last
 
 
-def _in_transaction(alias: str) -> bool:
-    connection = connections[alias]
-    return connection.in_atomic_block or not connection.get_autocommit()
-
-
 def _full_index(alias: str, model: str) -> VectorIndex | None:
     """Every vector of `model` (at its newest dimension), read now."""
     epoch, max_id = _probe(alias)
@@ -381,7 +376,7 @@ def warm(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> int:
 
     A no-op (0) inside a transaction, where searches read exactly what it sees anyway.
     """
-    if _in_transaction(alias) or pgvector_index.active(alias):  # pgvector: nothing to hold
+    if background.in_transaction(alias) or pgvector_index.active(alias):  # pgvector: nothing to hold
         return 0
     index = _full_index(alias, model)
     if index is None:
@@ -404,7 +399,7 @@ def snapshot(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> list[Segment]:
     if max_id == 0:
         return []
     key = (alias, str(connections[alias].settings_dict.get("NAME")), model)
-    transient = _in_transaction(alias)
+    transient = background.in_transaction(alias)
     with _cache_lock:
         index = _cache.get(key)
     current = [index.segment()] if index is not None else []
