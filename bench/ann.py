@@ -77,38 +77,29 @@ def query_vector(text: str, topics: Any) -> Any:
     return draw(np.random.default_rng(seed), topics, 1)[0]
 
 
-def build_vectors(rows: int) -> float:
-    import numpy as np
-
-    from memory.store import ann_index, vectors
-    from memory.store.models import Chunk
-
-    ann_index.AUTO_BUILD = False  # the bench times its own build
-    topics = centres(rows)
-    rng = np.random.default_rng(SEED + 1)
-    ids = list(Chunk.objects.order_by("pk").values_list("pk", flat=True))
-    start = time.perf_counter()
-    for offset in range(0, len(ids), 5000):
-        block = ids[offset : offset + 5000]
-        vectors.vectors_store(zip(block, draw(rng, topics, len(block)), strict=True), model=MODEL)
-        print(f"    vectors {offset + len(block):,}/{len(ids):,}", file=sys.stderr, flush=True)
-    return time.perf_counter() - start
-
-
 def setup(rows: int, *, rebuild: bool) -> dict[str, Any]:
     instance = common.bench_instance(f"ann-{rows}", fresh=rebuild)
+    from bench import bulk_load
     from bench import search as search_bench
 
-    params = {**search_bench.params_for(rows), "dim": DIM, "vector_seed": SEED, "noise": NOISE, "v": 1}
+    params = {**search_bench.params_for(rows), "dim": DIM, "vector_seed": SEED, "noise": NOISE, "v": 2}
     built = common.is_built(instance, params)
     if built is None:
+        import shutil
+
+        import numpy as np
+
         for path in common.db_path().parent.glob("agent.db*"):
-            if path.is_file():
+            if path.is_dir():  # the ANN files of an older store
+                shutil.rmtree(path)
+            elif path.is_file():
                 path.unlink()
         print(f"  building {rows:,} rows + vectors in {instance} ...", file=sys.stderr, flush=True)
         common.migrate()
-        info = search_bench.load(rows)
-        info["vector_seconds"] = build_vectors(rows)
+        info = bulk_load.load_chunks(rows)
+        topics = centres(rows)
+        rng = np.random.default_rng(SEED + 1)
+        info.update(bulk_load.load_vectors(MODEL, DIM, lambda count: draw(rng, topics, count)))
         common.mark_built(instance, params, info)
         built = common.is_built(instance, params)
     else:
@@ -190,7 +181,11 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         f"usearch {ann_index.DTYPE}, connectivity {ann_index.CONNECTIVITY}, expansion add/search "
         f"{ann_index.EXPANSION_ADD}/{ann_index.EXPANSION_SEARCH}"
     )
-    print(f"  store built earlier: vectors written in {built.get('vector_seconds', 0):.0f} s")
+    print(
+        f"  store loaded earlier by bench.bulk_load: {built.get('stored', 0):,} chunks in "
+        f"{built.get('load_seconds', 0):.0f} s (FTS5 rebuild {built.get('fts_seconds', 0):.0f} s), "
+        f"{built.get('vectors', 0):,} vectors in {built.get('vector_seconds', 0):.0f} s"
+    )
 
     ann_index.AUTO_BUILD = False
     common.set_knowledge(vector_ann_min_rows=1)  # the ANN path whatever the size (default: from 50,000)
