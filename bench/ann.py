@@ -48,6 +48,7 @@ SEED = 20261204
 MODEL = "bench-clustered-384"
 NOISE = 0.06  # per dimension: |noise| ~ 1.2 against a unit centre, cosine to the centre ~0.6
 COMMON = 0.5  # weight of the direction every topic shares
+LATER = 100  # hybrid queries a fresh process runs before its resident memory is read again
 
 
 def centres(rows: int) -> Any:
@@ -118,13 +119,31 @@ def texts_for(queries: int) -> list[str]:
 
 
 def rss() -> dict[str, int]:
-    """This process's resident memory in kB: total, anonymous, file-backed (mapped files)."""
+    """This process's resident memory in kB: VmRSS and its anonymous and file-backed parts
+    (/proc/self/status; RssFile counts the page-cache pages of mapped files this process has
+    touched, shared with every other process mapping them), its private (unshared) pages
+    (/proc/self/smaps_rollup), and the resident pages of the mapped ANN index files
+    (/proc/self/smaps)."""
     out = {}
     with open("/proc/self/status") as status:
         for line in status:
             key, _, value = line.partition(":")
             if key in ("VmRSS", "RssAnon", "RssFile"):
                 out[key] = int(value.split()[0])
+    with open("/proc/self/smaps_rollup") as rollup:
+        for line in rollup:
+            key, _, value = line.partition(":")
+            if key in ("Pss", "Private_Clean", "Private_Dirty"):
+                out[key] = int(value.split()[0])
+    out["IndexRss"] = 0
+    with open("/proc/self/smaps") as smaps:
+        in_index = False
+        for line in smaps:
+            head = line.split()
+            if head and "-" in head[0] and not head[0].endswith(":"):
+                in_index = line.rstrip().endswith(".usearch")
+            elif in_index and head and head[0] == "Rss:":
+                out["IndexRss"] += int(head[1])
     return out
 
 
@@ -143,7 +162,7 @@ def child(rows: int, first: str) -> None:
     before = rss()
     ms, _ = common.timed_ms(lambda: chunk_search(text, k=5))
     after_first = rss()
-    for more in texts_for(200)[1:]:  # a worker's day: the mapped pages it touches add up
+    for more in texts_for(LATER)[1:]:  # a worker's day: the mapped pages it touches add up
         chunk_search(more, k=5)
     print(
         json.dumps(
@@ -152,7 +171,7 @@ def child(rows: int, first: str) -> None:
                 "setup_ms": (time.perf_counter() - started) * 1000 - ms,
                 "rss_before": before,
                 "rss": after_first,
-                "rss_200": rss(),
+                "rss_later": rss(),
             }
         )
     )
@@ -226,11 +245,13 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         f"(anonymous {mem['RssAnon'] / 1024:.0f} MB, mapped files {mem['RssFile'] / 1024:.0f} MB; "
         f"before the query {hy_first['rss_before']['VmRSS'] / 1024:.0f} MB)"
     )
-    later = hy_first["rss_200"]
+    later = hy_first["rss_later"]
     print(
-        f"  ... after 200 hybrid queries: {later['VmRSS'] / 1024:.0f} MB (anonymous "
-        f"{later['RssAnon'] / 1024:.0f} MB, mapped files {later['RssFile'] / 1024:.0f} MB: page cache "
-        "shared by every process mapping the index, not a copy each)"
+        f"  ... after {LATER} hybrid queries: VmRSS {later['VmRSS'] / 1024:.0f} MB = anonymous "
+        f"{later['RssAnon'] / 1024:.0f} MB + mapped files {later['RssFile'] / 1024:.0f} MB (of which "
+        f"the ANN index file {later['IndexRss'] / 1024:.0f} MB: page cache shared by every process "
+        f"mapping it, not a copy each); private to this process "
+        f"{(later['Private_Clean'] + later['Private_Dirty']) / 1024:.0f} MB, PSS {later['Pss'] / 1024:.0f} MB"
     )
 
     from memory.lifecycle.selectors import chunk_search
@@ -258,6 +279,7 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     s_hy = common.print_latency("hybrid chunk_search", t_hybrid)
     common.print_latency("ANN nearest_ids over deliverable()", t_vector)
     print(f"  hybrid/keyword: p50 x{s_hy['p50'] / s_kw['p50']:.2f}, p99 x{s_hy['p99'] / s_kw['p99']:.2f}")
+    measured_pass(texts[:50], k, base)
 
     sample = [query_vector(q, topics) for q in texts]
     ann_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
@@ -282,24 +304,63 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     }
 
 
+def measured_pass(texts: list[str], k: int, base: Any) -> None:
+    """What the hybrid queries touched, counted on a separate (untimed) pass over `texts`."""
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store import ann_index
+
+    rescored = {"calls": 0, "rows": 0}
+    original = ann_index.rescored
+
+    def counting(ids: Any, *args: Any, **kwargs: Any) -> Any:
+        rescored["calls"] += 1
+        rescored["rows"] += len(ids)
+        return original(ids, *args, **kwargs)
+
+    ann_index.rescored = counting  # type: ignore[assignment]
+    try:
+        with common.metered() as meter:
+            for q in texts:
+                chunk_search(q, k=k)
+    finally:
+        ann_index.rescored = original  # type: ignore[assignment]
+    delta = ann_index._delta(base, MODEL, "default")
+    common.print_measured(
+        f"{len(texts)} hybrid chunk_search(k={k}) over the ANN base of {int(base.meta['count']):,} "
+        f"{base.meta.get('dtype', 'f32')} vectors + a delta of {len(delta.ids):,} scanned exactly; "
+        f"{rescored['rows'] / max(len(texts), 1):.0f} base hits rescored from the table per query "
+        f"({rescored['calls']} rescoring reads)",
+        common.store_census(MODEL),
+        meter,
+    )
+
+
 def compare_builds(count: int) -> None:
     """usearch build options on `count` vectors in memory (no database): CPU and wall time of
-    the build, and top-10 agreement with exact search, one line each."""
+    the build, file size, top-10 agreement with exact search of the index's own top 10, and of
+    its top 20 / 40 rescored exactly from the float32 rows (what ann_index does), one line each."""
+    import tempfile
+
     import numpy as np
     from usearch.index import Index
 
     rng = np.random.default_rng(SEED)
     topics = centres(count)
-    rows, queries = draw(rng, topics, count), draw(rng, topics, 100)
+    rows, queries = draw(rng, topics, count), draw(rng, topics, 200)
     truth = np.argsort(-(queries @ rows.T), axis=1)[:, :10]
-    print(f"usearch builds of {count:,} clustered {DIM}-dim vectors (connectivity 16)")
-    for dtype, expansion, threads in [
-        ("f32", 128, 1),
-        ("f32", 128, 2),
-        ("f32", 64, 2),
-        ("f16", 64, 2),
-        ("i8", 64, 2),
-    ]:
+
+    def agreement(found: Any) -> float:
+        return float(np.mean([len(set(found[i]) & set(truth[i])) / 10 for i in range(len(queries))]))
+
+    def rescored(keys: Any) -> list[Any]:
+        out = []
+        for i, row in enumerate(keys):
+            row = np.asarray(row, dtype=np.int64)
+            out.append(row[np.argsort(-(rows[row] @ queries[i]))[:10]])
+        return out
+
+    print(f"usearch builds of {count:,} clustered {DIM}-dim vectors (connectivity 16), 200 queries")
+    for dtype, expansion, threads in [("f32", 64, 2), ("f16", 64, 2), ("i8", 64, 2)]:
         index = Index(ndim=DIM, metric="cos", dtype=dtype, connectivity=16, expansion_add=expansion)
         start, cpu = time.perf_counter(), time.process_time()
         for at in range(0, count, 20_000):
@@ -309,11 +370,16 @@ def compare_builds(count: int) -> None:
                 threads=threads,
             )
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        found = index.search(queries, 10, threads=1).keys
-        agree = np.mean([len(set(found[i]) & set(truth[i])) / 10 for i in range(len(queries))])
+        with tempfile.TemporaryDirectory() as tmp:
+            index.save(f"{tmp}/i.usearch")
+            size = os.path.getsize(f"{tmp}/i.usearch")
+        own = agreement(index.search(queries, 10, threads=1).keys)
+        r20 = agreement(rescored(index.search(queries, 20, threads=1).keys))
+        r40 = agreement(rescored(index.search(queries, 40, threads=1).keys))
         print(
-            f"  {dtype} expansion_add={expansion} threads={threads}: "
-            f"wall {wall:.1f} s, CPU {cpu:.1f} s, agreement {agree:.3f}"
+            f"  {dtype} expansion_add={expansion} threads={threads}: build wall {wall:.1f} s, "
+            f"CPU {cpu:.1f} s; file {size / 2**20:.0f} MB ({size / count:.0f} B/vector); agreement "
+            f"own top 10 {own:.3f}, top 20 rescored {r20:.3f}, top 40 rescored {r40:.3f}"
         )
 
 
