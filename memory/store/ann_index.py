@@ -185,7 +185,7 @@ _bases: dict[tuple[str, str], Base] = {}
 _lock = threading.Lock()
 
 
-def _new_index(dim: int, dtype: str = DTYPE) -> Any:
+def _new_index(dim: int, dtype: str) -> Any:
     from usearch.index import Index
 
     return Index(
@@ -579,7 +579,7 @@ def build(model: str, *, alias: str = DEFAULT_DB_ALIAS, threads: int = 0) -> Bui
         if row is None:
             return None
         dim = int(row[0])
-        index = _new_index(dim)
+        index = _new_index(dim, DTYPE)
         count = 0
         with connections[alias].cursor() as cursor:
             cursor.execute(_ROWS, [model, dim, 0, max_id])

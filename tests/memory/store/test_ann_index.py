@@ -129,6 +129,40 @@ def agreement(got: list[list[int]], want: list[list[int]]) -> float:
     return sum(len(set(g) & set(w)) for g, w in zip(got, want, strict=True)) / sum(len(w) for w in want)
 
 
+def test_a_quantized_base_returns_rows_in_exact_cosine_order(db: Any, settings: Any) -> None:
+    """The int8 base only proposes: its hits are rescored from the table's float32 vectors."""
+    rows = clustered(400, seed=21)
+    chunks = store(rows)
+    by_pk = {c.pk: rows[i] for i, c in enumerate(chunks)}
+    set_threshold(settings, 100)
+    ann_index.build(M)
+    base = ann_index.active_base(M)
+    assert base is not None
+    assert base.meta["dtype"] == "i8"
+    for i in range(0, 400, 40):
+        query = near(rows[i], seed=100 + i, noise=0.5)
+        found = nearest_ids(query, k=10, model=M, queryset=Chunk.objects.all())
+        scores = [float(by_pk[pk] @ query) for pk in found]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_a_float32_base_written_before_int8_is_still_read(
+    db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = clustered(200, seed=22)
+    chunks = store(rows)
+    set_threshold(settings, 100)
+    monkeypatch.setattr(ann_index, "DTYPE", "f32")
+    ann_index.build(M)
+    monkeypatch.setattr(ann_index, "DTYPE", "i8")
+    ann_index.reset_cache()  # a process started after the upgrade maps the old file
+    base = ann_index.active_base(M)
+    assert base is not None
+    assert base.meta["dtype"] == "f32"
+    assert nearest_ids(rows[7], k=1, model=M) == [chunks[7].pk]
+    assert ann_index.check(M) == []
+
+
 def test_below_the_threshold_the_exact_path_answers(db: Any, settings: Any) -> None:
     store(clustered(50, seed=2))
     set_threshold(settings, 100)
