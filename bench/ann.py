@@ -335,6 +335,32 @@ def measured_pass(texts: list[str], k: int, base: Any) -> None:
     )
 
 
+def profile(rows: int, queries: int, k: int) -> None:
+    """cProfile of `queries` hybrid chunk_search calls on the built store (after 10 untimed
+    ones), top 25 functions by cumulative time: where a hybrid query's time goes."""
+    import cProfile
+    import pstats
+
+    setup(rows, rebuild=False)
+    from memory.lifecycle.selectors import chunk_search
+    from memory.store import ann_index, embeddings
+
+    topics = centres(rows)
+    ann_index.AUTO_BUILD = False
+    embeddings.embed_query = lambda text, *, model=None: query_vector(text, topics)  # type: ignore[assignment]
+    common.set_knowledge(embeddings=True, embed_model=MODEL, vector_ann_min_rows=1)
+    texts = texts_for(queries + 10)
+    for q in texts[:10]:
+        chunk_search(q, k=k)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for q in texts[10:]:
+        chunk_search(q, k=k)
+    profiler.disable()
+    print(f"cProfile of {queries} hybrid chunk_search(k={k}) at {rows:,} rows, by cumulative time:")
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+
+
 def compare_builds(count: int) -> None:
     """usearch build options on `count` vectors in memory (no database): CPU and wall time of
     the build, file size, top-10 agreement with exact search of the index's own top 10, and of
@@ -393,10 +419,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached bench database")
     parser.add_argument("--rebuild-index", action="store_true", help="build (and time) the ANN file again")
     parser.add_argument("--compare-builds", type=int, metavar="N", help="only compare usearch build options")
+    parser.add_argument("--profile", action="store_true", help="only profile hybrid queries")
     parser.add_argument("--child", choices=("keyword", "hybrid"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.compare_builds:
         compare_builds(args.compare_builds)
+        return
+    if args.profile:
+        profile(args.rows, args.queries, args.k)
         return
     if args.child:
         child(args.rows, args.child)
