@@ -17,7 +17,8 @@ plus a hash of it):
   id's current vector, if any, is searched exactly with the delta;
 - `<slug>.lock`: held (flock) by the one process building.
 
-Search = the base's approximate neighbours + an exact scan of the delta (rows with id above
+Search = the base's approximate neighbours (int8 in the file, rescored exactly from the table's
+float32 vectors) + an exact scan of the delta (rows with id above
 the base's `max_row_id`, and the changed ids), merged by cosine. A caller's queryset is applied
 to the ranked candidates by row_filter.RowFilter (the same check as the exact path), widening
 the candidates twice (OVERFETCH) and falling back to an exact scan of the rows that pass the
