@@ -4,8 +4,10 @@
     .venv/bin/python -m bench.ann --rows 1000000 --queries 300
     .venv/bin/python -m bench.ann --rebuild-index        # build the ANN file again (timed)
 
-Builds (once, cached under /tmp/protomem-bench/ann-<rows>) the same synthetic store as
-bench/search.py, plus one 384-dim vector per chunk drawn like real embeddings rather than
+Builds (once, cached under /tmp/protomem-bench/ann-<rows>) the same synthetic rows as
+bench/search.py, loaded straight into the tables by bench/bulk_load.py (1M rows: 346 s for the
+chunks with the FTS5 rebuild, 105 s for the vectors, against ~450 rows/s through add_chunks),
+plus one 384-dim vector per chunk drawn like real embeddings rather than
 uniformly: rows/100 topic centres sharing a common direction (sentence embeddings are
 anisotropic: unrelated texts still score ~0.2-0.3), each row its topic's centre plus noise
 (~0.6 cosine to the centre), each query another draw around a random topic. Then, in order:
@@ -13,7 +15,9 @@ anisotropic: unrelated texts still score ~0.2-0.3), each row its topic's centre 
   build      ann_index.build() of the whole store with all cores (timed; cached unless asked)
   fresh      two new processes: one's first query is a keyword chunk_search, the other's a hybrid
              one; the ratio of those first-query times, and the hybrid process's resident
-             memory (VmRSS, and how much of it is the mapped file) after that query
+             memory after that query and after LATER more: VmRSS = anonymous + mapped files
+             (RssFile counts the page-cache pages of the mapped index this process touched,
+             shared with every process mapping it), the index file's share, private pages
   latency    keyword vs hybrid chunk_search(q, k) interleaved on the same store (the fake
              embedder: the query vector costs microseconds, so this is the store's work)
   agreement  top-10 of vectors.nearest_ids over deliverable() by the ANN path against the exact
@@ -361,6 +365,44 @@ def profile(rows: int, queries: int, k: int) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
 
+KNOBS = [(64, 20), (128, 20), (256, 40), (512, 40), (1024, 40), (2048, 40)]  # (expansion_search, rescore)
+
+
+def tune(rows: int, queries: int) -> None:
+    """Search-time knobs on the built base (no rebuild): for each expansion_search and rescoring
+    depth, top-10 agreement of nearest_ids over deliverable() with the exact path, and its p50."""
+    import statistics
+
+    setup(rows, rebuild=False)
+    from memory.store import ann_index, vectors
+    from memory.store.deliverable import deliverable
+
+    ann_index.AUTO_BUILD = False
+    topics = centres(rows)
+    sample = [query_vector(q, topics) for q in texts_for(queries)]
+    common.set_knowledge(vector_ann_min_rows=0)
+    vectors.warm(MODEL)
+    exact_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
+    common.set_knowledge(vector_ann_min_rows=1)
+    print(f"search knobs at {rows:,} rows, {queries} queries, top 10 over deliverable():")
+    for expansion, rescore in KNOBS:
+        ann_index.EXPANSION_SEARCH, ann_index.RESCORE_MIN = expansion, rescore
+        ann_index.reset_cache()
+        times, got = [], []
+        for v in sample:
+            ms, found = common.timed_ms(
+                lambda v=v: vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable())
+            )
+            times.append(ms)
+            got.append(found)
+        hits = sum(len(set(a) & set(e)) for a, e in zip(got, exact_top, strict=True))
+        agreement = hits / (10 * len(sample))
+        print(
+            f"  expansion_search {expansion}, rescore >= {rescore}: agreement {agreement:.3f}, "
+            f"p50 {statistics.median(times):.2f} ms"
+        )
+
+
 def compare_builds(count: int) -> None:
     """usearch build options on `count` vectors in memory (no database): CPU and wall time of
     the build, file size, top-10 agreement with exact search of the index's own top 10, and of
@@ -419,11 +461,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached bench database")
     parser.add_argument("--rebuild-index", action="store_true", help="build (and time) the ANN file again")
     parser.add_argument("--compare-builds", type=int, metavar="N", help="only compare usearch build options")
+    parser.add_argument("--tune", action="store_true", help="only compare search-time knobs")
     parser.add_argument("--profile", action="store_true", help="only profile hybrid queries")
     parser.add_argument("--child", choices=("keyword", "hybrid"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.compare_builds:
         compare_builds(args.compare_builds)
+        return
+    if args.tune:
+        tune(args.rows, args.queries)
         return
     if args.profile:
         profile(args.rows, args.queries, args.k)
