@@ -25,12 +25,13 @@ anisotropic: unrelated texts still score ~0.2-0.3), each row its topic's centre 
 
 Everything printed is measured in this one run; the ratios are the result (the machine is shared).
 
-One run here at 100k (2 cores, load average ~7-10 from other sessions; --rebuild-index): build
-237.6 s wall for 102.1 CPU s; new process first hybrid 144 ms vs first keyword 24 ms (x6.07);
-its RSS after the first hybrid query 163 MB (80 anonymous), after 200 queries 271 MB (81
-anonymous, 190 mapped: shared libraries and the index's page cache); hybrid/keyword p50 x8.18,
-p99 x2.14 (ANN search alone p50 1.4 ms: the rest is the keyword pool step of hybrid); top-10
-agreement 0.996. 1M not measured yet: bench/search.py's loader ran at ~450 rows/s here.
+One run here at 1M (2 cores shared, index built once: 3910 s wall for 1125 CPU s, int8, connectivity
+16, expansion_add 64; file 508 MB): hybrid/keyword p50 x2.31, p99 x1.84 (ANN nearest_ids p50
+4.9 ms); new process first hybrid 299 ms (keyword 21 ms); its VmRSS after 100 hybrid queries
+687 MB = 150 MB anonymous + 537 MB mapped files, of which 508 MB the whole index file (page
+cache shared by every worker; the kernel maps 16 pages around each fault, MADV_RANDOM does not
+stop it); top-10 agreement 0.853 at expansion_search 256 (0.617 at 64): the graph, not the
+beam, is short at 1M (--tune: 2048 reaches only 0.90). Earlier at 100k (f32): agreement 0.996.
 """
 
 from __future__ import annotations
