@@ -169,10 +169,8 @@ def agreement(kind: str, queries: int, ef_values: list[int]) -> None:
     passing = set(deliverable().values_list("id", flat=True))
     allowed = np.isin(ids, list(passing))
     qs = query_vectors(kind, queries)
-    print(
-        f"  agreement with exact top-{K} over {len(ids):,} vectors ({len(passing):,} deliverable), "
-        f"{queries} queries"
-    )
+    print(f"  agreement with exact top-{K} over {len(ids):,} vectors ({len(passing):,} deliverable), "
+          f"{queries} queries")
     for ef in ef_values:
         settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
         plain, filtered, t_plain = [], [], []
@@ -234,13 +232,8 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
         common.set_knowledge(embeddings=True, embed_model=MODEL)
         t_hy.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
         vec = embeddings.embed_query(q)
-        t_vec.append(
-            common.timed_ms(
-                lambda vec=vec: vectors.nearest_rows(
-                    vec, k=pool, model=MODEL, queryset=deliverable(), fields=structure.ROW_FIELDS
-                )
-            )[0]
-        )
+        t_vec.append(common.timed_ms(lambda vec=vec: vectors.nearest_rows(
+            vec, k=pool, model=MODEL, queryset=deliverable(), fields=structure.ROW_FIELDS))[0])
         if in_process:
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
@@ -276,11 +269,7 @@ def child(mode: str, kind: str) -> None:
 def fresh(mode: str, kind: str, rows: int) -> dict[str, Any]:
     out = subprocess.run(  # noqa: S603 - this interpreter, this module
         [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=common.REPO,
-        env=os.environ.copy(),
+        capture_output=True, text=True, check=True, cwd=common.REPO, env=os.environ.copy(),
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -307,10 +296,7 @@ def main(argv: list[str] | None = None) -> None:
 
     common.migrate()
     params = {
-        "rows": args.rows,
-        "vectors": args.vectors,
-        "dim": DIM,
-        "seed": SEED,
+        "rows": args.rows, "vectors": args.vectors, "dim": DIM, "seed": SEED,
         "db": connection.settings_dict["NAME"],
     }
     built = common.is_built(instance, params)
@@ -326,29 +312,21 @@ def main(argv: list[str] | None = None) -> None:
     from memory.store import pgvector_index
 
     state = pgvector_index.status()
-    print(
-        f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
-        f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
-        f"{pgvector_index.EF_SEARCH}"
-    )
-    print(
-        f"  build: chunks {built['chunk_s']:.0f} s, vectors as BLOBs {built['blob_s']:.0f} s, "
-        f"pgvector-enable (backfill {built['backfilled']:,} + HNSW build) {built['enable_s']:.0f} s"
-    )
+    print(f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
+          f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
+          f"{pgvector_index.EF_SEARCH}")
+    print(f"  build: chunks {built['chunk_s']:.0f} s, vectors as BLOBs {built['blob_s']:.0f} s, "
+          f"pgvector-enable (backfill {built['backfilled']:,} + HNSW build) {built['enable_s']:.0f} s")
     if args.ef:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
     latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
     kw, hy = fresh("keyword", args.vectors, args.rows), fresh("hybrid", args.vectors, args.rows)
-    print(
-        f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
-        f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); resident memory after it: "
-        f"keyword {kw['rss_mb']:.0f} MB, hybrid {hy['rss_mb']:.0f} MB"
-    )
+    print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
+          f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); resident memory after it: "
+          f"keyword {kw['rss_mb']:.0f} MB, hybrid {hy['rss_mb']:.0f} MB")
     old = fresh("in-process", args.vectors, args.rows)
-    print(
-        f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
-        f"resident memory {old['rss_mb']:.0f} MB"
-    )
+    print(f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
+          f"resident memory {old['rss_mb']:.0f} MB")
 
 
 if __name__ == "__main__":
