@@ -38,7 +38,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from typing import Any
 
 from bench import common
@@ -71,74 +70,33 @@ def query_vectors(kind: str, count: int) -> Any:
 
 
 def build(rows: int, kind: str, *, reuse_chunks: bool = False) -> dict[str, Any]:
-    from django.db import connection
-    from django.utils import timezone
-
-    from bench import search as search_bench
-    from memory.lifecycle.writes import add_chunks
-    from memory.store import pgvector_index
+    """Chunks and vectors by COPY (bench/pg_bulk.py), then the HNSW index built once."""
+    from bench import pg_bulk
     from memory.store.models import Chunk
 
-    if reuse_chunks and Chunk.objects.count() == rows:  # only the vectors change
-        pgvector_index.disable()
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM memory_chunk_vector")
-        return {"chunk_s": 0.0, **_write_vectors(kind, rows)}
-    with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE memory_chunk CASCADE")
-    rng = random.Random(SEED)
-    vocab = common.vocabulary(search_bench.VOCAB_SIZE)
-    now = timezone.now()
-    start, stored = time.perf_counter(), 0
-    written = min(rows, CLONE_ABOVE)
-    while stored < written:
-        stored += add_chunks(search_bench.drafts(rng, vocab, min(search_bench.SLAB, written - stored), now))
-        print(f"    chunks {stored:,}/{rows:,}", file=sys.stderr, flush=True)
-    columns = ", ".join(f.column for f in Chunk._meta.concrete_fields if f.column != "id")
-    while stored < rows:  # fixture data past CLONE_ABOVE: SQL copies of the written rows
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO memory_chunk ({columns}) SELECT {columns} FROM memory_chunk "
-                "ORDER BY id LIMIT %s",
-                [min(written, rows - stored)],
-            )
-            stored += cursor.rowcount
-        print(f"    chunks {stored:,}/{rows:,} (copies)", file=sys.stderr, flush=True)
-    chunk_s = time.perf_counter() - start
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE memory_chunk SET invalidated_at = %s, invalidation_reason = 'superseded_by:0' "
-            "WHERE id %% %s = 0",
-            [now, round(1 / search_bench.P_INVALIDATED)],
-        )
-    pgvector_index.disable()  # bulk load first, then one index build (what pgvector-enable does)
-    return {"chunk_s": chunk_s, **_write_vectors(kind, rows)}
+    info: dict[str, Any] = {}
+    if not (reuse_chunks and Chunk.objects.count() == rows):  # else only the vectors change
+        info.update(pg_bulk.load_chunks(rows, seed=SEED))
+    info.update(_write_vectors(kind))
+    info.update(pg_bulk.build_vector_index())
+    return info
 
 
-def _write_vectors(kind: str, rows: int) -> dict[str, Any]:
+def _write_vectors(kind: str) -> dict[str, Any]:
     import numpy as np
-    from django.conf import settings
     from django.db import connection
 
-    from memory.store import pgvector_index, vectors
+    from bench import pg_bulk
 
-    settings.PROTOMEM_PGVECTOR_BUILD_MEMORY = "4GB"  # the 1M graph fits: built in memory
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")
-        ids = cursor.fetchall()
+        ids = np.array([row[0] for row in cursor.fetchall()], dtype=np.int64)
     gen = np.random.default_rng(SEED)
-    start = time.perf_counter()
-    for offset in range(0, len(ids), 5000):
-        block = [row[0] for row in ids[offset : offset + 5000]]
-        vectors.vectors_store(zip(block, _vectors(kind, len(block), gen), strict=True), model=MODEL)
-    blob_s = time.perf_counter() - start
-    start = time.perf_counter()
-    done = pgvector_index.enable(progress=lambda text: print("    " + text, file=sys.stderr, flush=True))
-    enable_s = time.perf_counter() - start
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE memory_chunk")
-        cursor.execute("VACUUM ANALYZE memory_chunk_vector")
-    return {"blob_s": blob_s, "enable_s": enable_s, "backfilled": done.backfilled}
+    blocks = (
+        (ids[at : at + pg_bulk.COPY_BLOCK], _vectors(kind, len(ids[at : at + pg_bulk.COPY_BLOCK]), gen))
+        for at in range(0, len(ids), pg_bulk.COPY_BLOCK)
+    )
+    return pg_bulk.load_vectors(blocks, model=MODEL)
 
 
 def exact_top(matrix: Any, ids: Any, query: Any, k: int, allowed: Any = None) -> list[int]:
@@ -315,8 +273,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
           f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
           f"{pgvector_index.EF_SEARCH}")
-    print(f"  build: chunks {built['chunk_s']:.0f} s, vectors as BLOBs {built['blob_s']:.0f} s, "
-          f"pgvector-enable (backfill {built['backfilled']:,} + HNSW build) {built['enable_s']:.0f} s")
+    print("  build (bench/pg_bulk.py): " + ", ".join(
+        f"{key} {value:.0f}" if isinstance(value, float) else f"{key} {value}" for key, value in built.items()
+        if key != "params"))
     if args.ef:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
     latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
