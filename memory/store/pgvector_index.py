@@ -15,7 +15,10 @@ it needs more), ordered by cosine distance, LIMIT k: web workers hold no vectors
 `hnsw.ef_search` (candidates per search) and pgvector 0.8's `hnsw.iterative_scan` (keep walking
 the graph while the filters reject rows) are set with SET LOCAL, so a filter that rejects most of
 the nearest rows still gets k rows back. relaxed_order may hand rows back slightly out of
-order; they are sorted by distance here.
+order; they are sorted by distance here. The walk gives up after hnsw.max_scan_tuples (20,000)
+visited rows: a filter that passes fewer rows than that in the whole store (an agent's private
+rows, a small namespace) can come back short, and then the rows that pass are ranked exactly
+in a second statement (they are few, by the same token).
 
 Recall (bench/pgvector.py, 100k x 384 dims, m=16, ef_construction=128, index built once after
 the bulk load; top-10 agreement with exact cosine, 200 queries, two builds): vectors clustered
@@ -417,5 +420,14 @@ def nearest_rows(
         f"JOIN {table} ON {table}.{qn('id')} = v.chunk_id "
         f"WHERE v.dim = {dim} AND v.model = %s AND ({where}) ORDER BY distance LIMIT %s"
     )
-    rows = _ranked(sql, [text, model, *where_params, int(k)], k, alias)
+    params = [text, model, *where_params, int(k)]
+    rows = _ranked(sql, params, k, alias)
+    if len(rows) < k:
+        # Fewer than k: either fewer rows pass the filter, or the graph walk stopped
+        # (hnsw.max_scan_tuples) before k passed it, which only a very selective filter causes.
+        # Either way the rows that pass are few: rank them all, exactly (a MATERIALIZED CTE is
+        # planned on its own, so the outer ORDER BY cannot send it back through the index).
+        filtered = sql[: sql.rindex(" ORDER BY ")]
+        exact = f"WITH f AS MATERIALIZED ({filtered}) SELECT * FROM f ORDER BY distance LIMIT %s"  # noqa: S608 - our SQL
+        rows = _ranked(exact, params, k, alias)
     return row_filter.converted(rows, fields)

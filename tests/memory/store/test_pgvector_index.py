@@ -157,6 +157,45 @@ def test_a_small_ef_search_still_returns_k_rows_past_rejected_ones(db: Any, sett
     assert set(got) <= set(far)
 
 
+def test_a_graph_walk_that_gives_up_falls_back_to_exact_search_over_the_filtered_rows(
+    db: Any, settings: Any
+) -> None:
+    """hnsw.max_scan_tuples ends an iterative scan early (pgvector's default is 20,000 tuples:
+    at 1M rows a filter passing under ~0.05% of them): the walk then hands back only what it
+    visited, here none of the rows that pass. The search then ranks the rows that pass exactly,
+    so a very selective filter still gets its k nearest."""
+    settings.PROTOMEM_PGVECTOR_EF_SEARCH = 1  # max(1, 2k): the first walk keeps 10 candidates
+    query = unit(5)
+    # Enough rows around the query that one short walk cannot visit the whole graph.
+    rejected = Chunk.objects.bulk_create(
+        Chunk(content=f"crowd {i}", namespace="crowd") for i in range(1000)
+    )
+    wanted = [ChunkFactory(namespace="rare") for _ in range(30)]
+    far = {c.pk: unit(700 + i) for i, c in enumerate(wanted)}
+    vectors_store([(c.pk, near(query, i)) for i, c in enumerate(rejected)], model=M)
+    vectors_store(far.items(), model=M)
+    rare = Chunk.objects.filter(namespace="rare")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")  # a small table: make the planner walk the graph
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 1")  # the walk stops after its first candidates
+    _captured.clear()
+
+    with connection.execute_wrapper(_capture):
+        got = [row[0] for row in nearest_rows(query, k=5, model=M, queryset=rare)]
+    (walk, walk_params), (ranked, _params) = _captured
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + walk, walk_params)
+        walk_plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("SELECT set_config('hnsw.ef_search', '10', true)")
+        cursor.execute(walk, walk_params)
+        walked = cursor.fetchall()
+
+    assert "memory_chunk_vector_hnsw_32" in walk_plan
+    assert len(walked) < 5  # the graph walk alone came back short
+    assert ranked.startswith("WITH f AS MATERIALIZED")
+    assert got == exact(query, far, 5)
+
+
 def test_a_queryset_with_a_join_is_applied_as_a_subquery(db: Any) -> None:
     agent = AgentFactory(name="owner")
     mine = [ChunkFactory(agent=agent) for _ in range(5)]
