@@ -38,6 +38,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from typing import Any
 
 from bench import common
@@ -206,6 +207,62 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
         print(f"  in-process hybrid/keyword: p50 x{p50:.2f}, p99 x{p99:.2f}")
 
 
+def profile(kind: str, queries: int, ef_values: list[int]) -> None:
+    """Where the vector step's time goes, per hnsw.ef_search: the whole call as hybrid makes it
+    (vectors.nearest_rows, deliverable(), the 20-row pool, the rerank columns), the same SQL
+    replayed on the raw connection (round trips + server), and the server's own time
+    (EXPLAIN ANALYZE), interleaved per query; plus one plan with its buffers."""
+    from django.conf import settings
+    from django.db import connection
+
+    from memory.store import structure, vectors
+    from memory.store.deliverable import deliverable
+
+    pool = structure.pool_size(5)
+    qs = query_vectors(kind, queries)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    def call(q: Any) -> Any:
+        fields = structure.ROW_FIELDS
+        return vectors.nearest_rows(q, k=pool, model=MODEL, queryset=deliverable(), fields=fields)
+
+    print(f"  profile of the vector step (k={pool}, deliverable(), {len(structure.ROW_FIELDS)} columns), "
+          f"{queries} queries")
+    for ef in ef_values:
+        settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
+        t_call, t_raw, t_server, statements = [], [], [], []
+        for q in qs:
+            captured.clear()
+            with connection.execute_wrapper(capture):
+                call(q)
+            statements.append(len(captured) - 1)  # beyond set_config: 1, or 2 with the exact fallback
+            t_call.append(common.timed_ms(lambda q=q: call(q))[0])
+            sql, params = captured[-1]
+            raw = connection.connection
+            with raw.transaction(), raw.cursor() as cursor:
+                start = time.perf_counter()
+                cursor.execute("SELECT set_config('hnsw.ef_search', %s, true), "
+                               "set_config('hnsw.iterative_scan', 'relaxed_order', true)", [str(ef)])
+                cursor.execute(sql, params)
+                cursor.fetchall()
+                t_raw.append((time.perf_counter() - start) * 1000)
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+                t_server.append(cursor.fetchone()[0][0]["Execution Time"])
+        c, r, sv = (common.summarize(t) for t in (t_call, t_raw, t_server))
+        print(f"    ef_search {ef:>4}: call p50/p99 {c['p50']:.2f}/{c['p99']:.2f} ms, raw SQL {r['p50']:.2f}/"
+              f"{r['p99']:.2f}, server {sv['p50']:.2f}/{sv['p99']:.2f}; exact fallbacks "
+              f"{sum(1 for n in statements if n > 1)}/{queries}")
+    sql, params = captured[-1]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+        print("    " + "\n    ".join(row[0][:160] for row in cursor.fetchall()))
+    del settings.PROTOMEM_PGVECTOR_EF_SEARCH
+
+
 def child(mode: str, kind: str) -> None:
     """A fresh process: its first query's time and its resident memory afterwards (JSON)."""
     from memory.lifecycle.selectors import chunk_search
@@ -241,6 +298,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
+    parser.add_argument("--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old")
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -276,13 +335,22 @@ def main(argv: list[str] | None = None) -> None:
     print("  build (bench/pg_bulk.py): " + ", ".join(
         f"{key} {value:.0f}" if isinstance(value, float) else f"{key} {value}" for key, value in built.items()
         if key != "params"))
-    if args.ef:
+    skip = set(args.skip.split(","))
+    if args.profile:
+        profile(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
+        return
+    if args.ef and "agreement" not in skip:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
-    latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
+    if "latency" not in skip:
+        latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
+    if "fresh" in skip:
+        return
     kw, hy = fresh("keyword", args.vectors, args.rows), fresh("hybrid", args.vectors, args.rows)
     print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
           f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); resident memory after it: "
           f"keyword {kw['rss_mb']:.0f} MB, hybrid {hy['rss_mb']:.0f} MB")
+    if "old" in skip:
+        return
     old = fresh("in-process", args.vectors, args.rows)
     print(f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
           f"resident memory {old['rss_mb']:.0f} MB")
