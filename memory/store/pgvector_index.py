@@ -104,6 +104,8 @@ _UPSERT = (
 _SEARCH_SETTINGS = (
     "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)"
 )
+# The same in front of the search statement itself (_ranked); ef is an int.
+_SEARCH_PREFIX = "SET LOCAL hnsw.ef_search = {ef}; SET LOCAL hnsw.iterative_scan = relaxed_order; "
 
 
 class PgvectorUnavailable(Exception):
@@ -364,13 +366,37 @@ def _query_text(query: np.ndarray) -> tuple[int, str] | None:
     return len(values), as_text(values)
 
 
+def _one_trip(cursor: Any) -> bool:
+    """Whether this cursor sends several statements in one message: psycopg 3's client-side
+    binding (Django's default) uses the simple query protocol, which allows it."""
+    try:
+        from psycopg import ClientCursor
+    except ImportError:  # psycopg2
+        return False
+    return isinstance(cursor.cursor, ClientCursor)
+
+
 def _ranked(sql: str, params: list[Any], k: int, alias: str) -> list[tuple[Any, ...]]:
     """Rows of `sql` (whose last column is the distance), closest first, with SET LOCAL search
-    settings (a transaction of its own when the caller has none)."""
-    with transaction.atomic(using=alias, savepoint=False), connections[alias].cursor() as cursor:
-        cursor.execute(_SEARCH_SETTINGS, [str(_ef_search(k))])
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    settings (a transaction of its own when the caller has none).
+
+    One round trip where the driver allows: "SET LOCAL ...; SET LOCAL ...; SELECT ..." in one
+    simple-protocol message runs as one implicit transaction, so the settings hold for the
+    SELECT and end with it. Otherwise BEGIN, the settings, the SELECT and COMMIT are four round
+    trips, which on a busy two-core host cost more than the search itself (1M rows: see
+    bench/pgvector.py)."""
+    ef = _ef_search(k)
+    with connections[alias].cursor() as cursor:
+        if _one_trip(cursor):
+            cursor.execute(_SEARCH_PREFIX.format(ef=int(ef)) + sql, params)
+            while cursor.description is None and cursor.nextset():
+                pass  # past the SETs' empty results
+            rows = cursor.fetchall()
+        else:
+            with transaction.atomic(using=alias, savepoint=False):
+                cursor.execute(_SEARCH_SETTINGS, [str(ef)])
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
     rows.sort(key=lambda row: (row[-1], row[0]))  # relaxed_order: nearly sorted; make it exact
     return [tuple(row[:-1]) for row in rows]
 
