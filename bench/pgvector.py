@@ -303,9 +303,11 @@ def child(mode: str, kind: str) -> None:
                       "pgvector": pgvector_index.active(), "hits": len(hits)}))
 
 
-def fresh(mode: str, kind: str, rows: int) -> dict[str, Any]:
+def fresh(mode: str, kind: str, rows: int, search_ef: int | None = None) -> dict[str, Any]:
+    ef = ["--search-ef", str(search_ef)] if search_ef else []
     out = subprocess.run(  # noqa: S603 - this interpreter, this module
-        [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows)],
+        [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows),
+         *ef],
         capture_output=True, text=True, check=True, cwd=common.REPO, env=os.environ.copy(),
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -320,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--search-ef", type=int, help="hnsw.ef_search for the latency and fresh steps")
     parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
     parser.add_argument("--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old")
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
@@ -328,6 +331,10 @@ def main(argv: list[str] | None = None) -> None:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database with pgvector (its tables are replaced)")
     instance = common.bench_instance(f"pgvector-{args.rows}-{args.vectors}")
+    from django.conf import settings
+
+    if args.search_ef:
+        settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
     if args.child:
         child(args.child, args.vectors)
         return
@@ -363,11 +370,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.ef and "agreement" not in skip:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
+        if args.search_ef:
+            settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
     if "latency" not in skip:
         latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
     if "fresh" in skip:
         return
-    kw, hy = fresh("keyword", args.vectors, args.rows), fresh("hybrid", args.vectors, args.rows)
+    kw = fresh("keyword", args.vectors, args.rows, args.search_ef)
+    hy = fresh("hybrid", args.vectors, args.rows, args.search_ef)
     print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
           f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); answered "
           f"{hy['answered_ms']:.0f} ms after the process started (keyword {kw['answered_ms']:.0f} ms); "
