@@ -4,14 +4,17 @@ a fresh web process pays (memory, first query), at 100k (or --rows) 384-dim vect
     DATABASE_URL=postgres://protomem:protomem-test@127.0.0.1:5432/protomem_pgvec_bench \\
         .venv/bin/python -m bench.pgvector --rows 100000 --vectors clustered
 
-Builds once (the database is reused while its marker matches): --rows chunks through
-memory.lifecycle.writes.add_chunks (the same synthetic mix as bench/search.py: 3% rejected, 2%
-expired, 2% superseded; past 100k, SQL copies of those rows: add_chunks would take an hour),
-then one 384-dim vector per chunk, either `uniform` (standard normal, the worst case for any
-graph index: no structure, all distances alike) or `clustered` (200 centres, each vector a
-centre plus noise, as real sentence embeddings cluster by topic). The vectors are written
-with the pgvector column dropped and then enabled the way an operator would (`pgvector-enable`:
-backfill, then one HNSW build over the bulk load), and that time is printed.
+Builds once (the database is reused while its marker matches) with bench/pg_bulk.py: --rows
+chunks of bench/search.py's synthetic mix (3% rejected, 2% expired, 2% superseded; every row
+its own text, stamped and inspected by writes.py's own code) sent by COPY, memory_chunk's
+secondary indexes (the GIN one too) re-created once afterwards; then one 384-dim vector per
+chunk, either `uniform` (standard normal, the worst case for any graph index: no structure, all
+distances alike) or `clustered` (200 centres, each vector a centre plus 0.6x noise, as sentence
+embeddings cluster by topic; at 1M that is 5,000 vectors per topic, alike within it), sent as
+one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. Use a
+database of its own (its tables are replaced) and keep it: at 1M the build took 73 min on the
+shared 2-core machine (chunk rows 17 min, mostly writes.py's inspection; COPY 1.5 min; indexes
+1 min; vectors 2 min; HNSW 40 min with maintenance_work_mem 6GB and one parallel worker).
 
 Then, in this one run (ratios are the result; the machine is shared):
   keyword   chunk_search(q, k) with embeddings off (tsvector)
@@ -19,15 +22,26 @@ Then, in this one run (ratios are the result; the machine is shared):
             so only the search is measured): tsvector + pgvector HNSW, RRF
   agreement top-10 of pgvector (unfiltered, and filtered by deliverable()) against exact cosine
             over the same vectors (numpy, in this bench process only), per hnsw.ef_search
-  fresh process: resident memory after its first hybrid query, and its first hybrid query's time
-            against another fresh process's first keyword query (each a new interpreter)
+  fresh process: its first hybrid query's time (and how long after the process started it
+            answered) against another fresh process's first keyword query; resident memory
+            after 1 and after 100 queries (each a new interpreter)
+  --profile the vector step alone: as hybrid calls it, its SQL replayed raw, the server's time
 
 Measured 2026-12-04 at 100k clustered (one run, shared 2-core machine): agreement 1.000 at
 ef_search 200 (filtered too); pgvector step alone p50 3.6 ms; hybrid/keyword p50 x5.8, p99 x2.6
 (hybrid on the in-process index in the same run: x7.8 / x3.1; most of hybrid's cost is its
 20-row keyword pool and rerank, not the vectors); fresh process 94 MB after its first hybrid query
-(576 MB with the in-process index), first hybrid 45 ms = x1.74 the first keyword query. 1M was
-not reached in the session (the 1M HNSW build alone is tens of minutes here).
+(576 MB with the in-process index), first hybrid 45 ms = x1.74 the first keyword query.
+
+At 1M clustered (same day, one build, runs one after another): agreement 0.710 / 0.881 / 0.948 /
+0.980 at ef_search 40 / 100 / 200 / 400 (deliverable() the same +-0.004; a few queries in 200
+miss their topic entirely at every ef). Vector step as hybrid calls it, p50/p99: 16.1/33.4 ms
+with four round trips per search, 10.8/19.2 ms with one (ef 200), 11.5/19.1 ms at ef 400;
+server time alone 4.8 ms (ef 200), 8.0 ms (ef 400). hybrid/keyword p99 x4.8-5.0, p50 x4.2-6.3
+(hybrid p50 35-37 ms against keyword 6-8 ms): the vector step is a third of hybrid; the rest is
+hybrid's two keyword statements (~11 ms each) and its rerank. Fresh process: first hybrid
+query 228-251 ms (first keyword 27-30 ms), answered ~1.0 s after the process started (keyword
+the same: imports and Django); resident memory 96 MB after 1 hybrid query, 97 MB after 100.
 """
 
 from __future__ import annotations
