@@ -42,6 +42,16 @@ def _valid(key_obj: Any) -> bool:
     return not key_obj.revoked and (key_obj.expiry_date is None or key_obj.expiry_date > timezone.now())
 
 
+def _key_with_owner(model: Any, owner: str, raw: str) -> Any:
+    """model.objects.get_from_key(raw) with the owner row in the same query (one round trip on
+    every API request instead of two: the key, then its agent or user)."""
+    prefix, _, _ = raw.partition(".")
+    key_obj = model.objects.get_usable_keys().select_related(owner).get(prefix=prefix)
+    if not key_obj.is_valid(raw):
+        raise model.DoesNotExist("Key is not valid.")
+    return key_obj
+
+
 class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         header = authentication.get_authorization_header(request).decode("latin-1")
@@ -53,9 +63,9 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
         raw = parts[1]
-        for model in (AgentAPIKey, OperatorAPIKey):
+        for model, owner in ((AgentAPIKey, "agent"), (OperatorAPIKey, "user")):
             try:
-                key_obj = model.objects.get_from_key(raw)
+                key_obj = _key_with_owner(model, owner, raw)
             except model.DoesNotExist:
                 continue
             if not _valid(key_obj):
