@@ -211,6 +211,18 @@ def _hot_items_cached(hot: tuple[HotEntry, ...]) -> tuple[Item, ...]:
     return tuple(Item(key=c.pk, text=hot_line(c)) for c in hot)
 
 
+def _skill_items(skills: Sequence[Skill | SkillEntry]) -> tuple[Item, ...]:
+    """The skills part's items, kept by value (SkillEntry tuples) like _hot_items."""
+    if all(type(s) is SkillEntry for s in skills):
+        return _skill_items_cached(tuple(skills))  # type: ignore[arg-type]
+    return tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills)
+
+
+@functools.lru_cache(maxsize=64)
+def _skill_items_cached(skills: tuple[SkillEntry, ...]) -> tuple[Item, ...]:
+    return tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills)
+
+
 @functools.lru_cache(maxsize=64)
 def _hot_sources(hot: tuple[HotEntry, ...], kept: tuple[int, ...], tz: tzinfo) -> tuple[Source, ...]:
     """The always-on part's sources (immutable), kept by value like _hot_items."""
@@ -334,7 +346,7 @@ def compose_projected_context(
             Part(
                 key=SKILLS,
                 label=LABELS[SKILLS],
-                items=tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills),
+                items=_skill_items(skills),
                 priority=PRIORITY[SKILLS],
                 shed=Shed.REDUCE,
                 header=SKILLS_HEADER,

@@ -29,6 +29,12 @@ class _Uncached(NamedTuple):
     trust_label: str
 
 
+class _UncachedSkill(NamedTuple):
+    pk: int
+    name: str
+    description: str
+
+
 def _store() -> Any:
     agent = AgentFactory(name="cache-agent")
     for i in range(12):
@@ -59,6 +65,7 @@ def test_cached_turns_equal_turns_rendered_afresh(monkeypatch) -> None:
     agent = _store()
     projection._hot_items_cached.cache_clear()
     projection._hot_sources.cache_clear()
+    projection._skill_items_cached.cache_clear()
 
     cached = [_compose(agent) for _ in range(3)]
     real_hot_entries = selectors.hot_entries
@@ -66,10 +73,13 @@ def test_cached_turns_equal_turns_rendered_afresh(monkeypatch) -> None:
         projection, "hot_entries", lambda **kw: [_Uncached(*e) for e in real_hot_entries(**kw)]
     )
     monkeypatch.setattr(projection, "_RAG_QUERYSETS", {})
+    real_skill_index = projection.skill_index
+    monkeypatch.setattr(projection, "skill_index", lambda: [_UncachedSkill(*s) for s in real_skill_index()])
     afresh = _compose(agent)
 
     assert projection._hot_items_cached.cache_info().hits >= 2
     assert projection._hot_sources.cache_info().hits >= 2
+    assert projection._skill_items_cached.cache_info().hits >= 2
     assert len(afresh.hot_ids) == 12
     assert len(afresh.rag_ids) == 5
     for turn in cached:
