@@ -126,3 +126,44 @@ def test_413_for_a_body_over_the_limit(agent_client, s1, settings, name, method,
         "detail": "Request body too large (the limit is 1024 bytes).",
         "code": "payload_too_large",
     }
+
+
+def _keyed(agent: Any) -> tuple[Any, APIClient]:
+    from sessions_app.models import AgentAPIKey
+
+    key_obj, raw = AgentAPIKey.objects.create_key(name="k", agent=agent)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
+    return key_obj, client
+
+
+def test_401_for_a_revoked_or_expired_key_or_a_disabled_agent(agent_client, s1):
+    from django.utils import timezone
+
+    agent = agent_client.agent
+    revoked, revoked_client = _keyed(agent)
+    expired, expired_client = _keyed(agent)
+    revoked.revoked = True
+    revoked.save()
+    expired.expiry_date = timezone.now() - timezone.timedelta(minutes=1)
+    expired.save()
+    ok = agent_client.get(RECALL, {"query": "deploy"})
+
+    assert ok.status_code == 200
+    assert revoked_client.get(RECALL, {"query": "deploy"}).json() == BAD_KEY
+    assert expired_client.get(RECALL, {"query": "deploy"}).json() == {"detail": "API key revoked or expired."}
+    agent.is_active = False
+    agent.save()
+    disabled = agent_client.get(RECALL, {"query": "deploy"})
+    assert (disabled.status_code, disabled.json()) == (401, {"detail": "Agent is disabled."})
+    from sessions_app import authentication
+    from sessions_app.models import AgentAPIKey
+
+    lookup = authentication._LOOKUPS[AgentAPIKey][0]
+    assert lookup._compiled["default"] is not None  # the compiled statement answered, not the ORM fallback
+
+
+def test_an_operator_key_authenticates_its_user(operator_client):
+    answer = operator_client.get("/api/knowledge/chunks/")
+
+    assert answer.status_code == 200
