@@ -18,26 +18,34 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
 MARKER = "\x00protomem-compiled-lookup\x00"  # no stored value can be this (NUL is refused on input)
+INT_MARKER = -7_340_032_017  # an id no row has (ids are positive)
 
-_Compiled = tuple[str, tuple[Any, ...], int, tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]]
+_Compiled = tuple[
+    str, tuple[Any, ...], tuple[int, ...], tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+]
 
 
 class CompiledLookup:
-    """`build(value)` is a values_list() queryset; rows(value) returns its rows as tuples."""
+    """`build(*values)` is a values_list() queryset; rows(*values) returns its rows as tuples.
 
-    def __init__(self, build: Callable[[Any], QuerySet[Any]]) -> None:
+    `markers` are what build() is compiled with, one per value (MARKER for text, INT_MARKER
+    for an id); each must appear exactly once among the compiled parameters."""
+
+    def __init__(self, build: Callable[..., QuerySet[Any]], markers: tuple[Any, ...] = (MARKER,)) -> None:
         self._build = build
+        self._markers = markers
         self._compiled: dict[str, _Compiled | None] = {}
 
-    def rows(self, value: Any, *, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
+    def rows(self, *given: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
         if using not in self._compiled:
             self._compiled[using] = self._compile(using)
         compiled = self._compiled[using]
         if compiled is None:
-            return [tuple(row) for row in self._build(value).using(using)]
-        sql, params, slot, converters = compiled
+            return [tuple(row) for row in self._build(*given).using(using)]
+        sql, params, slots, converters = compiled
         values = list(params)
-        values[slot] = value
+        for slot, value in zip(slots, given, strict=True):
+            values[slot] = value
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
@@ -54,15 +62,18 @@ class CompiledLookup:
         return out
 
     def _compile(self, using: str) -> _Compiled | None:
-        query = self._build(MARKER).using(using).query
+        query = self._build(*self._markers).using(using).query
         compiler = query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        slots = [i for i, p in enumerate(params) if isinstance(p, str) and p == MARKER]
-        if len(slots) != 1:
-            return None
+        slots = []
+        for marker in self._markers:
+            found = [i for i, p in enumerate(params) if type(p) is type(marker) and p == marker]
+            if len(found) != 1:
+                return None
+            slots.append(found[0])
         selected = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = tuple(
             (index, tuple(funcs), expression)
             for index, (funcs, expression) in compiler.get_converters(selected).items()
         )
-        return sql, tuple(params), slots[0], converters
+        return sql, tuple(params), tuple(slots), converters

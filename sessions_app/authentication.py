@@ -9,8 +9,8 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from protomem.compiled_lookup import CompiledLookup
-from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey
+from protomem.compiled_lookup import INT_MARKER, MARKER, CompiledLookup
+from sessions_app.models import Agent, AgentAPIKey, OperatorAPIKey, Session
 
 KEYWORD = "Api-Key"
 
@@ -107,3 +107,26 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) when credentials are missing.
         return KEYWORD
+
+
+_SESSION_FIELDS = tuple(f.attname for f in Session._meta.concrete_fields)
+_SESSION_LOOKUP = CompiledLookup(
+    lambda agent_id, session_id: Session.objects.filter(agent_id=agent_id, session_id=session_id).values_list(
+        *_SESSION_FIELDS
+    ),
+    markers=(INT_MARKER, MARKER),
+)
+
+
+def own_session(agent: Agent, session_id: str) -> Session | None:
+    """The authenticated agent's own session with this id (None: unknown, or someone else's).
+
+    The second lookup of every session-scoped agent request (ingest, context), compiled once
+    like the key's; the returned row's agent is `agent` itself (no join, no second instance)."""
+    using = Session.objects.db
+    rows = _SESSION_LOOKUP.rows(agent.pk, session_id, using=using)
+    if not rows:
+        return None
+    session = Session.from_db(using, _SESSION_FIELDS, rows[0])
+    session.agent = agent
+    return session

@@ -33,7 +33,7 @@ from delivery.skills import skill_create, skill_get, skill_list, skill_update
 from memory.store.models import Skill
 from protomem.errors import ApplicationError
 from protomem.representation import Representation, compile_representation
-from sessions_app.authentication import AgentPrincipal
+from sessions_app.authentication import AgentPrincipal, own_session
 from sessions_app.models import Agent, Session
 from sessions_app.permissions import HasModelPerms, IsAgent, IsOperator
 
@@ -65,9 +65,9 @@ class ContextApi(APIView):
     def post(self, request: Request, session_id: str) -> Response:
         data = ContextInput(data=request.data)
         data.is_valid(raise_exception=True)
-        agent = request.user.agent
-        session = get_object_or_404(Session, agent=agent, session_id=session_id)
-        session.agent = agent  # the authenticated row itself: no join, no second Agent instance
+        session = own_session(request.user.agent, session_id)
+        if session is None:
+            raise Http404
         context, log = deliver_projected_context(session=session, **data.validated_data)
         body = _context_dict()(context)
         body["injection_id"] = log.pk if log is not None else None

@@ -50,6 +50,7 @@ from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
 from protomem.representation import Representation, compile_representation
+from sessions_app.authentication import own_session
 from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms, IsAgent
 
@@ -60,12 +61,9 @@ PROMOTE_PATH = "promote_api"
 
 def _agent_session(request: Request, session_id: str) -> Session:
     """The calling agent's own session with this id; 404 for anyone else's or an unknown one."""
-    agent = request.user.agent
-    try:
-        session = Session.objects.get(agent=agent, session_id=session_id)
-    except Session.DoesNotExist:
-        raise Http404 from None
-    session.agent = agent  # the authenticated row itself: no join, no second Agent instance
+    session = own_session(request.user.agent, session_id)
+    if session is None:
+        raise Http404
     return session
 
 
