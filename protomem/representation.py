@@ -33,7 +33,8 @@ def _slow_value(field: Field, instance: Any) -> Any:
 
 
 def _converter(field: Field) -> Representation:
-    """How a non-None attribute becomes its output: nested serializers compiled too."""
+    """How a non-None attribute becomes its output: nested serializers and lists compiled too,
+    and a field whose to_representation is exactly DRF's str() / int() / float() by the builtin."""
     if isinstance(field, serializers.ListSerializer):
         child = compile_representation(field.child)
 
@@ -44,41 +45,46 @@ def _converter(field: Field) -> Representation:
         return many
     if isinstance(field, serializers.Serializer):
         return compile_representation(field)
+    method = type(field).to_representation
+    if method is serializers.ListField.to_representation:
+        item = _converter(field.child)
+        return lambda value: [item(v) if v is not None else None for v in value]
+    for drf_field, builtin in _PLAIN:
+        if method is drf_field.to_representation:
+            return builtin
     return field.to_representation
 
 
-def _step(field: Field) -> Callable[[Any], Any]:
-    """One field: instance -> its output value, or raises SkipField (the field is left out)."""
+# DRF fields whose to_representation is exactly `return builtin(value)` (rest_framework.fields).
+_PLAIN: tuple[tuple[type[Field], Callable[[Any], Any]], ...] = (
+    (serializers.CharField, str),
+    (serializers.IntegerField, int),
+    (serializers.FloatField, float),
+)
+
+_STAR, _SLOW, _ATTR = 0, 1, 2
+
+
+def _plan(field: Field) -> tuple[str, int, str, Representation, Callable[[Any], Any]]:
+    """(output name, kind, attribute, converter, DRF's own path) for one readable field."""
     attrs = field.source_attrs
     convert = _converter(field)
-    if isinstance(field, RelatedField) or len(attrs) > 1:
-        if isinstance(field, serializers.BaseSerializer):
-            return lambda instance: _slow_nested(field, convert, instance)
-        return lambda instance: _slow_value(field, instance)
-    if not attrs:  # source="*" (method fields, nested views of the same object)
-        return lambda instance: None if instance is None else convert(instance)
-    attr = attrs[0]
+    if isinstance(field, serializers.BaseSerializer):
 
-    def value_of(instance: Any) -> Any:
-        try:
-            if isinstance(instance, Mapping):
-                value = instance.get(attr, _MISSING)
-            else:
-                value = getattr(instance, attr, _MISSING)
-        except Exception:  # a property that raised: DRF decides (ObjectDoesNotExist is None, ...)
-            value = _MISSING
-        if value is _MISSING or callable(value):
-            if isinstance(field, serializers.BaseSerializer):
-                return _slow_nested(field, convert, instance)
+        def slow(instance: Any) -> Any:
+            attribute = field.get_attribute(instance)
+            return None if attribute is None else convert(attribute)
+
+    else:
+
+        def slow(instance: Any) -> Any:
             return _slow_value(field, instance)
-        return None if value is None else convert(value)
 
-    return value_of
-
-
-def _slow_nested(field: Field, convert: Representation, instance: Any) -> Any:
-    attribute = field.get_attribute(instance)
-    return None if attribute is None else convert(attribute)
+    if isinstance(field, RelatedField) or len(attrs) > 1:
+        return field.field_name, _SLOW, "", convert, slow
+    if not attrs:  # source="*" (method fields, nested views of the same object)
+        return field.field_name, _STAR, "", convert, slow
+    return field.field_name, _ATTR, attrs[0], convert, slow
 
 
 def compile_representation(serializer: serializers.BaseSerializer) -> Representation:
@@ -87,13 +93,26 @@ def compile_representation(serializer: serializers.BaseSerializer) -> Representa
     The serializer's fields are bound here, so build it once per process (it is only read)."""
     if isinstance(serializer, serializers.ListSerializer):
         return _converter(serializer)
-    steps = [(field.field_name, _step(field)) for field in serializer._readable_fields]
+    plan = [_plan(field) for field in serializer._readable_fields]
 
     def represent(instance: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, step in steps:
+        mapping = isinstance(instance, Mapping)
+        for name, kind, attr, convert, slow in plan:
             try:
-                out[name] = step(instance)
+                if kind == _ATTR:
+                    try:
+                        value = instance.get(attr, _MISSING) if mapping else getattr(instance, attr, _MISSING)
+                    except Exception:  # a property that raised: DRF decides (ObjectDoesNotExist...)
+                        value = _MISSING
+                    if value is _MISSING or callable(value):
+                        out[name] = slow(instance)
+                    else:
+                        out[name] = None if value is None else convert(value)
+                elif kind == _STAR:
+                    out[name] = None if instance is None else convert(instance)
+                else:
+                    out[name] = slow(instance)
             except SkipField:
                 continue
         return out

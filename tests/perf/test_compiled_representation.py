@@ -103,6 +103,8 @@ class _Odd(serializers.Serializer):
     optional = serializers.CharField(required=False)  # missing attribute: left out (SkipField)
     defaulted = serializers.CharField(default="dflt")  # missing attribute: its default
     whole = serializers.SerializerMethodField()
+    numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
+    ratio = serializers.FloatField(required=False)
 
     def get_whole(self, obj: Any) -> str:
         return f"<{obj['name'] if isinstance(obj, dict) else obj.name}>"
@@ -116,7 +118,9 @@ def test_odd_fields_follow_drf() -> None:
         assert "optional" not in got
         assert got["defaulted"] == "dflt"
         assert got["shout"] == instance.name.upper()
-    mapping = {"name": "m", "shout": "s", "sub": {"name": "n"}}
+    mapping = {"name": "m", "shout": "s", "sub": {"name": "n"}, "numbers": ["1", None, 3.0], "ratio": "0.5"}
     got, expected = _same(serializer, mapping)
     assert got == expected
     assert got["sub_name"] == "n"
+    assert got["numbers"] == [1, None, 3]
+    assert got["ratio"] == 0.5
