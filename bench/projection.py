@@ -183,7 +183,7 @@ def main() -> None:
 
     from delivery.projection import ProjectionOptions, compose_projected_context, deliver_projected_context
     from memory.lifecycle.selectors import chunk_search
-    from memory.store.search import search_backend_name
+    from memory.retrieval.search import search_backend_name
     from memory.store.text_index import fts5
     from sessions_app.models import Agent, Session
 
@@ -311,7 +311,7 @@ def main() -> None:
             f"  ratio compose / {label:<20} p50 {c['p50'] / base['p50']:5.2f}   "
             f"p99 {c['p99'] / base['p99']:5.2f}"
         )
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     model = embeddings.active_model() if options_embeddings() else None
     check = turns[: min(20, len(turns))]  # untimed: what a turn actually touched

@@ -12,7 +12,7 @@ interleaved, memory.lifecycle.selectors.chunk_search at k=5:
   keyword        knowledge.embeddings off
   hybrid         knowledge.embeddings on, the query's embedding cached (the model's cost apart)
   hybrid/pool    the same, with the keyword side asking for the whole structure pool (20 rows)
-                 as it did before memory.store.hybrid.first_keyword_rows: the before, measured
+                 as it did before memory.retrieval.hybrid.first_keyword_rows: the before, measured
                  in the same run
 
 Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
@@ -77,7 +77,8 @@ def main() -> None:
     from unittest import mock
 
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import hybrid, structure, vectors
+    from memory.retrieval import hybrid, structure
+    from memory.store import vectors
 
     def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
         return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True

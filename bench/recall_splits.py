@@ -32,7 +32,7 @@ SPLIT_A = frozenset({"26", "30", "41"})
 
 
 def variants() -> dict[str, Any]:
-    from memory.store import structure
+    from memory.retrieval import structure
 
     base = structure.WEIGHTS
     out = {"base": base}
@@ -125,7 +125,7 @@ class VectorCache:
         self.dirty = False
 
     def embed(self, texts: Sequence[str], *, purpose: str) -> list[Any]:
-        from memory.store import embeddings
+        from memory.embedding import embeddings
 
         missing = list(dict.fromkeys(t for t in texts if (MODEL, purpose, t) not in self.known))
         if missing:
@@ -144,8 +144,10 @@ class VectorCache:
 def _pools(
     corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache
 ) -> tuple[list[Pools], dict[int, str]]:
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
-    from memory.store import embeddings, structure, vectors
+    from memory.retrieval import structure
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
 
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
     from django.db import transaction
 
     from memory.evals import conversation_eval, locomo
-    from memory.store import structure
+    from memory.retrieval import structure
 
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
     chosen = {name: w for name, w in variants().items() if name in wanted}

@@ -13,8 +13,8 @@ from typing import NamedTuple
 from django.db import IntegrityError, connections, transaction
 from django.db.models import Q, QuerySet
 
+from memory.retrieval.search import plan, search_backend_name
 from memory.store.models import Skill
-from memory.store.search import plan, search_backend_name
 from memory.store.text_index import fts5, skills_fts5, tsvector
 from protomem.errors import ApplicationError, ConflictError
 

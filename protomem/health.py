@@ -11,7 +11,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
-    from memory.store.search import search_backend_name
+    from memory.retrieval.search import search_backend_name
 
     checks: dict[str, str] = {}
     for alias in ("default", "injections"):

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
-from memory.store.search import choose_backend
+from memory.retrieval.search import choose_backend
 from memory.store.text_index import fts5 as chunk_fts
 from memory.store.text_index import tsvector as chunk_pg_fts
 from sessions_app import fts, pg_fts
@@ -97,7 +97,7 @@ def _tsvector_ready() -> bool:
 
 
 def search_backend_name() -> str:
-    """The session index's backend (memory.store.search.choose_backend)."""
+    """The session index's backend (memory.retrieval.search.choose_backend)."""
     return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
 
 

@@ -40,8 +40,8 @@ from memory.lifecycle.retention import (
     chunks_bulk_restore,
 )
 from memory.lifecycle.review import chunk_promote, chunk_review
+from memory.retrieval.search import search_chunk_ids
 from memory.store.models import Chunk, DeliveryPolicy, ReviewState
-from memory.store.search import search_chunk_ids
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from argparse import ArgumentParser
 from typing import Any
 
 from memory.lifecycle.selectors import chunk_search
-from memory.store.search import search_backend_name
+from memory.retrieval.search import search_backend_name
 
 help = "Search the knowledge store and print id, date, trust label and heading per hit."
 

@@ -11,7 +11,7 @@ each *retriever* against its own conversation's turns only. A retriever is any
 `(question, k, scope) -> [chunk id, ...]` (best first); `keyword` and `hybrid` are the
 product's search paths (chunk_search with knowledge.embeddings off / on), `plain_keyword` the
 text index alone, and new strategies plug in the same way. Turns are stored with domain
-TURN_DOMAIN, so memory.store.structure treats them as conversation turns.
+TURN_DOMAIN, so memory.retrieval.structure treats them as conversation turns.
 
 Metrics from the top 10 each retriever returns, averaged over questions, per split and kind:
   r@5, r@10   share of questions with at least one evidence turn in the top 5 / 10
@@ -46,7 +46,7 @@ METRICS = ("r@5", "r@10", "all@10", "mrr")
 # Also kept: every-evidence recall@5 and the LoCoMo paper's recall@k (the mean share of a
 # question's evidence turns in the top k).
 ALL_METRICS = ("r@5", "r@10", "all@5", "all@10", "p@5", "p@10", "mrr")
-TURN_DOMAIN = "turn"  # what a transcript ingest stores a turn as (memory.store.structure.TURN_DOMAINS)
+TURN_DOMAIN = "turn"  # what a transcript ingest stores a turn as (memory.retrieval.structure.TURN_DOMAINS)
 
 
 @dataclass(frozen=True)
@@ -152,23 +152,24 @@ Retriever = Callable[[str, int, SearchScope], list[int]]
 
 
 def keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The keyword path with embeddings off (memory.store.structure.keyword_ids: FTS5 AND ->
+    """The keyword path with embeddings off (memory.retrieval.structure.keyword_ids: FTS5 AND ->
     pairs -> OR, then dates, small-talk damping and the turn window)."""
-    from memory.store.structure import keyword_ids
+    from memory.retrieval.structure import keyword_ids
 
     return keyword_ids(question, k=k, queryset=scope.queryset)
 
 
 def plain_keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The text index alone, no structure steps (memory.store.search.search_chunk_ids)."""
-    from memory.store.search import search_chunk_ids
+    """The text index alone, no structure steps (memory.retrieval.search.search_chunk_ids)."""
+    from memory.retrieval.search import search_chunk_ids
 
     return search_chunk_ids(question, k=k, queryset=scope.queryset)
 
 
 def vector(question: str, k: int, scope: SearchScope) -> list[int]:
     """The vector ranking alone (the question embedded as asked, nearest rows of the scope)."""
-    from memory.store import embeddings, vectors
+    from memory.embedding import embeddings
+    from memory.store import vectors
 
     if scope.model is None:
         raise ValueError("the vector retriever needs a run with an embedding model")
@@ -177,9 +178,9 @@ def vector(question: str, k: int, scope: SearchScope) -> list[int]:
 
 
 def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The hybrid path (memory.store.hybrid: keyword and vector rankings through structure.rerank),
+    """The hybrid path (memory.retrieval.hybrid: keyword and vector rankings through structure.rerank),
     embedding the question as the product does (speaker names dropped, query cache)."""
-    from memory.store.hybrid import hybrid_chunk_ids
+    from memory.retrieval.hybrid import hybrid_chunk_ids
 
     if scope.model is None:
         raise ValueError("the hybrid retriever needs a run with an embedding model")
@@ -252,8 +253,9 @@ def evaluate(
 ) -> EvalResult:
     """Each retriever's scores on `corpus` (see module doc). With `model`, turns and questions
     are embedded first (outside the transaction) and vectors stored for the hybrid path."""
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
-    from memory.store import embeddings, vectors
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
 

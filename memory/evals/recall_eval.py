@@ -10,8 +10,8 @@ or no words shared with the chunk, and "lexical"). Chunks no query points at are
 
 `evaluate` stores the corpus in the real store *inside a transaction that is rolled back*
 (a namespace of its own, through memory.lifecycle.writes.add_chunks, vectors through memory.store.vectors),
-runs each query through the same functions chunk_search uses (memory.store.search.search_chunk_ids,
-memory.store.vectors.nearest_ids, memory.store.hybrid.fused_ids) restricted to that namespace, and rolls
+runs each query through the same functions chunk_search uses (memory.retrieval.search.search_chunk_ids,
+memory.store.vectors.nearest_ids, memory.retrieval.hybrid.fused_ids) restricted to that namespace, and rolls
 everything back: nothing stays behind. Texts are embedded before the transaction opens, so the
 store's write lock is held only for the inserts and the searches (a few seconds).
 
@@ -167,12 +167,13 @@ def evaluate(
     dataset: Dataset, *, k: int = 5, model: str | None = None, progress: Callable[[str], None] | None = None
 ) -> EvalResult:
     """Scores of each mode on `dataset` (see module doc); raises EmbeddingError if no vectors."""
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import ChunkDraft, add_chunks
-    from memory.store import embeddings, vectors
+    from memory.retrieval.hybrid import fused_ids
+    from memory.retrieval.search import search_chunk_ids
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
-    from memory.store.hybrid import fused_ids
     from memory.store.models import Chunk
-    from memory.store.search import search_chunk_ids
 
     say = progress or (lambda _message: None)
     model = model or embeddings.active_model()

@@ -77,9 +77,9 @@ from memory.lifecycle.writes import (
     chunk_supersede,
     refuse_gated_always_write,
 )
+from memory.retrieval.search import search_backend_name
 from memory.store import text_index
 from memory.store.models import Chunk
-from memory.store.search import search_backend_name
 from memory.store.text_index import fts5
 from protomem.errors import ApplicationError
 

@@ -47,10 +47,10 @@ from memory.lifecycle.writes import (
     record_write_events,
     refuse_gated_always_write,
 )
+from memory.retrieval.search import search_backend_name
 from memory.store import text_index
 from memory.store.embedding_index import chunk_embed_enqueue
 from memory.store.models import Chunk, ReviewState
-from memory.store.search import search_backend_name
 from memory.store.text_index import fts5
 from protomem.errors import ApplicationError
 

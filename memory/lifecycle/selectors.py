@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from memory.lifecycle.principals import AgentRef
 from memory.lifecycle.scope import current_scope, readable_by
-from memory.store import row_filter, structure
+from memory.retrieval import structure
+from memory.retrieval.search import search_chunks, search_deliverable
+from memory.store import row_filter
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk, DeliveryPolicy
-from memory.store.search import search_chunks, search_deliverable
 from memory.store.trust import (
     AGENT_SOURCE_TYPES,
     OPERATOR_SOURCE_TYPES,
@@ -235,7 +236,8 @@ def store_has_vectors(model: str | None = None) -> bool:
     emptied of vectors later costs only the old wasted embedding); a no is asked again each
     search (a count over an empty set of rows).
     """
-    from memory.store import embeddings, vectors
+    from memory.embedding import embeddings
+    from memory.store import vectors
 
     model = model or embeddings.active_model()
     key = (str(connection.settings_dict["NAME"]), model)
@@ -256,7 +258,10 @@ def chunk_search(
 ) -> list[Chunk]:
     """Best `k` deliverable rows (history too if asked) for a free-text query, best first."""
     if get_config().knowledge.embeddings and store_has_vectors():  # hybrid: keyword + vector ids fused
-        from memory.store.hybrid import hybrid_chunk_ids, start_embedding  # by RRF (memory.store.hybrid)
+        from memory.retrieval.hybrid import (  # by RRF (memory.retrieval.hybrid)
+            hybrid_chunk_ids,
+            start_embedding,
+        )
 
         started = start_embedding(query) if query.strip() and k > 0 else None  # on another core,
         base = deliverable(queryset, include_superseded=include_superseded)  # while this is built
@@ -267,7 +272,7 @@ def chunk_search(
         hits = search_deliverable(query, k=k, include_superseded=include_superseded)
     else:
         hits = search_chunks(query, k=k, queryset=base)
-    # Keyword only: memory.store.structure reorders for dates and conversation turns, from a
+    # Keyword only: memory.retrieval.structure reorders for dates and conversation turns, from a
     # deeper pool; a plain store (no turns, no date in the query) keeps the top k as found.
     if not structure.wants_rerank(query, hits):
         return hits

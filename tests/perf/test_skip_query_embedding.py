@@ -8,9 +8,9 @@ import pytest
 
 from memory.lifecycle import selectors
 from memory.lifecycle.selectors import chunk_search
+from memory.retrieval.search import search_chunk_ids
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.search import search_chunk_ids
 from tests.factories import ChunkFactory
 from tests.memory.store.vector_stub import (  # noqa: F401 - fixtures
     clean_embedding_state,

@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
+from memory.embedding import embeddings
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunk
-from memory.store import embeddings, vectors
-from memory.store import hybrid as hybrid_module
+from memory.retrieval import hybrid as hybrid_module
+from memory.retrieval.hybrid import RRF_K, rrf_fuse
+from memory.retrieval.search import search_chunk_ids
+from memory.store import vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import RRF_K, rrf_fuse
-from memory.store.search import search_chunk_ids
 from tests.factories import ChunkFactory
 from tests.fixtures.gateway import Reply
 from tests.memory.store.vector_stub import (  # noqa: F401 - fixtures

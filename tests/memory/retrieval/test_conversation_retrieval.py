@@ -1,4 +1,4 @@
-"""Recall over conversation turns (memory.store.structure): the window, dates, small talk, filler words."""
+"""Recall over conversation turns (memory.retrieval.structure): the window, dates, small talk, filler."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from memory.embedding import embeddings
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunks
-from memory.store import embeddings, structure, vectors
+from memory.retrieval import structure
+from memory.retrieval.hybrid import StartedEmbedding, fused_ids, hybrid_chunk_ids, start_embedding
+from memory.retrieval.search import search_chunk_ids
+from memory.store import vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import StartedEmbedding, fused_ids, hybrid_chunk_ids, start_embedding
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_ids
 from memory.store.text_index import fts5
 from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
 

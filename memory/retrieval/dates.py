@@ -1,7 +1,7 @@
 """Dates named in a query, as a range of days: "last week", "in May", "on 3 May", "2026-05-03".
 
 Pure functions over text and a reference day (no database, no clock unless asked): recall uses
-the range to boost rows written in it (memory.store.structure), never to filter them out, so a
+the range to boost rows written in it (memory.retrieval.structure), never to filter them out, so a
 wrong guess costs ranking, not the answer.
 
 `date_range(text, today)` finds every date expression in the text and returns the smallest

@@ -14,7 +14,7 @@ top max(k, 5) of either is a conversation turn
 and the query names no date, those tops are fused by RRF as they are (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
 hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
-both whole rankings go to memory.store.structure.rerank: weighted RRF, then the date boost
+both whole rankings go to memory.retrieval.structure.rerank: weighted RRF, then the date boost
 and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
 The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from memory.store import embeddings, structure, vectors
+from memory.embedding import embeddings
+from memory.retrieval import structure
+from memory.store import vectors
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
 
@@ -158,7 +160,7 @@ def fused_ids(
     sessions: structure.Sessions | None = None,
 ) -> list[int]:
     """The keyword ranking of `query` and the vector ranking of `query_vector` through
-    memory.store.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
+    memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
     rows, best first (first_keyword_rows), if the caller has them, and `whole` whether they are
     the whole pool (else only the top, read again when the structure steps need the pool);
     every ranked row is read once, for the turn check and for rerank. `sessions`: turns of

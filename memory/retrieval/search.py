@@ -21,7 +21,7 @@ expression has 2x as many phrases as terms); FTS5's 'optimize' (one segment) cut
 The tradeoff, on purpose: the order differs from pure bm25-over-OR. A row with all terms
 outranks a row with two even if bm25 would score the two-term row higher (say it repeats a
 rare term five times or is very short), and a two-term row outranks every one-term row. We
-prefer coverage of the query over term-frequency weight; tests/memory/store/test_search.py pins it.
+prefer coverage of the query over term-frequency weight; tests/memory/retrieval/test_search.py pins it.
 
 Filters (deliverable(), namespaces, trust floor: whatever the caller's queryset says) are
 applied in the same statement as the MATCH step, by joining the step's ranked result to the

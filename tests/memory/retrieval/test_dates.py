@@ -1,4 +1,4 @@
-"""memory.store.dates: date expressions in a query read as a range of days, relative to a given day."""
+"""memory.retrieval.dates: date expressions in a query read as a range of days, relative to a given day."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.store.dates import DateRange, date_range
+from memory.retrieval.dates import DateRange, date_range
 
 TODAY = date(2026, 5, 20)  # a Wednesday
 

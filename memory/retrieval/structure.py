@@ -1,6 +1,6 @@
 """Recall that reads conversation structure: the steps between fused ranking and the final top k.
 
-memory.store.hybrid (keyword + vector lists) and the keyword path hand their rankings to
+memory.retrieval.hybrid (keyword + vector lists) and the keyword path hand their rankings to
 `rerank`, which scores a pool of candidates and applies, in order:
 
 1. Fusion: each ranking contributes weight / (RRF_K + rank) (Reciprocal Rank Fusion); the
@@ -8,9 +8,9 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
    missed. Chosen on the tuning splits of both our conversations and LoCoMo's development half
    (memory.evals.locomo), never one alone: hybrid recall@5 with weights 1 / 1.5 / 2 was
    0.848 / 0.842 / 0.837 on ours and 0.685 / 0.671 / 0.669 on LoCoMo's, and 1.5 kept the best
-   MRR on ours and on memory/evals/recall.jsonl (a plain store: memory.store.hybrid).
+   MRR on ours and on memory/evals/recall.jsonl (a plain store: memory.retrieval.hybrid).
 2. Dates: when the query names a time ("last week", "in May", "on 3 May 2026":
-   memory.store.dates, relative to today), rows created in that range get `date_boost` added
+   memory.retrieval.dates, relative to today), rows created in that range get `date_boost` added
    (a boost, not a filter: a wrong reading moves rows, it never hides one).
 3. Turns. Rows whose domain is in TURN_DOMAINS are conversation turns: `source` names the
    session they belong to and (created_at, id) orders them within it (id breaks ties, since an
@@ -39,7 +39,7 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
      further from the matching turn).
 
 The vector side embeds the question without the names of the speakers the keyword side found
-(`vector_query`, used by memory.store.hybrid): on the tuning split that alone took hybrid
+(`vector_query`, used by memory.retrieval.hybrid): on the tuning split that alone took hybrid
 recall@5 from 0.745 to 0.750 and held-out from 0.690 to 0.755.
 
 Other rows (facts, notes, session summaries of domain "conversation") pass through steps 1-2 only,
@@ -64,11 +64,11 @@ from typing import NamedTuple
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from memory.store import dates
+from memory.retrieval import dates
+from memory.retrieval.search import search_chunk_rows
 from memory.store.models import Chunk
 from memory.store.query import FILLER
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_rows
 from memory.store.text_index.fts5 import STOPWORDS
 
 # Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
@@ -428,13 +428,13 @@ def forget_speakers() -> None:
 
 def heard_speakers() -> Container[str]:
     """Speakers met in earlier searches: vector_query(query, heard_speakers()) guesses the vector
-    text before the keyword search has found this question's speakers (memory.store.hybrid
+    text before the keyword search has found this question's speakers (memory.retrieval.hybrid
     starts embedding it then, and keeps the vector only if the guess was right)."""
     return _heard.keys()  # membership tests only: safe beside remember_speakers under the GIL
 
 
 def pool_size(k: int) -> int:
-    """Candidates each ranking contributes for a top `k` (see memory.store.hybrid)."""
+    """Candidates each ranking contributes for a top `k` (see memory.retrieval.hybrid)."""
     return max(k * POOL_FACTOR, MIN_POOL)
 
 
