@@ -79,23 +79,23 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "rrf20d": {"rrf_k": 20},
     "rrf30v2": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 2.0)},
     "rrf30v1": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 1.0)},
+    "deep30": {},
     "deep50": {},
     "deep100": {},
     "deep200": {},
 }
 
 
-def rankings(name: str, p: Pools) -> list[list[int]]:
-    """The lists a variant fuses: keyword and vector pools, or (deepN) the vector pool with the
-    vector ranks of keyword hits down to rank N as well."""
-    if name.startswith("deep"):
-        depth = int(name[4:].split("-")[0])
-        wanted = set(p.keyword) | set(p.semantic)
-        semantic = [i for i in p.deep[:depth] if i in wanted]
-        # keep each id's true vector rank: pad the ones dropped with placeholders
-        padded = [i if i in wanted else -1 - n for n, i in enumerate(p.deep[:depth])]
-        return [p.keyword, padded] if semantic else [p.keyword, p.semantic]
-    return [p.keyword, p.semantic]
+def rankings(name: str, p: Pools) -> list[list[int | None]]:
+    """The lists a variant fuses, as hybrid.fused_ids builds them: the keyword pool and the vector
+    ranking read structure.VECTOR_DEPTH deep for the pool's rows (deepN: N deep; deep30 is the
+    vector pool alone, as before VECTOR_DEPTH)."""
+    from memory.retrieval import structure
+
+    depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
+    if len(p.deep) <= len(p.semantic) or depth <= len(p.semantic):
+        return [list(p.keyword), list(p.semantic)]
+    return [list(p.keyword), structure.ranks_within(p.deep[:depth], {*p.keyword, *p.semantic})]
 
 
 @dataclasses.dataclass

@@ -16,6 +16,9 @@ same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory
 hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
 both whole rankings go to memory.retrieval.structure.rerank: weighted RRF, then the date boost
 and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
+There the vector ranking is read structure.VECTOR_DEPTH (100) deep for the pool's rows only
+(structure.ranks_within): a keyword hit the vector side ranks 40th keeps that share instead of
+none, and no row joins the pool for it.
 The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
@@ -183,6 +186,8 @@ def fused_ids(
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)
+    deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
+    ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
     return structure.rerank(
-        query, [list(held), semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
+        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
     )
