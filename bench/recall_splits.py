@@ -79,6 +79,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "rrf20d": {"rrf_k": 20},
     "rrf30v2": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 2.0)},
     "rrf30v1": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 1.0)},
+    "kdeep50": {},
+    "kdeep100": {},
     "deep30": {},
     "deep50": {},
     "deep100": {},
@@ -93,9 +95,14 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     from memory.retrieval import structure
 
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
-    if len(p.deep) <= len(p.semantic) or depth <= len(p.semantic):
-        return [list(p.keyword), list(p.semantic)]
-    return [list(p.keyword), structure.ranks_within(p.deep[:depth], {*p.keyword, *p.semantic})]
+    pool = {*p.keyword, *p.semantic}
+    semantic: list[int | None] = list(p.semantic)
+    if len(p.deep) > len(p.semantic) and depth > len(p.semantic):
+        semantic = structure.ranks_within(p.deep[:depth], pool)
+    keyword: list[int | None] = list(p.keyword)
+    if name.startswith("kdeep"):  # the keyword ranking read N deep for the pool's rows too
+        keyword = structure.ranks_within(p.kdeep[: int(name[5:])], pool)
+    return [keyword, semantic]
 
 
 @dataclasses.dataclass
@@ -109,6 +116,7 @@ class Pools:
     kind: str
     scope: Any
     deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
+    kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
 
 
 class VectorCache:
@@ -147,6 +155,7 @@ def _pools(
     from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
     from memory.retrieval import structure
+    from memory.retrieval.search import search_chunk_rows
     from memory.store import vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
@@ -181,6 +190,7 @@ def _pools(
             q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
         )
         pools.deep = [r[0] for r in deep]
+        pools.kdeep = [r[0] for r in search_chunk_rows(q.text, k=DEEP, queryset=queryset)]
         out.append(pools)
     return out, turn_of
 

@@ -232,7 +232,11 @@ def _roots(words: Iterable[str]) -> set[str]:
 
 
 def _damp_keyword_shares(
-    query: str, keyword: Sequence[int], rows: dict[int, Row], scores: dict[int, float], weights: Weights
+    query: str,
+    keyword: Sequence[int | None],
+    rows: dict[int, Row],
+    scores: dict[int, float],
+    weights: Weights,
 ) -> None:
     """Scale the keyword ranking's share of each turn's score by how much of the question's
     topic (its content words, less the speakers' names) the turn says.
@@ -259,8 +263,8 @@ def _damp_keyword_shares(
     weight = weights.list_weights[0] if weights.list_weights else 1.0
     seen: set[int] = set()
     for rank, item in enumerate(keyword, start=1):
-        row = rows.get(item)
-        if item in seen or item not in scores or row is None or not row.is_turn:
+        row = None if item is None else rows.get(item)
+        if item is None or item in seen or item not in scores or row is None or not row.is_turn:
             continue
         seen.add(item)
         said = len(_content_roots(row.content) & topic)
@@ -361,8 +365,7 @@ def rerank(
             if created_at is not None and timezone.localtime(created_at).date() in span:
                 scores[row_id] += weights.date_boost
     if has_turns:
-        keyword = [i for i in rankings[0] if i is not None]
-        _damp_keyword_shares(query, keyword, rows, scores, weights)
+        _damp_keyword_shares(query, rankings[0], rows, scores, weights)
         _boost_asked_speakers(query, rows, scores, weights)
     bodies = {row_id: _body(row.content) for row_id, row in rows.items() if row.is_turn}
     repeats = Counter(bodies.values())
