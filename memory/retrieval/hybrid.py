@@ -58,7 +58,11 @@ def rrf_fuse(
 ) -> list[int]:
     """Ids of all rankings ordered by their (weighted) RRF score, structure.fuse, best first;
     ties go to the better single rank, then the earlier list, then the lower id (module doc)."""
-    scores = structure.fuse(rankings, weights)
+    return _ordered(structure.fuse(rankings, weights), rankings, limit)
+
+
+def _ordered(scores: dict[int, float], rankings: Sequence[Sequence[int]], limit: int | None) -> list[int]:
+    """The ids of `scores` best first, ties broken as rrf_fuse's (module doc)."""
     best: dict[int, tuple[int, int]] = {}  # id -> (best rank, list index of that rank)
     for list_index, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
@@ -181,8 +185,11 @@ def fused_ids(
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
-        # a plain store: nothing to reorder, the tops fused with rerank's list weights
-        return rrf_fuse([keyword_top, semantic_top], limit=k, weights=structure.WEIGHTS)
+        # a plain store: the tops fused with rerank's list weights, each keyword hit keeping the
+        # share of the query it says (structure.plain_keyword_shares)
+        scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
+        structure.plain_keyword_shares(query, keyword_top, rows, scores)
+        return _ordered(scores, [keyword_top, semantic_top], k)
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)
