@@ -79,6 +79,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "rrf20d": {"rrf_k": 20},
     "rrf30v2": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 2.0)},
     "rrf30v1": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 1.0)},
+    "vpool40": {},
+    "vpool60": {},
+    "reach3": {"window_reach": 3},
+    "hits15": {"window_hits": 15},
     "kdeep50": {},
     "kdeep100": {},
     "deep30": {},
@@ -95,6 +99,8 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     from memory.retrieval import structure
 
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
+    if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
+        p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
     pool = {*p.keyword, *p.semantic}
     semantic: list[int | None] = list(p.semantic)
     if len(p.deep) > len(p.semantic) and depth > len(p.semantic):
