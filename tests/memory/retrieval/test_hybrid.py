@@ -228,7 +228,7 @@ def _row(pk: int, content: str, *, heading: str = "", domain: str = "note") -> A
     return structure.Row(pk, domain, "s1" if domain == "turn" else "", None, content, heading)
 
 
-def test_a_plain_keyword_hit_keeps_the_square_of_the_share_of_the_query_it_says() -> None:
+def test_a_plain_keyword_hit_keeps_a_power_of_the_share_of_the_query_it_says() -> None:
     from memory.retrieval import structure
 
     weights = structure.WEIGHTS
