@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from django.db.models import QuerySet
 
     from memory.lifecycle.writes import ChunkDraft
+    from memory.retrieval.retrieve import Mode
     from memory.store.models import Chunk
 
 CORPUS_DIR = Path(__file__).resolve().parent / "conversations"
@@ -152,39 +153,36 @@ Retriever = Callable[[str, int, SearchScope], list[int]]
 
 
 def keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The keyword path with embeddings off (memory.retrieval.structure.keyword_ids: FTS5 AND ->
+    """The keyword path with embeddings off (memory.retrieval.retrieve, mode keyword: FTS5 AND ->
     pairs -> OR, then dates, small-talk damping and the turn window)."""
-    from memory.retrieval.structure import keyword_ids
-
-    return keyword_ids(question, k=k, queryset=scope.queryset)
+    return _retrieve(question, k, scope, mode="keyword")
 
 
 def plain_keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The text index alone, no structure steps (memory.retrieval.search.search_chunk_ids)."""
-    from memory.retrieval.search import search_chunk_ids
-
-    return search_chunk_ids(question, k=k, queryset=scope.queryset)
+    """The text index alone, no structure steps (memory.retrieval.retrieve, mode text)."""
+    return _retrieve(question, k, scope, mode="text")
 
 
 def vector(question: str, k: int, scope: SearchScope) -> list[int]:
     """The vector ranking alone (the question embedded as asked, nearest rows of the scope)."""
-    from memory.embedding import embeddings
-    from memory.store import vectors
-
     if scope.model is None:
         raise ValueError("the vector retriever needs a run with an embedding model")
-    query_vector = embeddings.embed_query(question, model=scope.model)
-    return vectors.nearest_ids(query_vector, k=k, model=scope.model, queryset=scope.queryset)
+    return _retrieve(question, k, scope, mode="vector")
 
 
 def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
     """The hybrid path (memory.retrieval.hybrid: keyword and vector rankings through structure.rerank),
     embedding the question as the product does (speaker names dropped, query cache)."""
-    from memory.retrieval.hybrid import hybrid_chunk_ids
-
     if scope.model is None:
         raise ValueError("the hybrid retriever needs a run with an embedding model")
-    return hybrid_chunk_ids(question, k=k, queryset=scope.queryset, model=scope.model)
+    return _retrieve(question, k, scope, mode="hybrid")
+
+
+def _retrieve(question: str, k: int, scope: SearchScope, *, mode: Mode) -> list[int]:
+    """The product's entry point on the scope (already deliverable-filtered: every_row)."""
+    from memory.retrieval.retrieve import Options, retrieve_ids
+
+    return retrieve_ids(question, scope.queryset, k, Options(mode=mode, every_row=True, model=scope.model))
 
 
 # -- scoring

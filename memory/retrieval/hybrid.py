@@ -58,20 +58,33 @@ def rrf_fuse(
     limit: int | None = None,
     weights: structure.Weights = structure.EQUAL_LISTS,
 ) -> list[int]:
-    """Ids of all rankings ordered by their (weighted) RRF score, structure.fuse, best first;
-    ties go to the better single rank, then the earlier list, then the lower id (module doc)."""
+    """The ids of rrf_scored, best first."""
+    return [row_id for row_id, _ in rrf_scored(rankings, limit=limit, weights=weights)]
+
+
+def rrf_scored(
+    rankings: Sequence[Sequence[int]],
+    *,
+    limit: int | None = None,
+    weights: structure.Weights = structure.EQUAL_LISTS,
+) -> list[tuple[int, float]]:
+    """(id, score) of all rankings ordered by their (weighted) RRF score, best first: the one
+    fusion, structure.fuse (rerank's too), with RRF's tie order: the better single rank, then the
+    earlier list, then the lower id (module doc)."""
     return _ordered(structure.fuse(rankings, weights), rankings, limit)
 
 
-def _ordered(scores: dict[int, float], rankings: Sequence[Sequence[int]], limit: int | None) -> list[int]:
-    """The ids of `scores` best first, ties broken as rrf_fuse's (module doc)."""
+def _ordered(
+    scores: dict[int, float], rankings: Sequence[Sequence[int]], limit: int | None
+) -> list[tuple[int, float]]:
+    """(id, score) of `scores`, best first, ties broken as rrf_scored's (module doc)."""
     best: dict[int, tuple[int, int]] = {}  # id -> (best rank, list index of that rank)
     for list_index, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
             if item not in best or (rank, list_index) < best[item]:
                 best[item] = (rank, list_index)
     ordered = sorted(scores, key=lambda item: (-scores[item], best[item], item))
-    return ordered if limit is None else ordered[: max(limit, 0)]
+    return [(item, scores[item]) for item in (ordered if limit is None else ordered[: max(limit, 0)])]
 
 
 @dataclass(frozen=True)
@@ -100,7 +113,21 @@ def hybrid_chunk_ids(
     model: str | None = None,
     started: StartedEmbedding | None = None,
 ) -> list[int]:
-    """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage.
+    """The ids of hybrid_scored, best first."""
+    scored, _ = hybrid_scored(query, k=k, queryset=queryset, model=model, started=started)
+    return [row_id for row_id, _ in scored]
+
+
+def hybrid_scored(
+    query: str,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str | None = None,
+    started: StartedEmbedding | None = None,
+) -> tuple[list[tuple[int, float]], bool]:
+    """(id, score) of the best `k` rows of `queryset`: keyword and vector hits fused, and whether
+    the vector side answered (False: keyword-only, on an outage).
 
     The speakers of the conversation turns the keyword side finds are dropped from the text the
     vector side embeds (structure.vector_query). So as not to wait for them, the embedding starts
@@ -110,7 +137,7 @@ def hybrid_chunk_ids(
     always the right text's: the guess only decides when it is computed. `started`: the same
     step begun earlier by the caller (start_embedding, with the same model)."""
     if k <= 0 or not query.strip():
-        return []
+        return [], True
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
     held, whole = first_keyword_rows(query, k=k, queryset=queryset)
@@ -129,10 +156,10 @@ def hybrid_chunk_ids(
             query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.keyword_ids(query, k=k, queryset=queryset, held=held if whole else None)
-    return fused_ids(
+        return structure.keyword_scored(query, k=k, queryset=queryset, held=held if whole else None), False
+    return fused_scored(
         query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
-    )
+    ), True
 
 
 def first_keyword_rows(
@@ -168,7 +195,25 @@ def fused_ids(
     whole: bool = True,
     sessions: structure.Sessions | None = None,
 ) -> list[int]:
-    """The keyword ranking of `query` and the vector ranking of `query_vector` through
+    """The ids of fused_scored, best first."""
+    scored = fused_scored(
+        query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
+    )
+    return [row_id for row_id, _ in scored]
+
+
+def fused_scored(
+    query: str,
+    query_vector: np.ndarray,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str,
+    held: dict[int, structure.Row] | None = None,
+    whole: bool = True,
+    sessions: structure.Sessions | None = None,
+) -> list[tuple[int, float]]:
+    """(id, score) of the keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
     rows, best first (first_keyword_rows), if the caller has them, and `whole` whether they are
     the whole pool (else only the top, read again when the structure steps need the pool);
@@ -197,6 +242,6 @@ def fused_ids(
         rows.update(held)
     deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
     ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
-    return structure.rerank(
+    return structure.rerank_scored(
         query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
     )

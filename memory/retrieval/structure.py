@@ -374,7 +374,32 @@ def rerank(
     today: date | None = None,
     weights: Weights = WEIGHTS,
 ) -> list[int]:
-    """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
+    """The ids of rerank_scored, best first."""
+    scored = rerank_scored(
+        query,
+        rankings,
+        k=k,
+        queryset=queryset,
+        loaded=loaded,
+        sessions=sessions,
+        today=today,
+        weights=weights,
+    )
+    return [row_id for row_id, _ in scored]
+
+
+def rerank_scored(
+    query: str,
+    rankings: Sequence[Sequence[int | None]],
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    loaded: Mapping[int, Row] | None = None,
+    sessions: Sessions | None = None,
+    today: date | None = None,
+    weights: Weights = WEIGHTS,
+) -> list[tuple[int, float]]:
+    """The best `k` (id, score) after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
     adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), and
@@ -409,7 +434,7 @@ def rerank(
             scores[row_id] *= weights.repeat_factor
     if has_turns:
         _window(scores, rows, passes, weights, sessions or {})
-    return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    return [(i, scores[i]) for i in sorted(scores, key=lambda i: (-scores[i], i))[:k]]
 
 
 def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None) -> bool:
@@ -493,10 +518,17 @@ def pool_size(k: int) -> int:
 def keyword_ids(
     query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
 ) -> list[int]:
+    """The ids of keyword_scored, best first."""
+    return [row_id for row_id, _ in keyword_scored(query, k=k, queryset=queryset, held=held)]
+
+
+def keyword_scored(
+    query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
+) -> list[tuple[int, float]]:
     """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down).
     `held`: the keyword search's rows (search_rows at pool_size(k)) if the caller has them."""
     if k <= 0:
         return []
     if held is None:
         held = search_rows(query, k=pool_size(k), queryset=queryset)
-    return rerank(query, [list(held)], k=k, queryset=queryset, loaded=held)
+    return rerank_scored(query, [list(held)], k=k, queryset=queryset, loaded=held)
