@@ -22,6 +22,7 @@ Ratios, not absolute times, compare across runs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -90,7 +91,8 @@ def main() -> None:
     common.set_knowledge(embeddings=True, embed_model=MODEL)
     for query in queries:  # embed every query once: the model's cost is not what is compared
         chunk_search(query, k=K)
-    samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": []}
+    samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": [], "hybrid/no-cover": []}
+    no_cover = dataclasses.replace(structure.WEIGHTS, plain_coverage_power=0.0)
     for query in queries:
         common.set_knowledge(embeddings=False, embed_model=MODEL)
         samples["keyword"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
@@ -98,11 +100,13 @@ def main() -> None:
         samples["hybrid"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
         with mock.patch.object(hybrid, "first_keyword_rows", whole_pool):
             samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        with mock.patch.object(structure, "WEIGHTS", no_cover):
+            samples["hybrid/no-cover"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
     print(f"{len(queries)} queries, k={K}, {args.rows} notes")
     for label, values in samples.items():
         common.print_latency(label, values)
     keyword = statistics.median(samples["keyword"])
-    for label in ("hybrid", "hybrid/pool"):
+    for label in ("hybrid", "hybrid/pool", "hybrid/no-cover"):
         print(f"  {label} / keyword p50 ratio: {statistics.median(samples[label]) / keyword:.2f}")
 
 

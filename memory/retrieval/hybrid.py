@@ -11,11 +11,16 @@ filtered by the same queryset; the keyword side asks for its top max(k, 5) first
 pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
 forced the search plan's OR step on plain stores for rows fusion never read). When none of the
 top max(k, 5) of either is a conversation turn
-and the query names no date, those tops are fused by RRF as they are (a plain store), with the
+and the query names no date, those tops are fused by RRF (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
-hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
+hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights), each keyword hit
+keeping the cube of the share of the query's terms it says (structure.plain_keyword_shares:
+MRR 0.797 -> 0.838 there). Otherwise
 both whole rankings go to memory.retrieval.structure.rerank: weighted RRF, then the date boost
 and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
+There the vector ranking is read structure.VECTOR_DEPTH (100) deep for the pool's rows only
+(structure.ranks_within): a keyword hit the vector side ranks 40th keeps that share instead of
+none, and no row joins the pool for it.
 The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
@@ -66,7 +71,13 @@ def rrf_scored(
     """(id, score) of all rankings ordered by their (weighted) RRF score, best first: the one
     fusion, structure.fuse (rerank's too), with RRF's tie order: the better single rank, then the
     earlier list, then the lower id (module doc)."""
-    scores = structure.fuse(rankings, weights)
+    return _ordered(structure.fuse(rankings, weights), rankings, limit)
+
+
+def _ordered(
+    scores: dict[int, float], rankings: Sequence[Sequence[int]], limit: int | None
+) -> list[tuple[int, float]]:
+    """(id, score) of `scores`, best first, ties broken as rrf_scored's (module doc)."""
     best: dict[int, tuple[int, int]] = {}  # id -> (best rank, list index of that rank)
     for list_index, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
@@ -221,11 +232,16 @@ def fused_scored(
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
-        # a plain store: nothing to reorder, the tops fused with rerank's list weights
-        return rrf_scored([keyword_top, semantic_top], limit=k, weights=structure.WEIGHTS)
+        # a plain store: the tops fused with rerank's list weights, each keyword hit keeping the
+        # share of the query it says (structure.plain_keyword_shares)
+        scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
+        structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
+        return _ordered(scores, [keyword_top, semantic_top], k)
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)
+    deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
+    ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
     return structure.rerank_scored(
-        query, [list(held), semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
+        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
     )

@@ -217,3 +217,32 @@ def test_vector_ranking_uses_cosine_of_the_stub_concepts(hybrid: Any) -> None:
 
     assert float(a @ b) == pytest.approx(1.0)
     assert float(a @ np.asarray(vector_for("cooking pasta"))) < 0.5
+
+
+# -- a plain row keeps the keyword share of the query it says
+
+
+def _row(pk: int, content: str, *, heading: str = "", domain: str = "note") -> Any:
+    from memory.retrieval import structure
+
+    return structure.Row(pk, domain, "s1" if domain == "turn" else "", None, content, heading)
+
+
+def test_a_plain_keyword_hit_keeps_a_power_of_the_share_of_the_query_it_says() -> None:
+    from memory.retrieval import structure
+
+    weights = structure.WEIGHTS
+    rows = {
+        1: _row(1, "pasta for the build party"),  # one of two terms ("ship", "build")
+        2: _row(2, "we ship on Tuesdays", heading="Build calendar"),  # both: one in the heading
+        3: _row(3, "Alice: pasta for the build party", domain="turn"),  # a turn: rerank's rule, not this
+    }
+    scores = structure.fuse([[1, 2, 3]], weights)
+    before = dict(scores)
+
+    structure.plain_keyword_shares("how do I ship a build?", [1, 2, 3], rows, scores)
+
+    share = weights.list_weights[0] / (weights.rrf_k + 1)
+    assert scores[1] == pytest.approx(before[1] - (1 - 0.5**weights.plain_coverage_power) * share)
+    assert scores[2] == before[2]
+    assert scores[3] == before[3]
