@@ -146,8 +146,9 @@ def load_corpus(directory: Path = CORPUS_DIR) -> list[CorpusRow]:
     return rows
 
 
-def inspect_row(row: CorpusRow) -> Inspection:
+def inspect_row(row: CorpusRow, *, classifier: bool = True) -> Inspection:
     return inspect_write(
+        classifier=classifier,
         content=row.content,
         heading=row.heading,
         domain=row.domain,

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory.lifecycle.inspection_classifier import classify
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     AUTHORITY_DETECTORS,
@@ -278,6 +279,7 @@ def inspect_write(
     copies_from_sessions: int = 0,
     supersedes_operator_row: bool = False,
     protected_subjects: Sequence[str] = DEFAULT_PROTECTED_SUBJECTS,
+    classifier: bool = True,
 ) -> Inspection:
     """Reasons, risk (1 highest .. 3) and hold for one write; pure and deterministic.
 
@@ -306,6 +308,12 @@ def inspect_write(
         # the semantic layer (what the row does, in any wording) where no pattern spoke already
         for hit in semantic_reasons(body, turn=turn):
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
+    if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
+        # the trained layer (inspection_classifier): new wording and languages the cues do not list
+        verdict = classify(body, normalise(heading) if heading else "")
+        if verdict is not None and verdict.held:
+            why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
+            reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:
