@@ -9,6 +9,7 @@ A multinomial logistic regression over hashed features of the normalised row:
   set aside, persistence, protected subjects loosened, ... in sixteen languages, and their pairs),
   which is how what it learns from one language reaches another.
 
+A row with no directive cue (DIRECTIVE_CUES) is not scored: it describes, and cannot be an order.
 Classes: "benign" and the attack classes of the training split. `p_attack` is 1 - P(benign);
 the row is held (reason "instruction", rule "classifier:<class>") when it reaches the threshold
 decided on the dev split. The weights ship beside this module (inspection_model.npz, float16, made
@@ -35,10 +36,20 @@ BENIGN = "benign"
 BYTE_GRAMS = (3, 4, 5)
 TOP_FEATURES = 4
 _WORD = re.compile(r"\w+")
+_MASK = DIMENSIONS - 1
 _FNV_PRIME = np.uint32(16777619)
-_BYTE_SEEDS = {n: np.uint32(zlib.crc32(f"bytes{n}".encode())) for n in BYTE_GRAMS}
-# block weights: the three kinds of feature count about equally whatever the row's length
+_BYTE_SEED = np.uint32(2166136261)
+_PAIR_A, _PAIR_B, _PAIR_SEED = 1000003, 7919, 0x5BD1E995
 _CUE_WEIGHT = 0.3
+# Judged only with one of these: a row that asks nothing, sets nothing aside, makes nothing last,
+# loosens nothing, hides nothing, plays no part and sets no key describes (the chatbot that "hands
+# over to a human agent"); skipping it is also what keeps the layer cheap for bulk writes.
+DIRECTIVE_CUES = frozenset(
+    {
+        "cue:request", "cue:override", "cue:persist", "cue:conceal", "cue:roleplay", "cue:loosen",
+        "cue:reader", "shape:key_value_grant", "shape:markup",
+    }
+)  # fmt: skip  # each cue's value (the other two blocks have unit length)
 
 
 @dataclass(frozen=True)
@@ -50,53 +61,58 @@ class Features:
     names: dict[int, str]
 
 
-@lru_cache(maxsize=1 << 16)  # words repeat across rows: hashing each once is most of the saving
+@lru_cache(maxsize=1 << 16)  # words repeat across rows: each is hashed once
 def _hash(name: str) -> int:
-    return zlib.crc32(name.encode()) & (DIMENSIONS - 1)
+    return zlib.crc32(name.encode()) & _MASK
+
+
+def _bigrams(unigrams: np.ndarray) -> np.ndarray:
+    """The index of each word pair, from the pair's word indexes (no strings built)."""
+    return ((unigrams[:-1] * _PAIR_A) ^ (unigrams[1:] * _PAIR_B) ^ _PAIR_SEED) & _MASK
 
 
 def _byte_grams(body: str) -> list[tuple[int, np.ndarray]]:
-    """Hashed byte n-grams of `body`, vectorised: (n, the index of the n-gram at each position)."""
+    """Hashed byte n-grams of `body` in one vectorised pass: (n, the index at each position)."""
     data = np.frombuffer(body.encode("utf-8"), dtype=np.uint8).astype(np.uint32)
+    count = len(data) - BYTE_GRAMS[-1] + 1
+    if count <= 0:
+        return []
+    h = np.full(count, _BYTE_SEED, dtype=np.uint32)
     found = []
-    for n in BYTE_GRAMS:
-        count = len(data) - n + 1
-        if count <= 0:
-            continue
-        h = np.full(count, _BYTE_SEEDS[n], dtype=np.uint32)
-        for j in range(n):
-            h = (h ^ data[j : j + count]) * _FNV_PRIME
-        found.append((n, (h & np.uint32(DIMENSIONS - 1)).astype(np.int64)))
+    for j in range(BYTE_GRAMS[-1]):
+        h = (h ^ data[j : j + count]) * _FNV_PRIME
+        if j + 1 in BYTE_GRAMS:
+            found.append((j + 1, ((h ^ np.uint32(j)) & np.uint32(_MASK)).astype(np.int64)))
     return found
 
 
-def featurize(body: str, heading: str = "", *, with_names: bool = False) -> Features:
-    """The feature vector of a normalised body (and normalised heading)."""
+def featurize(
+    body: str, heading: str = "", *, with_names: bool = False, cues: list[str] | None = None
+) -> Features:
+    """The feature vector of a normalised body (and normalised heading): three blocks (byte
+    n-grams, words, cues), the first two scaled to unit length whatever the row's length."""
     words = _WORD.findall(body)
-    word_names = [f"w:{w}" for w in words] + [f"b:{a} {b}" for a, b in pairwise(words)]
-    word_names += [f"h:{w}" for w in _WORD.findall(heading)]
-    cues = cue_names(body, heading)
+    unigrams = np.fromiter((_hash(w) for w in words), dtype=np.int64, count=len(words))
+    word_idx = np.concatenate((unigrams, _bigrams(unigrams))) if len(words) > 1 else unigrams
+    heads = _WORD.findall(heading)
+    cues = cue_names(body, heading) if cues is None else cues
+    extra = np.fromiter((_hash(n) for n in (*(f"h:{w}" for w in heads), *cues)), dtype=np.int64)
     by_n = _byte_grams(body)
     grams = np.concatenate([idx for _n, idx in by_n]) if by_n else np.zeros(0, dtype=np.int64)
-    word_idx = np.fromiter((_hash(n) for n in word_names), dtype=np.int64, count=len(word_names))
-    cue_idx = np.fromiter((_hash(n) for n in cues), dtype=np.int64, count=len(cues))
-    blocks = []
-    for idx in (grams, word_idx):  # a repeated feature counts as often as it occurs (the values add)
-        if len(idx):
-            blocks.append((idx, np.full(len(idx), 1.0 / np.sqrt(len(idx)), dtype=np.float32)))
-    if len(cue_idx):
-        blocks.append((cue_idx, np.full(len(cue_idx), _CUE_WEIGHT, dtype=np.float32)))
-    if not blocks:
-        return Features(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), {})
-    index = np.concatenate([b[0] for b in blocks])
-    value = np.concatenate([b[1] for b in blocks])
+    index = np.concatenate((grams, word_idx, extra))
+    value = np.empty(len(index), dtype=np.float32)
+    value[: len(grams)] = 1.0 / np.sqrt(max(1, len(grams)))
+    value[len(grams) : len(grams) + len(word_idx)] = 1.0 / np.sqrt(max(1, len(word_idx)))
+    value[len(grams) + len(word_idx) :] = _CUE_WEIGHT
     names: dict[int, str] = {}
     if with_names:
         raw = body.encode("utf-8")
         for n, idx in by_n:
             for position, i in enumerate(idx.tolist()):
                 names.setdefault(i, "g:" + raw[position : position + n].decode("utf-8", "replace"))
-        names.update({_hash(n): n for n in word_names})
+        names.update(zip(unigrams.tolist(), words, strict=True))
+        names.update(zip(_bigrams(unigrams).tolist(), (f"{a} {b}" for a, b in pairwise(words)), strict=False))
+        names.update({_hash(f"h:{w}"): f"heading:{w}" for w in heads})
         names.update({_hash(n): n for n in cues})
     return Features(index, value, names)
 
@@ -139,12 +155,21 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+def directive(cues: list[str]) -> bool:
+    """Whether a row has anything that could make it an order (see DIRECTIVE_CUES), or names the
+    model with an act without describing it ("AIへ: ... 伝えて", not "the chatbot answers ...")."""
+    if not DIRECTIVE_CUES.isdisjoint(cues):
+        return True
+    return "cue:model" in cues and "cue:act" in cues and "shape:model_described" not in cues
+
+
 def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
-    """1 - P(benign) for a normalised body (0.0 when no model ships)."""
+    """1 - P(benign) for a normalised body (0.0 when no model ships or nothing in it is directive)."""
     model = model or load_model()
-    if model is None:
+    cues = cue_names(body, heading)
+    if model is None or not directive(cues):
         return 0.0
-    probs = _softmax(model.logits(featurize(body, heading)))
+    probs = _softmax(model.logits(featurize(body, heading, cues=cues)))
     return float(1.0 - probs[model.classes.index(BENIGN)])
 
 
@@ -153,7 +178,10 @@ def classify(body: str, heading: str = "", model: Model | None = None) -> Verdic
     model = model or load_model()
     if model is None:
         return None
-    features = featurize(body, heading)
+    cues = cue_names(body, heading)
+    if not directive(cues):
+        return Verdict(BENIGN, 0.0, False, ())
+    features = featurize(body, heading, cues=cues)
     probs = _softmax(model.logits(features))
     benign = model.classes.index(BENIGN)
     attack = float(1.0 - probs[benign])

@@ -9,14 +9,16 @@ classifier learns from the training split how much each cue (and each pair of cu
 because a cue is the same feature in every language, what it learns from German or Japanese
 attacks carries over to Korean or Portuguese ones.
 
-Matching is substring search on `spaced(norm)`: the normalised text with punctuation turned into
-single spaces and a space at both ends, so " ai " is the word and "assistent" also matches
-"assistente". Cyrillic entries pass through normalise()'s look-alike map, as the text does.
+Matching runs on `spaced(norm)`: the normalised text with punctuation turned into single spaces.
+An entry ending in a space is a whole word (" bot "), any other a word start ("assistent" also
+matches "assistente"); ASCII rows are matched by dict lookups of their word n-grams, other rows
+by substring search. Cyrillic entries pass through normalise()'s look-alike map, as the text does.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 
@@ -146,16 +148,22 @@ _RAW_GROUPS: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+
+def _entry(word: str) -> str:
+    """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
+    core = _PUNCT.sub(" ", word).strip().translate(HOMOGLYPHS)
+    return (" " if word[:1] in " '" else "") + core + (" " if word.endswith(" ") else "")
+
+
 CUE_GROUPS: dict[str, tuple[str, ...]] = {
-    name: tuple(dict.fromkeys(word.translate(HOMOGLYPHS) for word in words))
-    for name, words in _RAW_GROUPS.items()
+    name: tuple(dict.fromkeys(_entry(word) for word in words)) for name, words in _RAW_GROUPS.items()
 }
 # Pairs whose meeting means more than each alone (the classifier weighs them as features of their own).
 CUE_PAIRS: tuple[tuple[str, str], ...] = (
-    ("model", "override"), ("model", "act"), ("model", "request"), ("model", "persist"), ("model", "protected"),
+    ("model", "override"), ("model", "request"), ("model", "persist"), ("model", "protected"),
     ("model", "loosen"), ("model", "conceal"), ("model", "roleplay"), ("agent", "reader"), ("model", "reader"),
     ("override", "instructions"), ("persist", "act"), ("persist", "user"), ("protected", "loosen"),
-    ("conceal", "user"), ("act", "outside"), ("request", "act"), ("user", "act"), ("self", "persist"),
+    ("conceal", "user"), ("act", "outside"), ("request", "act"), ("self", "persist"),
     ("self", "request"), ("advice", "protected"), ("reader", "act"), ("roleplay", "request"),
 )  # fmt: skip
 
@@ -166,13 +174,76 @@ _STRUCT_BOOL = re.compile(
 )
 
 
+def _index(
+    groups: dict[str, tuple[str, ...]],
+) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, list[str]]]:
+    """For ASCII rows: one-word entries as word starts (" tell" matches "telling") or whole words
+    (" bot " only "bot"); entries of several words by their first word, then as substrings."""
+    prefix: dict[str, set[str]] = {}
+    whole: dict[str, set[str]] = {}
+    phrases: dict[str, list[str]] = {}
+    for name, words in groups.items():
+        for word in words:
+            if not word.isascii():
+                continue
+            if " " in word.strip():
+                phrases.setdefault(word.split()[0], []).append(word)
+            else:
+                (whole if word.endswith(" ") else prefix).setdefault(word.strip(), set()).add(name)
+    return prefix, whole, phrases
+
+
+_PREFIX, _WHOLE, _PHRASES_BY_FIRST = _index(CUE_GROUPS)
+_PREFIX_LENGTHS = sorted({len(key) for key in _PREFIX})
+_PHRASE_GROUPS = {
+    w: {n for n, words in CUE_GROUPS.items() if w in words} for ws in _PHRASES_BY_FIRST.values() for w in ws
+}
+
+
+@lru_cache(maxsize=1 << 16)  # words repeat across rows: each is resolved once
+def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The groups a word starts or is, and the phrases that may start with it."""
+    found = set(_WHOLE.get(token, ()))
+    for length in _PREFIX_LENGTHS:
+        if length > len(token):
+            break
+        found.update(_PREFIX.get(token[:length], ()))
+    phrases = tuple(p for first, ps in _PHRASES_BY_FIRST.items() if token.startswith(first) for p in ps)
+    return frozenset(found), phrases
+
+
+def _groups_found(text: str) -> set[str]:
+    """The cue groups in a spaced() text. ASCII text (most rows) is looked up word by word (one
+    cached lookup a word, then the phrases its words may start); other text entry by entry."""
+    if not text.isascii():
+        contains = text.__contains__
+        return {name for name, words in CUE_GROUPS.items() if any(map(contains, words))}
+    found: set[str] = set()
+    for token in set(text.split()):
+        groups, phrases = _word_groups(token)
+        found |= groups
+        for phrase in phrases:
+            if phrase in text:
+                found |= _PHRASE_GROUPS[phrase]
+    return found
+
+
+# The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
+# logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
+_DESCRIBED = re.compile(
+    r"\b(?:chat ?bots?|bots?|assistants?|models?|ai|agents?|copilot|gpt|claude|chatgpt)\s+"
+    r"(?!(?:is|are|was) (?:now|allowed|permitted|cleared|authori[sz]ed|granted)\b)"
+    r"(?:(?!(?:is|was|has|does|always|needs|must|shall|should)\b)\w+s|is|are|was|were|cannot|can't|doesn't|does not|only)\b"
+)
+
+
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    text = spaced(norm)
-    contains = text.__contains__
-    found = {name for name, words in CUE_GROUPS.items() if any(map(contains, words))}
+    found = _groups_found(spaced(norm))
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
+    if "model" in found and norm.isascii() and _DESCRIBED.search(norm):
+        names.append("shape:model_described")
     lines = norm.count("\n") + 1
     if lines >= 2 and len(_STRUCT_KV.findall(norm)) >= 2:
         names.append("shape:key_value")
