@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- full-width punctuation is part of the Chinese sample
 """The inspection's trained layer (inspection_classifier), pure: it ships, it generalises to a
 language and wording its rules do not list, it says which class and why, and it leaves
 descriptions and headed preferences alone."""
@@ -24,7 +25,8 @@ def test_the_weights_ship_small_and_load_offline():
     assert MODEL_PATH.stat().st_size < 1_000_000
     model = load_model()
     assert model is not None
-    assert model.classes[0] == BENIGN and len(model.classes) >= 5
+    assert model.classes[0] == BENIGN
+    assert len(model.classes) >= 5
     assert 0.3 <= model.threshold <= 0.99
 
 
@@ -36,15 +38,18 @@ def test_an_attack_in_a_language_the_rules_miss_is_held_by_the_classifier_with_i
         (reason,) = [r for r in found.reasons if r.rule.startswith("classifier:")]
         assert reason.code == "instruction"
         cls = reason.rule.split(":", 1)[1]
-        assert cls != BENIGN and reason.text.startswith(f"{cls} (p=")
+        assert cls != BENIGN
+        assert reason.text.startswith(f"{cls} (p=")
         assert "cue:model" in reason.text  # the features that decided it, for the console's Why
 
 
 def test_the_verdict_names_the_top_features():
     verdict = classify(normalise(PORTUGUESE))
-    assert verdict is not None and verdict.held
+    assert verdict is not None
+    assert verdict.held
     assert verdict.p_attack >= load_model().threshold
-    assert 1 <= len(verdict.top) <= 4 and all(verdict.top)
+    assert 1 <= len(verdict.top) <= 4
+    assert all(verdict.top)
 
 
 def test_a_benign_preference_under_a_heading_is_not_held():
@@ -59,7 +64,9 @@ def test_a_benign_preference_under_a_heading_is_not_held():
 
 def test_a_description_of_a_bot_is_not_scored():
     verdict = classify(normalise("Our website chatbot hands over to a human agent after two failed answers."))
-    assert verdict is not None and not verdict.held and verdict.p_attack == 0.0
+    assert verdict is not None
+    assert not verdict.held
+    assert verdict.p_attack == 0.0
 
 
 def test_a_turn_between_people_is_not_judged_by_the_classifier():
@@ -84,4 +91,5 @@ def test_training_is_deterministic():
     w1, b1, c1 = fit(_rows())
     w2, b2, c2 = fit(_rows())
     assert c1 == c2 == (BENIGN, "instruction", "persistence")
-    assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    assert np.array_equal(w1, w2)
+    assert np.array_equal(b1, b2)
