@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = load_corpus()
     train = taught(rows, "tune")
     w, b, classes = fit(train)
-    model = Model(weights=w, bias=b, classes=classes, threshold=1.0)
+    model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
     curve = dev_curve(model, rows)
     ok = [t for t, _a, _ab, _na, held, _hb, n in curve if held <= MAX_DEV_BENIGN_HELD * n]
     threshold = min(0.99, (min(ok) if ok else 0.99) + MARGIN)

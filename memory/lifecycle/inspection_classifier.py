@@ -120,12 +120,13 @@ def featurize(
 @dataclass(frozen=True)
 class Model:
     weights: np.ndarray  # (classes, DIMENSIONS) float32
+    by_feature: np.ndarray  # the same, (DIMENSIONS, classes) and contiguous: one row gathered per feature
     bias: np.ndarray  # (classes,)
     classes: tuple[str, ...]
     threshold: float  # p_attack at or above which a row is held
 
     def logits(self, features: Features) -> np.ndarray:
-        return self.weights[:, features.index] @ features.value + self.bias
+        return features.value @ self.by_feature[features.index] + self.bias
 
 
 @lru_cache(maxsize=1)
@@ -134,8 +135,10 @@ def load_model(path: Path = MODEL_PATH) -> Model | None:
     if not path.exists():
         return None
     with np.load(path, allow_pickle=False) as data:
+        weights = data["weights"].astype(np.float32)
         return Model(
-            weights=data["weights"].astype(np.float32),
+            weights=weights,
+            by_feature=np.ascontiguousarray(weights.T),
             bias=data["bias"].astype(np.float32),
             classes=tuple(str(c) for c in data["classes"]),
             threshold=float(data["threshold"]),
