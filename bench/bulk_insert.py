@@ -114,7 +114,7 @@ def _time_add_chunks_without_classifier(drafts: Sequence[Any]) -> float:
     """add_chunks with the classifier layer switched off: what that layer costs in bulk, paired."""
     from unittest import mock
 
-    with mock.patch("memory.lifecycle.inspection.classify", lambda *_a, **_k: None):
+    with mock.patch("memory.lifecycle.inspection.classify", return_value=None):
         return _time_add_chunks(drafts)
 
 
