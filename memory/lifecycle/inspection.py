@@ -31,8 +31,11 @@ a reason of their own.
 Judgement in layers: normalisation, then the detectors of inspection_patterns (cheap, for the
 unambiguous shapes), then, where no detector found an instruction or a protected subject, the
 semantic layer (inspection_semantic: what the row does, by multilingual cue groups, naming the
-attack class it matched). Each Reason says which layer found it in `rule` ("pattern",
-"semantic:<class>", "" for structural checks). A row is also judged with its session's recent
+attack class it matched), then, where neither spoke, the trained layer (inspection_classifier: a
+small classifier over words, byte n-grams and cross-language cues, trained on the eval's tune
+split; it holds at the threshold decided on its dev split and names the class and the features
+that decided). Each Reason says which layer found it in `rule` ("pattern", "semantic:<class>",
+"classifier:<class>", "" for structural checks). Conversation turns never reach the classifier. A row is also judged with its session's recent
 writes (inspection_split, split_writes): an instruction split over writes is held whole.
 """
 
