@@ -36,7 +36,8 @@ small classifier over words, byte n-grams and cross-language cues, trained on th
 split; it holds at the threshold decided on its dev split and names the class and the features
 that decided). Each Reason says which layer found it in `rule` ("pattern", "semantic:<class>",
 "classifier:<class>", "" for structural checks). Conversation turns never reach the classifier.
-A row is also judged with its session's recent writes (inspection_split, split_writes): an instruction split over writes is held whole.
+A row is also judged with its session's recent writes (inspection_split, split_writes): an
+instruction split over writes is held whole.
 """
 
 from __future__ import annotations
