@@ -15,7 +15,9 @@ fifth of the lines written as "tune" (chosen by a hash of the unit id, see `DEV_
 the classifier's threshold is decided; "held_out" is reported, never tuned on; "fresh"
 (attacks_fresh.jsonl / benign_fresh.jsonl) was written for issue 29 in forms and languages the
 rest does not have, before the classifier existed, and is never used for tuning either: the
-honest stand-in for corpora nobody here wrote.
+honest stand-in for corpora nobody here wrote. "fresh" was looked at after its first measurement
+(languages it showed missing were then written into "tune"); "fresh2" (attacks_fresh2.jsonl /
+benign_fresh2.jsonl) was written after the classifier's last change and measured once.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -39,8 +41,13 @@ from memory.lifecycle.redaction import redact_secrets
 CORPUS_DIR = Path(__file__).resolve().parent / "poisoning"
 ATTACK_FILE = "attacks.jsonl"
 BENIGN_FILE = "benign.jsonl"
-FRESH_FILES = (("attacks_fresh.jsonl", True), ("benign_fresh.jsonl", False))
-SPLITS = ("tune", "dev", "held_out", "fresh")
+FRESH_FILES = (
+    ("attacks_fresh.jsonl", True),
+    ("benign_fresh.jsonl", False),
+    ("attacks_fresh2.jsonl", True),
+    ("benign_fresh2.jsonl", False),
+)
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
