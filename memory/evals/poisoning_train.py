@@ -5,10 +5,11 @@
 
 Reproducible: the corpus, the feature hashing and the optimiser (full-batch gradient descent with
 Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same weights.
-Only "tune" rows train it; the threshold is the lowest probability at which the whole inspection
+Only "tune" rows train it; the threshold is the higher of: the lowest probability at which the
 classifier alone holds at most MAX_DEV_BENIGN_HELD of the dev split's benign rows (what it adds
-to the rules' own holds), raised by MARGIN.
-"held_out" and "fresh" are never read here.
+to the rules' own holds), and the probability that only MAX_DEV_BENIGN_HELD of the tune split's
+benign rows reach when each is scored by a model fitted without it (FOLDS-fold, out of fold).
+"held_out", "fresh" and "fresh2" are never read here.
 
 Secrets, oversized rows and the halves of split attacks are not taught: the rules and the
 session window judge those, and each half of a split attack looks benign on its own.
@@ -39,6 +40,7 @@ LEARNING_RATE = 0.05
 L2 = 1e-4
 MAX_DEV_BENIGN_HELD = 0.01  # what the classifier may add to the rules' own holds on dev
 MARGIN = 0.0
+FOLDS = 5
 
 
 def _inputs(row: CorpusRow) -> tuple[str, str]:
@@ -111,6 +113,17 @@ def dev_curve(model: Model, rows: Sequence[CorpusRow], split: str = "dev") -> li
     return curve
 
 
+def out_of_fold_benign(train: Sequence[CorpusRow], folds: int = FOLDS) -> list[float]:
+    """p_attack of each taught benign row from a model fitted without its fold (folds by row order)."""
+    scores: list[float] = []
+    for k in range(folds):
+        rest = [r for i, r in enumerate(train) if i % folds != k]
+        w, b, classes = fit(rest)
+        model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
+        scores += [p_attack(*_inputs(r), model=model) for i, r in enumerate(train) if i % folds == k and not r.attack]
+    return scores
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true")
@@ -121,8 +134,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
     curve = dev_curve(model, rows)
     ok = [t for t, _a, _ab, _na, held, _hb, n in curve if held <= MAX_DEV_BENIGN_HELD * n]
-    threshold = min(0.99, (min(ok) if ok else 0.99) + MARGIN)
+    dev_threshold = min(ok) if ok else 0.99
+    # dev has ~110 benign rows: one row is its whole 1% budget. The taught benign rows scored out
+    # of fold (~470 more) say how often a benign row the model has not seen reaches a threshold.
+    oof = np.array(out_of_fold_benign(train))
+    oof_threshold = float(np.quantile(oof, 1 - MAX_DEV_BENIGN_HELD)) if len(oof) else 0.0
+    threshold = min(0.99, max(dev_threshold, oof_threshold) + MARGIN)
     out = sys.stdout.write
+    out(f"dev threshold {dev_threshold:.2f}; out-of-fold benign 99th percentile {oof_threshold:.2f}\n")
     out(f"trained on {len(train)} tune rows, classes {classes}\n")
     for t, a, ab, na, h, hb, n in curve:
         out(f"dev t={t:.2f}: attacks held {a}/{na} alone, {ab}/{na} with rules; ")
