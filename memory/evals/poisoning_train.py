@@ -120,7 +120,8 @@ def out_of_fold_benign(train: Sequence[CorpusRow], folds: int = FOLDS) -> list[f
         rest = [r for i, r in enumerate(train) if i % folds != k]
         w, b, classes = fit(rest)
         model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
-        scores += [p_attack(*_inputs(r), model=model) for i, r in enumerate(train) if i % folds == k and not r.attack]
+        held_back = [r for i, r in enumerate(train) if i % folds == k and not r.attack]
+        scores += [p_attack(*_inputs(r), model=model) for r in held_back]
     return scores
 
 
