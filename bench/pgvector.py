@@ -166,7 +166,7 @@ def fake_embedder(kind: str) -> None:
 
     import numpy as np
 
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     def embed(text: str, *, model: str | None = None) -> Any:
         seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
@@ -182,8 +182,10 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     from django.conf import settings
 
     from bench import search as search_bench
+    from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import embeddings, structure, vectors
+    from memory.retrieval import structure
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
 
     fake_embedder(kind)

@@ -210,8 +210,9 @@ def status(alias: str = DEFAULT_DB_ALIAS) -> Status:
             pending = int(cursor.fetchone()[0])
             cursor.execute(_INDEXED_DIMS)
             dims = tuple(sorted(int(name.rsplit("_", 1)[1]) for (name,) in cursor.fetchall()))
-    return Status("postgresql", available, installed, column, setting, pending, dims,
-                  connection.pg_version // 10000)
+    return Status(
+        "postgresql", available, installed, column, setting, pending, dims, connection.pg_version // 10000
+    )
 
 
 def install_hint(alias: str = DEFAULT_DB_ALIAS) -> str:
