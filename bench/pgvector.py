@@ -231,7 +231,8 @@ def profile(kind: str, queries: int, ef_values: list[int]) -> None:
     from django.conf import settings
     from django.db import connection
 
-    from memory.store import structure, vectors
+    from memory.retrieval import structure
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
 
     pool = structure.pool_size(5)
