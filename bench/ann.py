@@ -156,7 +156,7 @@ def child(rows: int, first: str) -> None:
     """A fresh process's first query (`first`: keyword or hybrid), as JSON on stdout."""
     started = time.perf_counter()
     setup(rows, rebuild=False)
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     topics = centres(rows)
     embeddings.embed_query = lambda text, *, model=None: query_vector(text, topics)  # type: ignore[assignment]
@@ -259,8 +259,8 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         f"{(later['Private_Clean'] + later['Private_Dirty']) / 1024:.0f} MB, PSS {later['Pss'] / 1024:.0f} MB"
     )
 
+    from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import embeddings
     from memory.store.deliverable import deliverable
 
     embeddings.embed_query = lambda text, *, model=None: query_vector(text, topics)  # type: ignore[assignment]

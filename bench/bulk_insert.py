@@ -11,6 +11,7 @@ round times, on the same rows:
   raw         the same rows' column values (as add_chunks would store them) in one
               `executemany` INSERT into memory_chunk inside one transaction
   inspect     memory.lifecycle.inspection.inspect_write on each row alone (no database)
+  plain       add_chunks again with the classifier layer (inspection_classifier) switched off
 
 The rows are the poisoning corpus's benign rows of at most 1,500 chars (memory and document
 chunks as agents write them), cycled with a counter so none repeats. Prints, per round and as the
@@ -109,6 +110,14 @@ def _time_inspect(drafts: Sequence[Any]) -> float:
     return time.perf_counter() - start
 
 
+def _time_add_chunks_without_classifier(drafts: Sequence[Any]) -> float:
+    """add_chunks with the classifier layer switched off: what that layer costs in bulk, paired."""
+    from unittest import mock
+
+    with mock.patch("memory.lifecycle.inspection.classify", return_value=None):
+        return _time_add_chunks(drafts)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=20_000)
@@ -120,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     drafts = _drafts(args.rows)
     sql, rows = _raw_rows(drafts)
     _time_inspect(drafts[:500])  # warm-up: pattern compilation
-    ratios, shares = [], []
+    ratios, shares, plain = [], [], []
     print(f"bulk insert of {args.rows} rows (SQLite, FTS5 triggers on), {args.rounds} rounds")
     for round_no in range(1, args.rounds + 1):
         _clear()
@@ -128,14 +137,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         _clear()
         raw = _time_raw(sql, rows)
         inspect = _time_inspect(drafts)
+        _clear()
+        without = _time_add_chunks_without_classifier(drafts)
         ratio, share = raw / bulk, inspect / bulk
         ratios.append(ratio)
         shares.append(share)
+        plain.append(raw / without)
         print(
             f"  round {round_no}: add_chunks / raw executemany = {ratio:.2f}x   "
             f"inspection = {share:.0%} of add_chunks' time per row "
-            f"({inspect / raw:.2f}x the raw insert's)"
+            f"({inspect / raw:.2f}x the raw insert's); "
+            f"without the classifier layer {raw / without:.2f}x"
         )
+    print(f"median without the classifier layer: {statistics.median(plain):.2f}x")
     print(
         f"median: add_chunks rows/s / raw executemany rows/s = {statistics.median(ratios):.2f}x; "
         f"inspection share of add_chunks = {statistics.median(shares):.0%}"

@@ -244,7 +244,8 @@ def metered() -> Iterator[Meter]:
     and vector searches on any thread)."""
     from django.db import connection
 
-    from memory.store import embeddings, vectors
+    from memory.embedding import embeddings
+    from memory.store import vectors
 
     meter = Meter()
     patched: list[tuple[Any, str, Any]] = []

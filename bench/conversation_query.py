@@ -34,9 +34,10 @@ K = 10
 
 def build(copies: int) -> dict[str, Any]:
     """Store and embed every turn, `copies` times over; returns what was built."""
+    from memory.embedding import embeddings
     from memory.evals.conversation_eval import load_corpus
     from memory.lifecycle.writes import add_chunks
-    from memory.store import embeddings, vectors
+    from memory.store import vectors
     from memory.store.models import Chunk
 
     corpus = load_corpus()
@@ -53,10 +54,10 @@ def build(copies: int) -> dict[str, Any]:
 
 
 def forget_queries() -> None:
-    """Empty both query caches (memory.store.embeddings' and the local encoder's own LRU)."""
+    """Empty both query caches (memory.embedding.embeddings' and the local encoder's own LRU)."""
     from django.conf import settings
 
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     embeddings._query_cache.clear()
     encoder = embeddings._local_encoder(
@@ -81,9 +82,10 @@ def main() -> None:
         built = common.is_built(instance, params)
     print(f"store: {built}")
 
+    from memory.embedding import embeddings
     from memory.evals.conversation_eval import load_corpus
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import embeddings, vectors
+    from memory.store import vectors
     from memory.store.models import Chunk
 
     vectors.warm(MODEL)

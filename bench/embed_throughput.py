@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.embed_throughput --turns 4109 --rounds 5 --profile
 
 Texts are the conversation eval's chunks (memory/evals/conversations: heading + "[date] Speaker:
-text"). The three runtimes of memory.store.local_model.SentenceEncoder encode the same texts
+text"). The three runtimes of memory.embedding.local_model.SentenceEncoder encode the same texts
 (same tokenizer and batch plan; one worker per CPU): `numpy` (the reference forward), `onnx-fp32`
 (the default when onnxruntime is installed) and `onnx-int8` (dynamic quantization). Bulk passes
 are interleaved for --rounds rounds and the best of each is kept, so a noisy neighbour on the
@@ -17,13 +17,13 @@ machine skews all three alike. Per runtime it prints:
   alone      worst 1 - cos between a text encoded alone and in its batch (padding, and int8's
              per-batch activation scales)
 
-Then the default encoder (fp32 rows, int8 queries: memory.store.local_model): cold and cached
+Then the default encoder (fp32 rows, int8 queries: memory.embedding.local_model): cold and cached
 query p50.
 
 The ONNX graphs are built on first use into $PROTOMEM_MODEL_CACHE (default ~/.cache/protomem);
 build time is printed and not counted. --profile prints the top of a cProfile of a numpy pass.
 
-Threads: memory.store.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads; this script does
+Threads: memory.embedding.embeddings pins OPENBLAS_NUM_THREADS=1 before numpy loads; this script does
 the same, so numpy runs N Python threads of single-threaded BLAS and onnxruntime N intra-op threads.
 """
 
@@ -46,8 +46,8 @@ from types import ModuleType
 
 import numpy as np
 
+from memory.embedding import local_model
 from memory.evals.conversation_eval import load_corpus
-from memory.store import local_model
 
 RUNTIMES: list[tuple[str, dict]] = [
     ("numpy", {"runtime": "numpy"}),

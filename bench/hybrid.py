@@ -90,7 +90,7 @@ def configure(embedder: str) -> tuple[str, Any]:
     """(model name, server or None) and settings.PROTOMEM pointed at that embedder."""
     from django.conf import settings
 
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     cfg = settings.PROTOMEM
     if embedder == "local":
@@ -161,8 +161,9 @@ def retag(old: str, new: str) -> int:
 
 def _measure(rows: int, queries: int, k: int, embedder: str, model: str) -> dict[str, Any]:
     from bench import search as search_bench
+    from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import embeddings, vectors
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
 
     vocab = common.vocabulary(search_bench.VOCAB_SIZE)

@@ -11,7 +11,9 @@ Times, interleaved per row and in the same run:
 over (a) every row of the poisoning corpus (memory/evals/poisoning/, rows from 30 chars to
 25,000), (b) the corpus rows of at most 1,500 chars (the document-chunk limit; what agents
 store), and (c) a typical 300-char memory row. Prints p50 and p99 in microseconds and the
-inspect/lower ratio of each. No assertions: the issue's bar is "well under 1 ms for a typical row".
+inspect/lower ratio of each; then, paired in the same run, the p50 with and without the
+classifier layer (memory.lifecycle.inspection_classifier). No assertions: the issue's bar is
+"well under 1 ms for a typical row".
 """
 
 from __future__ import annotations
@@ -57,6 +59,17 @@ def report(label: str, inspect_us: Sequence[float], lower_us: Sequence[float]) -
     )
 
 
+def classifier_share(rows: Sequence[CorpusRow], passes: int) -> tuple[float, float]:
+    """(p50 with the classifier layer, p50 without it) in µs, interleaved per row in one run."""
+    on: list[float] = []
+    off: list[float] = []
+    for _ in range(passes):
+        for row in rows:
+            on.append(_time_us(lambda row=row: inspect_row(row)))
+            off.append(_time_us(lambda row=row: inspect_row(row, classifier=False)))
+    return percentile(on, 50), percentile(off, 50)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--passes", type=int, default=20, help="passes over the corpus")
@@ -72,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     report("corpus, all rows", *measure(corpus, args.passes))
     report("corpus, rows <= 1,500 chars", *measure(short, args.passes))
     report("typical 300-char row", *measure([typical], args.typical))
+    paired = (("typical row", [typical], args.typical), ("corpus <= 1,500", short, args.passes))
+    for label, rows, passes in paired:
+        on, off = classifier_share(rows, passes)
+        print(f"  {label}: p50 with the classifier layer {on:.1f} µs, without {off:.1f} µs: {on / off:.2f}x")
     held = inspect_row(typical)
     print(f"  (typical row: hold={held.hold}, risk={held.risk}, reasons={[r.code for r in held.reasons]})")
 

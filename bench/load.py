@@ -267,7 +267,7 @@ def main() -> None:
     )
     for record in (check["missing"] + check["altered"])[:5]:
         print(f"    LOST/ALTERED #{record.chunk_id}: {record.content[:60]!r}")
-    from memory.store import embeddings
+    from memory.embedding import embeddings
     from protomem.config import get_config
 
     model = embeddings.active_model() if get_config().knowledge.embeddings else None

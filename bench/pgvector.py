@@ -4,14 +4,17 @@ a fresh web process pays (memory, first query), at 100k (or --rows) 384-dim vect
     DATABASE_URL=postgres://protomem:protomem-test@127.0.0.1:5432/protomem_pgvec_bench \\
         .venv/bin/python -m bench.pgvector --rows 100000 --vectors clustered
 
-Builds once (the database is reused while its marker matches): --rows chunks through
-memory.lifecycle.writes.add_chunks (the same synthetic mix as bench/search.py: 3% rejected, 2%
-expired, 2% superseded; past 100k, SQL copies of those rows: add_chunks would take an hour),
-then one 384-dim vector per chunk, either `uniform` (standard normal, the worst case for any
-graph index: no structure, all distances alike) or `clustered` (200 centres, each vector a
-centre plus noise, as real sentence embeddings cluster by topic). The vectors are written
-with the pgvector column dropped and then enabled the way an operator would (`pgvector-enable`:
-backfill, then one HNSW build over the bulk load), and that time is printed.
+Builds once (the database is reused while its marker matches) with bench/pg_bulk.py: --rows
+chunks of bench/search.py's synthetic mix (3% rejected, 2% expired, 2% superseded; every row
+its own text, stamped and inspected by writes.py's own code) sent by COPY, memory_chunk's
+secondary indexes (the GIN one too) re-created once afterwards; then one 384-dim vector per
+chunk, either `uniform` (standard normal, the worst case for any graph index: no structure, all
+distances alike) or `clustered` (200 centres, each vector a centre plus 0.6x noise, as sentence
+embeddings cluster by topic; at 1M that is 5,000 vectors per topic, alike within it), sent as
+one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. Use a
+database of its own (its tables are replaced) and keep it: at 1M the build took 73 min on the
+shared 2-core machine (chunk rows 17 min, mostly writes.py's inspection; COPY 1.5 min; indexes
+1 min; vectors 2 min; HNSW 40 min with maintenance_work_mem 6GB and one parallel worker).
 
 Then, in this one run (ratios are the result; the machine is shared):
   keyword   chunk_search(q, k) with embeddings off (tsvector)
@@ -19,15 +22,26 @@ Then, in this one run (ratios are the result; the machine is shared):
             so only the search is measured): tsvector + pgvector HNSW, RRF
   agreement top-10 of pgvector (unfiltered, and filtered by deliverable()) against exact cosine
             over the same vectors (numpy, in this bench process only), per hnsw.ef_search
-  fresh process: resident memory after its first hybrid query, and its first hybrid query's time
-            against another fresh process's first keyword query (each a new interpreter)
+  fresh process: its first hybrid query's time (and how long after the process started it
+            answered) against another fresh process's first keyword query; resident memory
+            after 1 and after 100 queries (each a new interpreter)
+  --profile the vector step alone: as hybrid calls it, its SQL replayed raw, the server's time
 
 Measured 2026-12-04 at 100k clustered (one run, shared 2-core machine): agreement 1.000 at
 ef_search 200 (filtered too); pgvector step alone p50 3.6 ms; hybrid/keyword p50 x5.8, p99 x2.6
 (hybrid on the in-process index in the same run: x7.8 / x3.1; most of hybrid's cost is its
 20-row keyword pool and rerank, not the vectors); fresh process 94 MB after its first hybrid query
-(576 MB with the in-process index), first hybrid 45 ms = x1.74 the first keyword query. 1M was
-not reached in the session (the 1M HNSW build alone is tens of minutes here).
+(576 MB with the in-process index), first hybrid 45 ms = x1.74 the first keyword query.
+
+At 1M clustered (same day, one build, runs one after another): agreement 0.710 / 0.881 / 0.948 /
+0.980 at ef_search 40 / 100 / 200 / 400 (deliverable() the same +-0.004; a few queries in 200
+miss their topic entirely at every ef). Vector step as hybrid calls it, p50/p99: 16.1/33.4 ms
+with four round trips per search, 10.8/19.2 ms with one (ef 200), 11.5/19.1 ms at ef 400;
+server time alone 4.8 ms (ef 200), 8.0 ms (ef 400). hybrid/keyword p99 x4.8-5.0, p50 x4.2-6.3
+(hybrid p50 35-37 ms against keyword 6-8 ms): the vector step is a third of hybrid; the rest is
+hybrid's two keyword statements (~11 ms each) and its rerank. Fresh process: first hybrid
+query 228-251 ms (first keyword 27-30 ms), answered ~1.0 s after the process started (keyword
+the same: imports and Django); resident memory 96 MB after 1 hybrid query, 97 MB after 100.
 """
 
 from __future__ import annotations
@@ -71,74 +85,33 @@ def query_vectors(kind: str, count: int) -> Any:
 
 
 def build(rows: int, kind: str, *, reuse_chunks: bool = False) -> dict[str, Any]:
-    from django.db import connection
-    from django.utils import timezone
-
-    from bench import search as search_bench
-    from memory.lifecycle.writes import add_chunks
-    from memory.store import pgvector_index
+    """Chunks and vectors by COPY (bench/pg_bulk.py), then the HNSW index built once."""
+    from bench import pg_bulk
     from memory.store.models import Chunk
 
-    if reuse_chunks and Chunk.objects.count() == rows:  # only the vectors change
-        pgvector_index.disable()
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM memory_chunk_vector")
-        return {"chunk_s": 0.0, **_write_vectors(kind, rows)}
-    with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE memory_chunk CASCADE")
-    rng = random.Random(SEED)
-    vocab = common.vocabulary(search_bench.VOCAB_SIZE)
-    now = timezone.now()
-    start, stored = time.perf_counter(), 0
-    written = min(rows, CLONE_ABOVE)
-    while stored < written:
-        stored += add_chunks(search_bench.drafts(rng, vocab, min(search_bench.SLAB, written - stored), now))
-        print(f"    chunks {stored:,}/{rows:,}", file=sys.stderr, flush=True)
-    columns = ", ".join(f.column for f in Chunk._meta.concrete_fields if f.column != "id")
-    while stored < rows:  # fixture data past CLONE_ABOVE: SQL copies of the written rows
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO memory_chunk ({columns}) SELECT {columns} FROM memory_chunk "
-                "ORDER BY id LIMIT %s",
-                [min(written, rows - stored)],
-            )
-            stored += cursor.rowcount
-        print(f"    chunks {stored:,}/{rows:,} (copies)", file=sys.stderr, flush=True)
-    chunk_s = time.perf_counter() - start
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE memory_chunk SET invalidated_at = %s, invalidation_reason = 'superseded_by:0' "
-            "WHERE id %% %s = 0",
-            [now, round(1 / search_bench.P_INVALIDATED)],
-        )
-    pgvector_index.disable()  # bulk load first, then one index build (what pgvector-enable does)
-    return {"chunk_s": chunk_s, **_write_vectors(kind, rows)}
+    info: dict[str, Any] = {}
+    if not (reuse_chunks and Chunk.objects.count() == rows):  # else only the vectors change
+        info.update(pg_bulk.load_chunks(rows, seed=SEED))
+    info.update(_write_vectors(kind))
+    info.update(pg_bulk.build_vector_index())
+    return info
 
 
-def _write_vectors(kind: str, rows: int) -> dict[str, Any]:
+def _write_vectors(kind: str) -> dict[str, Any]:
     import numpy as np
-    from django.conf import settings
     from django.db import connection
 
-    from memory.store import pgvector_index, vectors
+    from bench import pg_bulk
 
-    settings.PROTOMEM_PGVECTOR_BUILD_MEMORY = "4GB"  # the 1M graph fits: built in memory
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")
-        ids = cursor.fetchall()
+        ids = np.array([row[0] for row in cursor.fetchall()], dtype=np.int64)
     gen = np.random.default_rng(SEED)
-    start = time.perf_counter()
-    for offset in range(0, len(ids), 5000):
-        block = [row[0] for row in ids[offset : offset + 5000]]
-        vectors.vectors_store(zip(block, _vectors(kind, len(block), gen), strict=True), model=MODEL)
-    blob_s = time.perf_counter() - start
-    start = time.perf_counter()
-    done = pgvector_index.enable(progress=lambda text: print("    " + text, file=sys.stderr, flush=True))
-    enable_s = time.perf_counter() - start
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE memory_chunk")
-        cursor.execute("VACUUM ANALYZE memory_chunk_vector")
-    return {"blob_s": blob_s, "enable_s": enable_s, "backfilled": done.backfilled}
+    blocks = (
+        (ids[at : at + pg_bulk.COPY_BLOCK], _vectors(kind, len(ids[at : at + pg_bulk.COPY_BLOCK]), gen))
+        for at in range(0, len(ids), pg_bulk.COPY_BLOCK)
+    )
+    return pg_bulk.load_vectors(blocks, model=MODEL)
 
 
 def exact_top(matrix: Any, ids: Any, query: Any, k: int, allowed: Any = None) -> list[int]:
@@ -193,7 +166,7 @@ def fake_embedder(kind: str) -> None:
 
     import numpy as np
 
-    from memory.store import embeddings
+    from memory.embedding import embeddings
 
     def embed(text: str, *, model: str | None = None) -> Any:
         seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
@@ -209,8 +182,10 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     from django.conf import settings
 
     from bench import search as search_bench
+    from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import embeddings, structure, vectors
+    from memory.retrieval import structure
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
 
     fake_embedder(kind)
@@ -248,8 +223,84 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
         print(f"  in-process hybrid/keyword: p50 x{p50:.2f}, p99 x{p99:.2f}")
 
 
+def profile(kind: str, queries: int, ef_values: list[int]) -> None:
+    """Where the vector step's time goes, per hnsw.ef_search: the whole call as hybrid makes it
+    (vectors.nearest_rows, deliverable(), the 20-row pool, the rerank columns), the same SQL
+    replayed on the raw connection (round trips + server), and the server's own time
+    (EXPLAIN ANALYZE), interleaved per query; plus one plan with its buffers."""
+    from django.conf import settings
+    from django.db import connection
+
+    from memory.retrieval import structure
+    from memory.store import vectors
+    from memory.store.deliverable import deliverable
+
+    pool = structure.pool_size(5)
+    qs = query_vectors(kind, queries)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    def call(q: Any) -> Any:
+        fields = structure.ROW_FIELDS
+        return vectors.nearest_rows(q, k=pool, model=MODEL, queryset=deliverable(), fields=fields)
+
+    print(f"  profile of the vector step (k={pool}, deliverable(), {len(structure.ROW_FIELDS)} columns), "
+          f"{queries} queries")
+    for ef in ef_values:
+        settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
+        t_call, t_raw, t_server, statements = [], [], [], []
+        for q in qs:
+            captured.clear()
+            with connection.execute_wrapper(capture):
+                call(q)
+            statements.append(sum("WITH f AS MATERIALIZED" in sql for sql, _params in captured))
+            t_call.append(common.timed_ms(lambda q=q: call(q))[0])
+            sql, params = captured[-1]  # "SET LOCAL ...; SET LOCAL ...; SELECT ...", as sent
+            search = sql.rsplit("; ", 1)[-1]
+            with connection.connection.cursor() as cursor:  # the raw psycopg connection, one trip
+                start = time.perf_counter()
+                cursor.execute(sql, params)
+                while cursor.description is None and cursor.nextset():
+                    pass
+                cursor.fetchall()
+                t_raw.append((time.perf_counter() - start) * 1000)
+            with connection.connection.transaction(), connection.connection.cursor() as cursor:
+                cursor.execute(sql.replace(search, "SELECT 1"), params[:0])
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + search, params)
+                t_server.append(cursor.fetchone()[0][0]["Execution Time"])
+        c, r, sv = (common.summarize(t) for t in (t_call, t_raw, t_server))
+        print(f"    ef_search {ef:>4}: call p50/p99 {c['p50']:.2f}/{c['p99']:.2f} ms, raw SQL {r['p50']:.2f}/"
+              f"{r['p99']:.2f}, server {sv['p50']:.2f}/{sv['p99']:.2f}; exact fallbacks "
+              f"{sum(statements)}/{queries}")
+    sql, params = captured[-1]
+    search = sql.rsplit("; ", 1)[-1]
+    with connection.connection.transaction(), connection.connection.cursor() as cursor:
+        cursor.execute(sql.replace(search, "SELECT 1"), params[:0])
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + search, params)
+        print("    " + "\n    ".join(row[0][:160] for row in cursor.fetchall()))
+    del settings.PROTOMEM_PGVECTOR_EF_SEARCH
+
+
+def _process_age_ms() -> float:
+    """Milliseconds since this process started (the kernel's start time, so imports count)."""
+    with open("/proc/self/stat") as stat:
+        started = int(stat.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as uptime:
+        return (float(uptime.read().split()[0]) - started) * 1000
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
 def child(mode: str, kind: str) -> None:
-    """A fresh process: its first query's time and its resident memory afterwards (JSON)."""
+    """A fresh process (a web worker's view): its first query's time, from process start too,
+    and its resident memory after it and after 100 queries (JSON)."""
+    from bench import search as search_bench
     from memory.lifecycle.selectors import chunk_search
     from memory.store import pgvector_index, vectors
 
@@ -261,14 +312,19 @@ def child(mode: str, kind: str) -> None:
         settings.PROTOMEM_PGVECTOR = False
         vectors.warm(MODEL)
     ms, hits = common.timed_ms(lambda: chunk_search("lirapu tanosi komavu", k=5))
-    with open("/proc/self/status") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
-    print(json.dumps({"ms": ms, "rss_mb": rss, "pgvector": pgvector_index.active(), "hits": len(hits)}))
+    answered, rss = _process_age_ms(), _rss_mb()
+    vocab, rng = common.vocabulary(search_bench.VOCAB_SIZE), random.Random(SEED + 7)
+    for _ in range(99):
+        chunk_search(common.query_terms(rng, vocab, 3), k=5)
+    print(json.dumps({"ms": ms, "rss_mb": rss, "rss_mb_100": _rss_mb(), "answered_ms": answered,
+                      "pgvector": pgvector_index.active(), "hits": len(hits)}))
 
 
-def fresh(mode: str, kind: str, rows: int) -> dict[str, Any]:
+def fresh(mode: str, kind: str, rows: int, search_ef: int | None = None) -> dict[str, Any]:
+    ef = ["--search-ef", str(search_ef)] if search_ef else []
     out = subprocess.run(  # noqa: S603 - this interpreter, this module
-        [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows)],
+        [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows),
+         *ef],
         capture_output=True, text=True, check=True, cwd=common.REPO, env=os.environ.copy(),
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -283,12 +339,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--search-ef", type=int, help="hnsw.ef_search for the latency and fresh steps")
+    parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
+    parser.add_argument("--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old")
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database with pgvector (its tables are replaced)")
     instance = common.bench_instance(f"pgvector-{args.rows}-{args.vectors}")
+    from django.conf import settings
+
+    if args.search_ef:
+        settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
     if args.child:
         child(args.child, args.vectors)
         return
@@ -315,15 +378,31 @@ def main(argv: list[str] | None = None) -> None:
     print(f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
           f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
           f"{pgvector_index.EF_SEARCH}")
-    print(f"  build: chunks {built['chunk_s']:.0f} s, vectors as BLOBs {built['blob_s']:.0f} s, "
-          f"pgvector-enable (backfill {built['backfilled']:,} + HNSW build) {built['enable_s']:.0f} s")
-    if args.ef:
+    print("  build (bench/pg_bulk.py): " + ", ".join(
+        f"{key} {value:.0f}" if isinstance(value, float) else f"{key} {value}" for key, value in built.items()
+        if key != "params"))
+    skip = set(args.skip.split(","))
+    if args.profile:
+        profile(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
+        return
+    if args.ef and "agreement" not in skip:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
-    latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
-    kw, hy = fresh("keyword", args.vectors, args.rows), fresh("hybrid", args.vectors, args.rows)
+        if args.search_ef:
+            settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
+    if "latency" not in skip:
+        latency(args.vectors, args.queries, in_process=args.rows <= 200_000)
+    if "fresh" in skip:
+        return
+    kw = fresh("keyword", args.vectors, args.rows, args.search_ef)
+    hy = fresh("hybrid", args.vectors, args.rows, args.search_ef)
     print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
-          f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); resident memory after it: "
-          f"keyword {kw['rss_mb']:.0f} MB, hybrid {hy['rss_mb']:.0f} MB")
+          f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); answered "
+          f"{hy['answered_ms']:.0f} ms after the process started (keyword {kw['answered_ms']:.0f} ms); "
+          "resident memory after 1 / 100 queries: "
+          f"keyword {kw['rss_mb']:.0f} / {kw['rss_mb_100']:.0f} MB, hybrid {hy['rss_mb']:.0f} / "
+          f"{hy['rss_mb_100']:.0f} MB")
+    if "old" in skip:
+        return
     old = fresh("in-process", args.vectors, args.rows)
     print(f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
           f"resident memory {old['rss_mb']:.0f} MB")

@@ -12,7 +12,7 @@ interleaved, memory.lifecycle.selectors.chunk_search at k=5:
   keyword        knowledge.embeddings off
   hybrid         knowledge.embeddings on, the query's embedding cached (the model's cost apart)
   hybrid/pool    the same, with the keyword side asking for the whole structure pool (20 rows)
-                 as it did before memory.store.hybrid.first_keyword_rows: the before, measured
+                 as it did before memory.retrieval.hybrid.first_keyword_rows: the before, measured
                  in the same run
 
 Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
@@ -22,6 +22,7 @@ Ratios, not absolute times, compare across runs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import sys
@@ -77,7 +78,8 @@ def main() -> None:
     from unittest import mock
 
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import hybrid, structure, vectors
+    from memory.retrieval import hybrid, structure
+    from memory.store import vectors
 
     def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
         return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
@@ -89,7 +91,8 @@ def main() -> None:
     common.set_knowledge(embeddings=True, embed_model=MODEL)
     for query in queries:  # embed every query once: the model's cost is not what is compared
         chunk_search(query, k=K)
-    samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": []}
+    samples: dict[str, list[float]] = {"keyword": [], "hybrid": [], "hybrid/pool": [], "hybrid/no-cover": []}
+    no_cover = dataclasses.replace(structure.WEIGHTS, plain_coverage_power=0.0)
     for query in queries:
         common.set_knowledge(embeddings=False, embed_model=MODEL)
         samples["keyword"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
@@ -97,11 +100,13 @@ def main() -> None:
         samples["hybrid"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
         with mock.patch.object(hybrid, "first_keyword_rows", whole_pool):
             samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        with mock.patch.object(structure, "WEIGHTS", no_cover):
+            samples["hybrid/no-cover"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
     print(f"{len(queries)} queries, k={K}, {args.rows} notes")
     for label, values in samples.items():
         common.print_latency(label, values)
     keyword = statistics.median(samples["keyword"])
-    for label in ("hybrid", "hybrid/pool"):
+    for label in ("hybrid", "hybrid/pool", "hybrid/no-cover"):
         print(f"  {label} / keyword p50 ratio: {statistics.median(samples[label]) / keyword:.2f}")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import pickle
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,11 +27,12 @@ from bench import common
 
 MODEL = "local:all-minilm-l6-v2"
 K = 10
+DEEP = 200
 SPLIT_A = frozenset({"26", "30", "41"})
 
 
 def variants() -> dict[str, Any]:
-    from memory.store import structure
+    from memory.retrieval import structure
 
     base = structure.WEIGHTS
     out = {"base": base}
@@ -63,7 +65,50 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "cover.7": {"coverage_power": 0.7},
     "next.95": {"next_decay": 0.95},
     "prev.8": {"prev_decay": 0.8},
+    "no-window": {"window_hits": 0},
+    "no-date": {"date_boost": 0.0},
+    "no-speaker": {"speaker_boost": 0.0},
+    "no-damp": {"coverage_power": 0.0, "name_only_factor": 1.0},
+    "no-small": {"small_talk_factor": 1.0, "short_factor": 1.0},
+    "no-repeat": {"repeat_factor": 1.0},
+    "kw-only": {"list_weights": (1.0, 0.0)},
+    "vec-only": {"list_weights": (0.0, 1.0)},
+    "rrf10": {"rrf_k": 10, "date_boost": 0.02 * 61 / 11},
+    "rrf20": {"rrf_k": 20, "date_boost": 0.02 * 61 / 21},
+    "rrf30": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31},
+    "rrf20d": {"rrf_k": 20},
+    "rrf30v2": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 2.0)},
+    "rrf30v1": {"rrf_k": 30, "date_boost": 0.02 * 61 / 31, "list_weights": (1.0, 1.0)},
+    "vpool40": {},
+    "vpool60": {},
+    "reach3": {"window_reach": 3},
+    "hits15": {"window_hits": 15},
+    "kdeep50": {},
+    "kdeep100": {},
+    "deep30": {},
+    "deep50": {},
+    "deep100": {},
+    "deep200": {},
 }
+
+
+def rankings(name: str, p: Pools) -> list[list[int | None]]:
+    """The lists a variant fuses, as hybrid.fused_ids builds them: the keyword pool and the vector
+    ranking read structure.VECTOR_DEPTH deep for the pool's rows (deepN: N deep; deep30 is the
+    vector pool alone, as before VECTOR_DEPTH)."""
+    from memory.retrieval import structure
+
+    depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
+    if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
+        p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
+    pool = {*p.keyword, *p.semantic}
+    semantic: list[int | None] = list(p.semantic)
+    if len(p.deep) > len(p.semantic) and depth > len(p.semantic):
+        semantic = structure.ranks_within(p.deep[:depth], pool)
+    keyword: list[int | None] = list(p.keyword)
+    if name.startswith("kdeep"):  # the keyword ranking read N deep for the pool's rows too
+        keyword = structure.ranks_within(p.kdeep[: int(name[5:])], pool)
+    return [keyword, semantic]
 
 
 @dataclasses.dataclass
@@ -76,16 +121,53 @@ class Pools:
     split: str
     kind: str
     scope: Any
+    deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
+    kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
 
 
-def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[list[Pools], dict[int, str]]:
+class VectorCache:
+    """Vectors of texts kept on disk between runs (BENCH_ROOT/recall-splits-vectors-*.pkl): the
+    local model embeds LoCoMo's ~3,000 turns in minutes on two shared cores, and a tuning
+    session reruns this bench many times on the same texts. Keyed by (model, purpose, text)."""
+
+    def __init__(self, instance: Path) -> None:
+        self.path = instance / "vectors.pkl"
+        self.known: dict[tuple[str, str, str], Any] = {}
+        if self.path.exists():
+            with self.path.open("rb") as handle:
+                self.known = pickle.load(handle)  # noqa: S301 - our own scratch file
+        self.dirty = False
+
+    def embed(self, texts: Sequence[str], *, purpose: str) -> list[Any]:
+        from memory.embedding import embeddings
+
+        missing = list(dict.fromkeys(t for t in texts if (MODEL, purpose, t) not in self.known))
+        if missing:
+            matrix = embeddings.embed_texts(missing, model=MODEL, purpose=purpose)
+            self.known.update(((MODEL, purpose, t), row) for t, row in zip(missing, matrix, strict=True))
+            self.dirty = True
+        return [self.known[(MODEL, purpose, t)] for t in texts]
+
+    def save(self) -> None:
+        if self.dirty:
+            with self.path.open("wb") as handle:
+                pickle.dump(self.known, handle)
+            self.dirty = False
+
+
+def _pools(
+    corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache
+) -> tuple[list[Pools], dict[int, str]]:
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
-    from memory.store import embeddings, structure, vectors
+    from memory.retrieval import structure
+    from memory.retrieval.search import search_chunk_rows
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
 
-    matrix = embeddings.embed_texts(
-        [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], model=MODEL
+    matrix = cache.embed(
+        [embeddings.chunk_text(t.heading, t.content) for t in corpus.turns], purpose=embeddings.INDEX
     )
     add_chunks(t.draft(f"{prefix}-{t.conv}") for t in corpus.turns)
     pks = list(
@@ -95,31 +177,27 @@ def _pools(corpus: Any, split_of: Callable[[Any], str], prefix: str) -> tuple[li
     turn_of = {pk: t.turn_id for pk, t in zip(pks, corpus.turns, strict=True)}
     out = []
     pool = structure.pool_size(K)
+    helds, texts = [], []
     for conv in corpus.conversations():
         queryset = deliverable(Chunk.objects.filter(namespace=f"{prefix}-{conv}"))
         for q in (q for q in corpus.questions if q.conv == conv):
             held = structure.search_rows(q.text, k=pool, queryset=queryset)
-            text = structure.vector_query(q.text, structure.speakers(held.values()))
-            found = vectors.nearest_rows(
-                embeddings.embed_query(text, model=MODEL),
-                k=pool,
-                model=MODEL,
-                queryset=queryset,
-                fields=structure.ROW_FIELDS,
-            )
-            rows = {**{r[0]: structure.Row(*r) for r in found}, **held}
-            out.append(
-                Pools(
-                    q.text,
-                    list(held),
-                    [r[0] for r in found],
-                    rows,
-                    q.evidence,
-                    split_of(q),
-                    q.kind,
-                    queryset,
-                )
-            )
+            helds.append((q, queryset, held))
+            texts.append(structure.vector_query(q.text, structure.speakers(held.values())))
+    query_vectors = cache.embed(texts, purpose=embeddings.QUERY)
+    cache.save()
+    for (q, queryset, held), query_vector in zip(helds, query_vectors, strict=True):
+        deep = vectors.nearest_rows(
+            query_vector, k=DEEP, model=MODEL, queryset=queryset, fields=structure.ROW_FIELDS
+        )
+        found = deep[:pool]
+        rows = {**{r[0]: structure.Row(*r) for r in deep}, **held}
+        pools = Pools(
+            q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
+        )
+        pools.deep = [r[0] for r in deep]
+        pools.kdeep = [r[0] for r in search_chunk_rows(q.text, k=DEEP, queryset=queryset)]
+        out.append(pools)
     return out, turn_of
 
 
@@ -161,28 +239,29 @@ def main(argv: list[str] | None = None) -> None:
     from django.db import transaction
 
     from memory.evals import conversation_eval, locomo
-    from memory.store import structure
+    from memory.retrieval import structure
 
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
     chosen = {name: w for name, w in variants().items() if name in wanted}
+    cache = VectorCache(instance)
     with transaction.atomic():
         sets = []
         if args.locomo:
             corpus = locomo.load_corpus(args.locomo)
             sets.append(
-                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo"))
+                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo", cache))
             )
         if args.ours:
             corpus = conversation_eval.load_corpus()
-            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours")))
+            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache)))
         for name, weights in chosen.items():
             print(name, file=sys.stderr, flush=True)
             for label, pools, turn_of in sets:
 
-                def rank(p: Pools, weights: Any = weights) -> list[int]:
+                def rank(p: Pools, weights: Any = weights, name: str = name) -> list[int]:
                     return structure.rerank(
                         p.query,
-                        [p.keyword, p.semantic],
+                        rankings(name, p),
                         k=K,
                         queryset=p.scope,
                         loaded=p.rows,

@@ -175,7 +175,7 @@ def run_one(rows: int, queries: int, k: int, rebuild: bool) -> dict[str, Any]:
     from django.db import connection
 
     from memory.lifecycle.selectors import chunk_search
-    from memory.store.search import search_backend_name
+    from memory.retrieval.search import search_backend_name
     from memory.store.text_index import fts5
 
     if search_backend_name() != "fts5":

@@ -180,12 +180,13 @@ class _State:
         self.size = self._measure()
         return True
 
-    def result(self) -> PartResult:
+    def result(self, text: str) -> PartResult:
+        """This part's outcome; `text` is its render() (rendered once, for the prompt and this)."""
         keys = [item.key for item in self.part.items]
         return PartResult(
             key=self.part.key,
             label=self.part.label,
-            text=self.render(),
+            text=text,
             kept_keys=tuple(k for k, alive in zip(keys, self.alive, strict=True) if alive),
             reduced_keys=tuple(
                 k for k, alive, red in zip(keys, self.alive, self.reduced, strict=True) if alive and red
@@ -216,18 +217,17 @@ def _total(states: list[_State], envelope: Envelope) -> int:
     return sum(blocks) + len(BLOCK_SEPARATOR) * max(len(blocks) - 1, 0)
 
 
-def _render_all(states: list[_State], envelope: Envelope) -> str:
+def _render_all(states: list[_State], texts: list[str], envelope: Envelope) -> str:
+    """The prompt from each state's rendered text (`texts`, in the same order)."""
     blocks: list[str] = []
-    inner = [s.render() for s in states if s.part.in_envelope]
-    inner = [b for b in inner if b]
+    inner = [t for s, t in zip(states, texts, strict=True) if s.part.in_envelope and t]
     envelope_done = False
-    for state in states:
+    for state, text in zip(states, texts, strict=True):
         if state.part.in_envelope:
             if not envelope_done and inner:
                 blocks.append(envelope.header + "\n" + BLOCK_SEPARATOR.join(inner) + "\n" + envelope.footer)
             envelope_done = True
         else:
-            text = state.render()
             if text:
                 blocks.append(text)
     return BLOCK_SEPARATOR.join(blocks)
@@ -251,8 +251,9 @@ def fit(parts: Sequence[Part], *, ceiling: int | None, envelope: Envelope) -> Fi
                     size = new_size
             if size <= ceiling:
                 break
-    text = _render_all(states, envelope)
-    results = tuple(s.result() for s in states)
+    texts = [s.render() for s in states]
+    text = _render_all(states, texts, envelope)
+    results = tuple(s.result(t) for s, t in zip(states, texts, strict=True))
     return FitResult(
         text=text,
         parts=results,

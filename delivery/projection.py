@@ -19,11 +19,13 @@ Budget priority (highest first): working state, always-on, skills, digest, RAG (
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from delivery import budget
@@ -63,6 +65,7 @@ from memory.lifecycle.selectors import (
     resolve_namespaces,
 )
 from memory.store.models import Chunk, DeliveryPolicy, Skill
+from protomem.config import get_config
 from protomem.metrics import CONTEXT_SECONDS, timed
 from sessions_app.digest import digest_block, digest_entries
 
@@ -103,11 +106,37 @@ def rag_hits(
     """The turn's RAG hits: deliverable retrieved-policy rows the agent's scope reads, by trust tier."""
     if top_k <= 0 or not query.strip() or namespaces == ():
         return []
-    qs = Chunk.objects.exclude(delivery_policy__in=[DeliveryPolicy.ALWAYS, DeliveryPolicy.ON_DEMAND])
-    qs = readable_by(qs, agent=agent)
-    qs = at_or_above_trust(in_namespaces(qs, namespaces), min_trust)
+    qs = _rag_queryset(agent.pk if agent is not None else None, namespaces, min_trust)
     hits = chunk_search(query, k=top_k, queryset=qs)
     return sorted(hits, key=lambda c: -c.trust_tier)  # stable: relevance kept within a tier
+
+
+def _rag_queryset(
+    agent_id: int | None, namespaces: tuple[str, ...] | None, min_trust: int
+) -> QuerySet[Chunk]:
+    """The RAG candidates' filter, built once per agent, namespaces, trust floor and config.
+
+    Building it through the ORM and compiling it (memory.store.row_filter keeps the SQL per
+    queryset object) cost more CPU per turn than running the turn's SQL; a queryset is
+    immutable (each filter makes a new one), and this one is never evaluated itself (the search
+    filters copies of it), so the same object serves every turn. The config object is part of
+    the key (scope and trust rules come from it): a reloaded config builds afresh."""
+    config = get_config()
+    key = (agent_id, namespaces, min_trust)
+    cached = _RAG_QUERYSETS.get(key)
+    if cached is not None and cached[0] is config and cached[1]._result_cache is None:
+        return cached[1]
+    qs = Chunk.objects.exclude(delivery_policy__in=[DeliveryPolicy.ALWAYS, DeliveryPolicy.ON_DEMAND])
+    qs = readable_by(qs, agent=agent_id)
+    qs = at_or_above_trust(in_namespaces(qs, namespaces), min_trust)
+    if len(_RAG_QUERYSETS) >= RAG_QUERYSET_CACHE:
+        _RAG_QUERYSETS.clear()
+    _RAG_QUERYSETS[key] = (config, qs)
+    return qs
+
+
+RAG_QUERYSET_CACHE = 1024  # (agent, namespaces, floor) keys; cleared whole when full
+_RAG_QUERYSETS: dict[tuple[Any, ...], tuple[Any, QuerySet[Chunk]]] = {}
 
 
 def hot_rows(
@@ -167,6 +196,52 @@ def _skill_shed_sequence(
 # Composition
 
 
+def _hot_items(hot: Sequence[ChunkLike]) -> tuple[Item, ...]:
+    """The always-on part's items. The set is read fresh every turn but rarely changes, so its
+    rendering is kept by value: HotEntry tuples (every field a line or a source reads) are the
+    key, so any edit, revision, new or removed row is a new key. Chunk instances (a replay)
+    hash by id alone and are rendered every time."""
+    if all(type(c) is HotEntry for c in hot):
+        return _hot_items_cached(tuple(hot))  # type: ignore[arg-type]
+    return tuple(Item(key=c.pk, text=hot_line(c)) for c in hot)
+
+
+@functools.lru_cache(maxsize=64)
+def _hot_items_cached(hot: tuple[HotEntry, ...]) -> tuple[Item, ...]:
+    return tuple(Item(key=c.pk, text=hot_line(c)) for c in hot)
+
+
+def _skill_items(skills: Sequence[Skill | SkillEntry]) -> tuple[Item, ...]:
+    """The skills part's items, kept by value (SkillEntry tuples) like _hot_items."""
+    if all(type(s) is SkillEntry for s in skills):
+        return _skill_items_cached(tuple(skills))  # type: ignore[arg-type]
+    return tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills)
+
+
+@functools.lru_cache(maxsize=64)
+def _skill_items_cached(skills: tuple[SkillEntry, ...]) -> tuple[Item, ...]:
+    return tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills)
+
+
+@functools.lru_cache(maxsize=64)
+def _hot_sources(hot: tuple[HotEntry, ...], kept: tuple[int, ...], tz: tzinfo) -> tuple[Source, ...]:
+    """The always-on part's sources (immutable), kept by value like _hot_items."""
+    rows = {c.pk: c for c in hot}
+    return tuple(_chunk_source(HOT, chunk_id, rows[chunk_id], tz) for chunk_id in kept)
+
+
+def _chunk_source(section_key: str, chunk_id: int, chunk: ChunkLike, tz: tzinfo) -> Source:
+    return Source(
+        section=section_key,
+        chunk_id=chunk_id,
+        source=chunk.source,
+        source_type=chunk.source_type,
+        trust=chunk.trust_label,
+        stored=stored_date(chunk, tz),
+        scope=row_scope(chunk),
+    )
+
+
 def memory_parts(
     *,
     entries: Sequence[DigestEntryLike],
@@ -196,7 +271,7 @@ def memory_parts(
             Part(
                 key=HOT,
                 label=LABELS[HOT],
-                items=tuple(Item(key=c.pk, text=hot_line(c)) for c in hot),
+                items=_hot_items(hot),
                 priority=PRIORITY[HOT],
                 shed=Shed.NEVER,
                 header=HOT_HEADER,
@@ -271,7 +346,7 @@ def compose_projected_context(
             Part(
                 key=SKILLS,
                 label=LABELS[SKILLS],
-                items=tuple(Item(key=s.name, text=skill_line(s), short=skill_short_line(s)) for s in skills),
+                items=_skill_items(skills),
                 priority=PRIORITY[SKILLS],
                 shed=Shed.REDUCE,
                 header=SKILLS_HEADER,
@@ -346,22 +421,14 @@ def _result(
     hot_ids = tuple(int(i) for i in kept(HOT))
     rag_ids = tuple(int(i) for i in kept(RAG))
     digest_ids = tuple(str(i) for i in kept(DIGEST))
-    chunks = {c.pk: c for c in [*hot, *hits]}
     sources = [Source(section=DIGEST, session_id=sid) for sid in digest_ids]
-    for section_key, ids in ((HOT, hot_ids), (RAG, rag_ids)):
-        for chunk_id in ids:
-            chunk = chunks[chunk_id]
-            sources.append(
-                Source(
-                    section=section_key,
-                    chunk_id=chunk_id,
-                    source=chunk.source,
-                    source_type=chunk.source_type,
-                    trust=chunk.trust_label,
-                    stored=stored_date(chunk, tz),
-                    scope=row_scope(chunk),
-                )
-            )
+    if hot_ids and all(type(c) is HotEntry for c in hot):
+        sources.extend(_hot_sources(tuple(hot), hot_ids, tz))
+    else:
+        hot_rows_by_id = {c.pk: c for c in hot}
+        sources.extend(_chunk_source(HOT, i, hot_rows_by_id[i], tz) for i in hot_ids)
+    hits_by_id = {c.pk: c for c in hits}
+    sources.extend(_chunk_source(RAG, i, hits_by_id[i], tz) for i in rag_ids)
     return ProjectedContext(
         text=fitted.text,
         sections=sections,

@@ -14,8 +14,7 @@ from django.db import IntegrityError, connections, transaction
 from django.db.models import Q, QuerySet
 
 from memory.store.models import Skill
-from memory.store.search import plan, search_backend_name
-from memory.store.text_index import fts5, skills_fts5, tsvector
+from memory.store.text_index import SKILLS, plan, terms_of
 from protomem.errors import ApplicationError, ConflictError
 
 SKILL_SEARCH_LIMIT = 200
@@ -35,18 +34,14 @@ def _like_ids(terms: list[str], queryset: QuerySet[Skill], limit: int) -> list[i
 
 def skill_search_ids(query: str, *, queryset: QuerySet[Skill], limit: int = SKILL_SEARCH_LIMIT) -> list[int]:
     """Ids of `queryset` rows matching a free-text query, best first (all terms, pairs, any term)."""
-    terms = fts5.terms_of(query)
+    terms = terms_of(query)
     if not terms or limit <= 0:
         return []
-    if search_backend_name() == "tsvector":  # the chunk store's index decides for skills too
-        match_ids = tsvector.skill_ids
-    elif skills_fts5.skill_fts_ready():
-        match_ids = skills_fts5.match_skill_ids
-    else:
+    if not SKILLS.ranked():  # no skills index here (or search forced to LIKE)
         return _like_ids(terms, queryset, limit)
     out: dict[int, None] = {}
     for expression in plan(terms):
-        ids = [i for i in match_ids(expression, limit=None) if i not in out]
+        ids = [i for i in SKILLS.match_ids(expression, limit=None) if i not in out]
         if ids:
             allowed = set(queryset.filter(pk__in=ids).values_list("pk", flat=True))
             for skill_id in ids:

@@ -60,8 +60,8 @@ BACKFILL_TIME_BUDGET_S = 60.0
 @shared_task(name="memory.chunks_embed", bind=True, max_retries=3, ignore_result=True)
 def chunks_embed_task(self: Any, chunk_ids: list[int]) -> int:
     """Embed these chunks (skips those done); retries a few times on an embedding outage."""
+    from memory.embedding.embeddings import EmbeddingCallFailed, EmbeddingCircuitOpen, EmbeddingNotConfigured
     from memory.store.embedding_index import chunks_embed
-    from memory.store.embeddings import EmbeddingCallFailed, EmbeddingCircuitOpen, EmbeddingNotConfigured
 
     try:
         return chunks_embed(chunk_ids=chunk_ids)

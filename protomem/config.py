@@ -18,7 +18,7 @@ from django.core.exceptions import ImproperlyConfigured
 SCOPES = ("scoped", "shared", "layered")
 # knowledge.hold: which pending rows stay out of delivery until reviewed (lifecycle.inspection).
 HOLD_POLICIES = ("risky", "all_pending", "off")
-# knowledge.query_precision: how a local embed model runs search queries (memory.store.local_model).
+# knowledge.query_precision: how a local embed model runs search queries (memory.embedding.local_model).
 QUERY_PRECISIONS = ("int8", "fp32")
 PRIOR_SESSION_POLICIES = ("newest", "relevant", "off")
 

@@ -11,7 +11,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
-    from memory.store.search import search_backend_name
+    from memory.store.text_index import CHUNKS
 
     checks: dict[str, str] = {}
     for alias in ("default", "injections"):
@@ -21,6 +21,6 @@ def readyz(request: HttpRequest) -> JsonResponse:
             checks[f"db:{alias}"] = "ok"
         except Exception as exc:
             checks[f"db:{alias}"] = f"error: {exc.__class__.__name__}"
-    checks["search"] = search_backend_name()
+    checks["search"] = CHUNKS.backend()
     ok = all(not v.startswith("error") for v in checks.values())
     return JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)

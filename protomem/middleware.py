@@ -59,7 +59,9 @@ class ApiInputGuardMiddleware:
         query_limit = getattr(settings, "PROTOMEM_MAX_QUERY_BYTES", DEFAULT_MAX_QUERY_BYTES)
         if len(query) > query_limit:
             return _error(414, f"Query string too long (the limit is {query_limit} bytes).", "uri_too_long")
-        if "\x00" in request.path_info or "\x00" in unquote_plus(query):
+        # Decoding makes a NUL only out of "%00": most queries skip unquoting.
+        nul_in_query = "\x00" in query or ("%00" in query and "\x00" in unquote_plus(query))
+        if "\x00" in request.path_info or nul_in_query:
             return _error(400, "NUL characters are not allowed in the URL.", NUL_CODE)
         if "\x00" in request.META.get("HTTP_AUTHORIZATION", ""):  # the key is a DB lookup too
             return _error(400, "NUL characters are not allowed in the Authorization header.", NUL_CODE)

@@ -12,7 +12,7 @@ from protomem.settings import *  # noqa: F403
 # One directory per test run, so parallel runs on one machine never share database files.
 TEST_RUN_DIR = Path(os.environ.get("PROTOMEM_TEST_DIR") or tempfile.mkdtemp(prefix="protomem-test-"))
 os.environ["PROTOMEM_TEST_DIR"] = str(TEST_RUN_DIR)
-# Built ONNX encoders (memory.store.onnx_encoder) go to this run's dir, not the user's cache.
+# Built ONNX encoders (memory.embedding.onnx_encoder) go to this run's dir, not the user's cache.
 os.environ.setdefault("PROTOMEM_MODEL_CACHE", str(TEST_RUN_DIR / "model-cache"))
 for _alias, _file in (("default", "agent.db"), ("injections", "injections.db")):
     _db = DATABASES[_alias]  # noqa: F405

@@ -43,7 +43,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from memory.lifecycle.rendering import one_line
-from memory.store.text_index import fts5 as chunk_fts
+from memory.store.text_index import terms_of
 from protomem.config import get_config
 from sessions_app.models import Agent, SessionSummary
 from sessions_app.selectors import rank_summaries, ranked_backend
@@ -136,7 +136,7 @@ def _cached_newest(agent: Agent, n: int, now: datetime) -> list[_Row]:
 
 
 def _relevant_rows(agent: Agent, query: str, n: int, active: str | None) -> list[_Row]:
-    terms = chunk_fts.terms_of(query)
+    terms = terms_of(query)
     if not terms or not ranked_backend():
         return []
     ranked = rank_summaries(agent_id=agent.pk, terms=terms, k=n + 1)

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
-from memory.store.search import choose_backend
+from memory.store.text_index import TextIndex, terms_of
 from memory.store.text_index import fts5 as chunk_fts
 from memory.store.text_index import tsvector as chunk_pg_fts
 from sessions_app import fts, pg_fts
@@ -86,24 +86,27 @@ def session_summary_get(*, agent: Agent, session_id: str) -> RecalledSummary | N
 # Session search
 
 
-@functools.cache
 def _fts_ready() -> bool:
     return chunk_fts.fts5_compiled() and fts.table_exists()
 
 
-@functools.cache
 def _tsvector_ready() -> bool:
     return chunk_pg_fts.column_exists(pg_fts.SUMMARY_TABLE)
 
 
+# The session-summary index through the text-index interface; its queries are scoped by agent,
+# so they stay in its raw-SQL modules (sessions_app.fts, sessions_app.pg_fts: _index()).
+SUMMARIES = TextIndex("session summaries", fts5_ready=_fts_ready, tsvector_ready=_tsvector_ready)
+
+
 def search_backend_name() -> str:
-    """The session index's backend (memory.store.search.choose_backend)."""
-    return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
+    """The session index's backend: 'fts5', 'tsvector' or 'like' (memory.store.text_index)."""
+    return SUMMARIES.backend()
 
 
 def ranked_backend() -> bool:
     """Whether session search runs through a text index (FTS5 or tsvector), not LIKE."""
-    return search_backend_name() != "like"
+    return SUMMARIES.ranked()
 
 
 def _index() -> Any:
@@ -112,8 +115,7 @@ def _index() -> Any:
 
 
 def reset_backend_cache() -> None:
-    _fts_ready.cache_clear()
-    _tsvector_ready.cache_clear()
+    SUMMARIES.reset()
 
 
 SUMMARY_COUNT_TTL_S = 60
@@ -290,7 +292,7 @@ def session_search(*, agent: Agent, query: str, k: int = 10) -> list[SessionHit]
     Stemmed (porter) FTS5 with the chunk store's query sanitization, ranked by rank_summary_ids;
     LIKE when FTS5 is missing. An empty or all-punctuation query finds nothing.
     """
-    terms = chunk_fts.terms_of(query)
+    terms = terms_of(query)
     k = max(0, min(k, SEARCH_MAX_K))
     if not terms or k == 0:
         return []

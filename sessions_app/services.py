@@ -97,7 +97,6 @@ def validate_session_id(session_id: str) -> str:
     return session_id
 
 
-
 def session_register(
     *, agent: Agent, session_id: str, surface: str | None = None, incognito: bool = False
 ) -> tuple[Session, bool]:

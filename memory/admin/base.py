@@ -40,8 +40,8 @@ from memory.lifecycle.retention import (
     chunks_bulk_restore,
 )
 from memory.lifecycle.review import chunk_promote, chunk_review
+from memory.retrieval.retrieve import Options, retrieve_ids
 from memory.store.models import Chunk, DeliveryPolicy, ReviewState
-from memory.store.search import search_chunk_ids
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
@@ -232,7 +232,8 @@ class ChunkAdminBase(EraseActionMixin, ChunkChangePage, admin.ModelAdmin):
     ) -> tuple[QuerySet[Chunk], bool]:
         if not search_term.strip():
             return queryset, False
-        ids = search_chunk_ids(search_term, k=ADMIN_SEARCH_LIMIT, queryset=queryset)
+        # the text index's order over every row of the changelist (history and held rows too)
+        ids = retrieve_ids(search_term, queryset, ADMIN_SEARCH_LIMIT, Options(mode="text", every_row=True))
         results = queryset.filter(pk__in=ids)
         if ids and ORDER_VAR not in request.GET:  # no column sort asked: keep the rank order
             rank = Case(

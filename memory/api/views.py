@@ -49,6 +49,8 @@ from memory.lifecycle import ingest, recall, retention
 from memory.lifecycle.review import chunk_promote, chunk_review, chunk_revise
 from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
+from protomem.representation import Representation, compile_representation
+from sessions_app.authentication import own_session
 from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms, IsAgent
 
@@ -59,10 +61,10 @@ PROMOTE_PATH = "promote_api"
 
 def _agent_session(request: Request, session_id: str) -> Session:
     """The calling agent's own session with this id; 404 for anyone else's or an unknown one."""
-    try:
-        return Session.objects.select_related("agent").get(agent=request.user.agent, session_id=session_id)
-    except Session.DoesNotExist:
-        raise Http404 from None
+    session = own_session(request.user.agent, session_id)
+    if session is None:
+        raise Http404
+    return session
 
 
 def operator_actor(request: Request) -> str:
@@ -119,6 +121,17 @@ def _recall_hits_output() -> Any:
     return serializer
 
 
+@functools.cache
+def _chunk_dict() -> Representation:
+    """ChunkOutput compiled (protomem.representation): the same dict for a fraction of the CPU."""
+    return compile_representation(_chunk_output())
+
+
+@functools.cache
+def _recall_hits_list() -> Representation:
+    return compile_representation(_recall_hits_output())
+
+
 CHUNK_ID = OpenApiParameter("chunk_id", int, OpenApiParameter.PATH, description="chunk id")
 
 WRITE_ERRORS = {
@@ -149,7 +162,7 @@ class MemoryIngestApi(APIView):
         stored = outcome.action in ("inserted", "superseded", "proposed")
         body = {
             "action": action,
-            "chunk": _chunk_output().to_representation(chunk) if chunk is not None else None,
+            "chunk": _chunk_dict()(chunk) if chunk is not None else None,
             "superseded_id": outcome.superseded_id,
             "proposes": outcome.proposed_id,
             "held_reasons": list(held),
@@ -220,7 +233,7 @@ class MemoryRecallApi(APIView):
             {
                 "query": params["query"],
                 "count": len(hits),
-                "results": _recall_hits_output().to_representation([h.chunk for h in hits]),
+                "results": _recall_hits_list()([h.chunk for h in hits]),
                 "text": "\n".join(h.line for h in hits),
             }
         )

@@ -60,7 +60,7 @@ def add_arguments(parser: ArgumentParser) -> None:
 
 
 def handle(command: Any, options: dict[str, Any]) -> None:
-    from memory.store.embeddings import EmbeddingError
+    from memory.embedding.embeddings import EmbeddingError
 
     if options.get("conversations") is not None or options.get("locomo") is not None:
         _conversations(command, options)
@@ -95,8 +95,8 @@ def handle(command: Any, options: dict[str, Any]) -> None:
 def _conversations(command: Any, options: dict[str, Any]) -> None:
     """The conversation eval (ours or LoCoMo): retrievers side by side per split and kind
     (conversation_eval.format_table)."""
+    from memory.embedding.embeddings import EmbeddingError, active_model
     from memory.evals import locomo
-    from memory.store.embeddings import EmbeddingError, active_model
 
     outside = options.get("locomo") is not None
     try:

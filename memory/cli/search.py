@@ -6,7 +6,7 @@ from argparse import ArgumentParser
 from typing import Any
 
 from memory.lifecycle.selectors import chunk_search
-from memory.store.search import search_backend_name
+from memory.store.text_index import CHUNKS
 
 help = "Search the knowledge store and print id, date, trust label and heading per hit."
 
@@ -24,4 +24,4 @@ def handle(command: Any, options: dict[str, Any]) -> None:
     for chunk in hits:
         title = chunk.heading or next(iter(chunk.content.strip().splitlines()), "")[:80]
         command.stdout.write(f"#{chunk.pk}\t{chunk.created_at:%Y-%m-%d}\t{chunk.trust_label}\t{title}")
-    command.stderr.write(f"{len(hits)} hit(s) via {search_backend_name()}")
+    command.stderr.write(f"{len(hits)} hit(s) via {CHUNKS.backend()}")

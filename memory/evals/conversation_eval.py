@@ -11,7 +11,7 @@ each *retriever* against its own conversation's turns only. A retriever is any
 `(question, k, scope) -> [chunk id, ...]` (best first); `keyword` and `hybrid` are the
 product's search paths (chunk_search with knowledge.embeddings off / on), `plain_keyword` the
 text index alone, and new strategies plug in the same way. Turns are stored with domain
-TURN_DOMAIN, so memory.store.structure treats them as conversation turns.
+TURN_DOMAIN, so memory.retrieval.structure treats them as conversation turns.
 
 Metrics from the top 10 each retriever returns, averaged over questions, per split and kind:
   r@5, r@10   share of questions with at least one evidence turn in the top 5 / 10
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from django.db.models import QuerySet
 
     from memory.lifecycle.writes import ChunkDraft
+    from memory.retrieval.retrieve import Mode
     from memory.store.models import Chunk
 
 CORPUS_DIR = Path(__file__).resolve().parent / "conversations"
@@ -46,7 +47,7 @@ METRICS = ("r@5", "r@10", "all@10", "mrr")
 # Also kept: every-evidence recall@5 and the LoCoMo paper's recall@k (the mean share of a
 # question's evidence turns in the top k).
 ALL_METRICS = ("r@5", "r@10", "all@5", "all@10", "p@5", "p@10", "mrr")
-TURN_DOMAIN = "turn"  # what a transcript ingest stores a turn as (memory.store.structure.TURN_DOMAINS)
+TURN_DOMAIN = "turn"  # what a transcript ingest stores a turn as (memory.retrieval.structure.TURN_DOMAINS)
 
 
 @dataclass(frozen=True)
@@ -152,38 +153,36 @@ Retriever = Callable[[str, int, SearchScope], list[int]]
 
 
 def keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The keyword path with embeddings off (memory.store.structure.keyword_ids: FTS5 AND ->
+    """The keyword path with embeddings off (memory.retrieval.retrieve, mode keyword: FTS5 AND ->
     pairs -> OR, then dates, small-talk damping and the turn window)."""
-    from memory.store.structure import keyword_ids
-
-    return keyword_ids(question, k=k, queryset=scope.queryset)
+    return _retrieve(question, k, scope, mode="keyword")
 
 
 def plain_keyword(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The text index alone, no structure steps (memory.store.search.search_chunk_ids)."""
-    from memory.store.search import search_chunk_ids
-
-    return search_chunk_ids(question, k=k, queryset=scope.queryset)
+    """The text index alone, no structure steps (memory.retrieval.retrieve, mode text)."""
+    return _retrieve(question, k, scope, mode="text")
 
 
 def vector(question: str, k: int, scope: SearchScope) -> list[int]:
     """The vector ranking alone (the question embedded as asked, nearest rows of the scope)."""
-    from memory.store import embeddings, vectors
-
     if scope.model is None:
         raise ValueError("the vector retriever needs a run with an embedding model")
-    query_vector = embeddings.embed_query(question, model=scope.model)
-    return vectors.nearest_ids(query_vector, k=k, model=scope.model, queryset=scope.queryset)
+    return _retrieve(question, k, scope, mode="vector")
 
 
 def hybrid(question: str, k: int, scope: SearchScope) -> list[int]:
-    """The hybrid path (memory.store.hybrid: keyword and vector rankings through structure.rerank),
+    """The hybrid path (memory.retrieval.hybrid: keyword and vector rankings through structure.rerank),
     embedding the question as the product does (speaker names dropped, query cache)."""
-    from memory.store.hybrid import hybrid_chunk_ids
-
     if scope.model is None:
         raise ValueError("the hybrid retriever needs a run with an embedding model")
-    return hybrid_chunk_ids(question, k=k, queryset=scope.queryset, model=scope.model)
+    return _retrieve(question, k, scope, mode="hybrid")
+
+
+def _retrieve(question: str, k: int, scope: SearchScope, *, mode: Mode) -> list[int]:
+    """The product's entry point on the scope (already deliverable-filtered: every_row)."""
+    from memory.retrieval.retrieve import Options, retrieve_ids
+
+    return retrieve_ids(question, scope.queryset, k, Options(mode=mode, every_row=True, model=scope.model))
 
 
 # -- scoring
@@ -252,8 +251,9 @@ def evaluate(
 ) -> EvalResult:
     """Each retriever's scores on `corpus` (see module doc). With `model`, turns and questions
     are embedded first (outside the transaction) and vectors stored for the hybrid path."""
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
-    from memory.store import embeddings, vectors
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
     from memory.store.models import Chunk
 

@@ -10,7 +10,14 @@ row would then be stored without it). Scores are per class and split:
 - secret attacks: the share never delivered verbatim (held or redacted);
 - benign memories: the share held (should be near zero).
 
-The detectors were tuned on "tune" only; "held_out" is reported, never tuned on.
+Splits: "tune" trains the classifier (inspection_classifier) and tuned the rules; "dev" is a fixed
+fifth of the lines written as "tune" (chosen by a hash of the unit id, see `DEV_BUCKETS`) on which
+the classifier's threshold is decided; "held_out" is reported, never tuned on; "fresh"
+(attacks_fresh.jsonl / benign_fresh.jsonl) was written for issue 29 in forms and languages the
+rest does not have, before the classifier existed, and is never used for tuning either: the
+honest stand-in for corpora nobody here wrote. "fresh" was looked at after its first measurement
+(languages it showed missing were then written into "tune"); "fresh2" (attacks_fresh2.jsonl /
+benign_fresh2.jsonl) was written after the classifier's last change and measured once.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -20,6 +27,7 @@ benign rows here; the end-to-end `protomem eval-poisoning` run does see it.
 from __future__ import annotations
 
 import json
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +41,14 @@ from memory.lifecycle.redaction import redact_secrets
 CORPUS_DIR = Path(__file__).resolve().parent / "poisoning"
 ATTACK_FILE = "attacks.jsonl"
 BENIGN_FILE = "benign.jsonl"
-SPLITS = ("tune", "held_out")
+FRESH_FILES = (
+    ("attacks_fresh.jsonl", True),
+    ("benign_fresh.jsonl", False),
+    ("attacks_fresh2.jsonl", True),
+    ("benign_fresh2.jsonl", False),
+)
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2")
+DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
 TARGET_ATTACKS_KEPT_OUT = 0.95
@@ -103,12 +118,19 @@ class SplitScore:
         )
 
 
+def _split(data: dict[str, Any]) -> str:
+    unit = data.get("part_of") or data["id"]
+    if data["split"] == "tune" and zlib.crc32(unit.encode()) % DEV_BUCKETS == 0:
+        return "dev"
+    return str(data["split"])
+
+
 def _row(data: dict[str, Any], attack: bool) -> CorpusRow:
     return CorpusRow(
         id=data["id"],
         cls=data["class"],
         content=data["content"],
-        split=data["split"],
+        split=_split(data),
         attack=attack,
         heading=data.get("heading", ""),
         domain=data.get("domain", DEFAULT_DOMAIN),
@@ -123,14 +145,17 @@ def _row(data: dict[str, Any], attack: bool) -> CorpusRow:
 def load_corpus(directory: Path = CORPUS_DIR) -> list[CorpusRow]:
     """Every corpus row, attacks first; raises on a malformed line (the corpus is ours)."""
     rows = []
-    for name, attack in ((ATTACK_FILE, True), (BENIGN_FILE, False)):
+    for name, attack in ((ATTACK_FILE, True), (BENIGN_FILE, False), *FRESH_FILES):
+        if not (directory / name).exists():
+            continue
         with (directory / name).open(encoding="utf-8") as fh:
             rows.extend(_row(json.loads(line), attack) for line in fh if line.strip())
     return rows
 
 
-def inspect_row(row: CorpusRow) -> Inspection:
+def inspect_row(row: CorpusRow, *, classifier: bool = True) -> Inspection:
     return inspect_write(
+        classifier=classifier,
         content=row.content,
         heading=row.heading,
         domain=row.domain,
@@ -224,7 +249,11 @@ def format_table(scores: dict[str, SplitScore], *, splits: Sequence[str] = SPLIT
     """Markdown: one row per class, a column pair per split, then the totals against the targets."""
     header = "| class | kind | " + " | ".join(f"{s} n | {s} score" for s in splits) + " |"
     lines = [header, "|" + "---|" * (2 + 2 * len(splits))]
-    classes = scores[splits[0]].classes
+    seen: dict[tuple[bool, str], ClassScore] = {}
+    for split in splits:
+        for c in scores[split].classes:
+            seen.setdefault((not c.attack, c.cls), c)
+    classes = [seen[key] for key in sorted(seen)]
     for entry in classes:
         kind = "attack kept out" if entry.attack else "benign held"
         cells = []

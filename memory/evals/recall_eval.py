@@ -10,8 +10,8 @@ or no words shared with the chunk, and "lexical"). Chunks no query points at are
 
 `evaluate` stores the corpus in the real store *inside a transaction that is rolled back*
 (a namespace of its own, through memory.lifecycle.writes.add_chunks, vectors through memory.store.vectors),
-runs each query through the same functions chunk_search uses (memory.store.search.search_chunk_ids,
-memory.store.vectors.nearest_ids, memory.store.hybrid.fused_ids) restricted to that namespace, and rolls
+runs each query through chunk_search's entry point (memory.retrieval.retrieve, modes text, vector and
+hybrid; the query embedded beforehand) restricted to that namespace, and rolls
 everything back: nothing stays behind. Texts are embedded before the transaction opens, so the
 store's write lock is held only for the inserts and the searches (a few seconds).
 
@@ -167,12 +167,12 @@ def evaluate(
     dataset: Dataset, *, k: int = 5, model: str | None = None, progress: Callable[[str], None] | None = None
 ) -> EvalResult:
     """Scores of each mode on `dataset` (see module doc); raises EmbeddingError if no vectors."""
+    from memory.embedding import embeddings
     from memory.lifecycle.writes import ChunkDraft, add_chunks
-    from memory.store import embeddings, vectors
+    from memory.retrieval.retrieve import Options, retrieve_ids
+    from memory.store import vectors
     from memory.store.deliverable import deliverable
-    from memory.store.hybrid import fused_ids
     from memory.store.models import Chunk
-    from memory.store.search import search_chunk_ids
 
     say = progress or (lambda _message: None)
     model = model or embeddings.active_model()
@@ -203,10 +203,11 @@ def evaluate(
         base = deliverable(Chunk.objects.filter(namespace=namespace))
         say(f"searching ({', '.join(MODES)}) at k={k}")
         for query, vector in zip(dataset.queries, query_vectors, strict=True):
-            ranked = {
-                "keyword": search_chunk_ids(query.text, k=k, queryset=base),
-                "vector": vectors.nearest_ids(vector, k=k, model=model, queryset=base),
-                "hybrid": fused_ids(query.text, vector, k=k, queryset=base, model=model),
+            ranked = {  # the query's vector embedded above, in one batch
+                mode: retrieve_ids(
+                    query.text, base, k, Options(mode=path, every_row=True, model=model, query_vector=vector)
+                )
+                for mode, path in (("keyword", "text"), ("vector", "vector"), ("hybrid", "hybrid"))
             }
             for mode, ids in ranked.items():
                 names = [cid_of[i] for i in ids if i in cid_of]

@@ -79,8 +79,7 @@ from memory.lifecycle.writes import (
 )
 from memory.store import text_index
 from memory.store.models import Chunk
-from memory.store.search import search_backend_name
-from memory.store.text_index import fts5
+from memory.store.text_index import CHUNKS, fts5
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
@@ -232,7 +231,7 @@ def rare_postings(words: frozenset[str], *, enough: int | None = None) -> dict[s
 def candidates(new: frozenset[str], *, namespace: str, now: datetime | None = None) -> list[tuple[int, str]]:
     """(id, content) of the live facts most likely to overlap `new`, best first (bounded)."""
     now = now or timezone.now()
-    if search_backend_name() == "like":
+    if CHUNKS.backend() == "like":
         # No FTS5 in this SQLite: a LIKE pass over the longest words (bounded, newest first).
         words = sorted((w for w in new if w not in fts5.STOPWORDS), key=lambda w: (-len(w), w))[:3]
         match = Q()

@@ -50,8 +50,7 @@ from memory.lifecycle.writes import (
 from memory.store import text_index
 from memory.store.embedding_index import chunk_embed_enqueue
 from memory.store.models import Chunk, ReviewState
-from memory.store.search import search_backend_name
-from memory.store.text_index import fts5
+from memory.store.text_index import CHUNKS, fts5
 from protomem.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
@@ -91,7 +90,7 @@ def facts_ingest(
     with transaction.atomic():
         # The batch path compares against every row; drafts written for an agent must only
         # see what its knowledge.scope lets it read, which the per-fact path applies.
-        per_fact = any(d.agent_id is not None for d in drafts) or search_backend_name() == "like"
+        per_fact = any(d.agent_id is not None for d in drafts) or CHUNKS.backend() == "like"
         if per_fact or not connection.features.can_return_rows_from_bulk_insert:
             return [
                 fact_ingest(draft=d, actor=actor, path=path, agent_write=agent_write, now=now) for d in drafts

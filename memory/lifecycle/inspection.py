@@ -31,9 +31,13 @@ a reason of their own.
 Judgement in layers: normalisation, then the detectors of inspection_patterns (cheap, for the
 unambiguous shapes), then, where no detector found an instruction or a protected subject, the
 semantic layer (inspection_semantic: what the row does, by multilingual cue groups, naming the
-attack class it matched). Each Reason says which layer found it in `rule` ("pattern",
-"semantic:<class>", "" for structural checks). A row is also judged with its session's recent
-writes (inspection_split, split_writes): an instruction split over writes is held whole.
+attack class it matched), then, where neither spoke, the trained layer (inspection_classifier: a
+small classifier over words, byte n-grams and cross-language cues, trained on the eval's tune
+split; it holds at the threshold decided on its dev split and names the class and the features
+that decided). Each Reason says which layer found it in `rule` ("pattern", "semantic:<class>",
+"classifier:<class>", "" for structural checks). Conversation turns never reach the classifier.
+A row is also judged with its session's recent writes (inspection_split, split_writes): an
+instruction split over writes is held whole.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory.lifecycle.inspection_classifier import classify
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     AUTHORITY_DETECTORS,
@@ -278,6 +283,7 @@ def inspect_write(
     copies_from_sessions: int = 0,
     supersedes_operator_row: bool = False,
     protected_subjects: Sequence[str] = DEFAULT_PROTECTED_SUBJECTS,
+    classifier: bool = True,
 ) -> Inspection:
     """Reasons, risk (1 highest .. 3) and hold for one write; pure and deterministic.
 
@@ -306,6 +312,12 @@ def inspect_write(
         # the semantic layer (what the row does, in any wording) where no pattern spoke already
         for hit in semantic_reasons(body, turn=turn):
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
+    if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
+        # the trained layer (inspection_classifier): new wording and languages the cues do not list
+        verdict = classify(body, normalise(heading) if heading else "")
+        if verdict is not None and verdict.held:
+            why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
+            reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:

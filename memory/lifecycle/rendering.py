@@ -44,7 +44,6 @@ class ChunkLike(Protocol):
     def trust_label(self) -> str: ...
 
 
-
 _FRAME_TAG = re.compile(r"<(\s*/?\s*(?:injected_memory|available_skills|working_state)\b)", re.IGNORECASE)
 # A label the text itself writes, e.g. content ending "(stored 2020-01-01; trust: operator)".
 _FORGED_LABEL = re.compile(r"\((?:[^()]*;\s*)?trust\s*:\s*([^()]*)\)", re.IGNORECASE)

@@ -79,9 +79,9 @@ def _apply_proposal(chunk: Chunk, *, accepted: bool, actor: str, path: str) -> N
         event = PROPOSAL_ACCEPTED
     else:
         done = bool(
-            Chunk.objects.filter(
-                pk=target_id, invalidation_reason=f"{SUPERSEDED_PREFIX}{chunk.pk}"
-            ).update(invalidated_at=None, invalidation_reason="")
+            Chunk.objects.filter(pk=target_id, invalidation_reason=f"{SUPERSEDED_PREFIX}{chunk.pk}").update(
+                invalidated_at=None, invalidation_reason=""
+            )
         )
         scope = write_scope(agent=chunk.agent_id)
         event = PROPOSAL_WITHDRAWN
@@ -138,9 +138,7 @@ def chunk_revise(
             logger.warning("chunk %s was superseded concurrently; #%s stands beside it", old.pk, new.pk)
     except Exception:
         logger.exception("revision #%s landed but #%s was not invalidated", new.pk, old.pk)
-    audit_event_record(
-        event=REVISED, actor=actor, path=path, chunk_id=new.pk, data={"revises": old.pk}
-    )
+    audit_event_record(event=REVISED, actor=actor, path=path, chunk_id=new.pk, data={"revises": old.pk})
     return new
 
 

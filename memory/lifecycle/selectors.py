@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from memory.lifecycle.principals import AgentRef
 from memory.lifecycle.scope import current_scope, readable_by
-from memory.store import row_filter, structure
+from memory.retrieval.retrieve import Options, retrieve
+from memory.store import row_filter
 from memory.store.deliverable import current_hold, deliverable
 from memory.store.models import Chunk, DeliveryPolicy
-from memory.store.search import search_chunks, search_deliverable
 from memory.store.trust import (
     AGENT_SOURCE_TYPES,
     OPERATOR_SOURCE_TYPES,
@@ -222,31 +222,6 @@ def chunks_by_ids(ids: list[int]) -> list[Chunk]:
     return row_filter.chunks_in_order(ids)
 
 
-_HAS_VECTORS: set[tuple[str, str]] = set()  # (database, model) seen holding vectors in this process
-
-
-def store_has_vectors(model: str | None = None) -> bool:
-    """Whether the store holds any vector of `model` (default the active one).
-
-    With none (embeddings on, no row embedded yet: a fresh instance, or a store whose embedding
-    task has not run) the vector side of a search can find nothing, so embedding the query (~4 ms
-    of the local model per search) is skipped and the search is keyword-only, as on an outage.
-    Stores only gain vectors in normal use, so a yes is remembered for the process (a store
-    emptied of vectors later costs only the old wasted embedding); a no is asked again each
-    search (a count over an empty set of rows).
-    """
-    from memory.store import embeddings, vectors
-
-    model = model or embeddings.active_model()
-    key = (str(connection.settings_dict["NAME"]), model)
-    if key in _HAS_VECTORS:
-        return True
-    if vectors.vector_count(model=model) == 0:
-        return False
-    _HAS_VECTORS.add(key)
-    return True
-
-
 def chunk_search(
     query: str,
     *,
@@ -254,27 +229,7 @@ def chunk_search(
     queryset: QuerySet[Chunk] | None = None,
     include_superseded: bool = False,
 ) -> list[Chunk]:
-    """Best `k` deliverable rows (history too if asked) for a free-text query, best first."""
-    if get_config().knowledge.embeddings and store_has_vectors():  # hybrid: keyword + vector ids fused
-        from memory.store.hybrid import hybrid_chunk_ids, start_embedding  # by RRF (memory.store.hybrid)
-
-        started = start_embedding(query) if query.strip() and k > 0 else None  # on another core,
-        base = deliverable(queryset, include_superseded=include_superseded)  # while this is built
-        return chunks_by_ids(hybrid_chunk_ids(query, k=k, queryset=base, started=started))
-
-    base = None if queryset is None else deliverable(queryset, include_superseded=include_superseded)
-    if base is None:  # the common case, with deliverable()'s SQL compiled once per process
-        hits = search_deliverable(query, k=k, include_superseded=include_superseded)
-    else:
-        hits = search_chunks(query, k=k, queryset=base)
-    # Keyword only: memory.store.structure reorders for dates and conversation turns, from a
-    # deeper pool; a plain store (no turns, no date in the query) keeps the top k as found.
-    if not structure.wants_rerank(query, hits):
-        return hits
-    if base is None:
-        base = deliverable(include_superseded=include_superseded)
-    ids = structure.keyword_ids(query, k=k, queryset=base)
-    held = {c.pk: c for c in hits}
-    missing = [i for i in ids if i not in held]  # deeper in the pool, or turns the window added
-    held.update((c.pk, c) for c in row_filter.chunks_in_order(missing))
-    return [held[i] for i in ids if i in held]
+    """Best `k` deliverable rows (history too if asked) for a free-text query, best first
+    (memory.retrieval.retrieve: hybrid when knowledge.embeddings is on and the store holds vectors)."""
+    options = Options(include_superseded=include_superseded)
+    return [hit.chunk for hit in retrieve(query, queryset, k, options) if hit.chunk is not None]

@@ -43,9 +43,10 @@ def chunk_embed_enqueue(*, chunk_ids: Sequence[int]) -> None:
 def chunks_embed(*, chunk_ids: Sequence[int], model: str | None = None) -> int:
     """Embed and store the given chunks that lack a vector for the model. Idempotent; rows stored.
 
-    Raises memory.store.embeddings.EmbeddingError when the backend is unavailable (callers retry).
+    Raises memory.embedding.embeddings.EmbeddingError when the backend is unavailable (callers retry).
     """
-    from memory.store import embeddings, vectors
+    from memory.embedding import embeddings
+    from memory.store import vectors
     from memory.store.models import Chunk
 
     model = model or embeddings.active_model()
@@ -90,7 +91,8 @@ def embeddings_backfill(
     embedding failure (reported in `error`) so an outage does not spin, and after the batch
     that crosses `time_budget_s` (`out_of_time`); `progress(done, total)` follows each batch.
     """
-    from memory.store import embeddings, vectors
+    from memory.embedding import embeddings
+    from memory.store import vectors
 
     model = model or embeddings.active_model()
     total = vectors.count_without_vector(model=model)

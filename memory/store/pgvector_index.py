@@ -15,7 +15,10 @@ it needs more), ordered by cosine distance, LIMIT k: web workers hold no vectors
 `hnsw.ef_search` (candidates per search) and pgvector 0.8's `hnsw.iterative_scan` (keep walking
 the graph while the filters reject rows) are set with SET LOCAL, so a filter that rejects most of
 the nearest rows still gets k rows back. relaxed_order may hand rows back slightly out of
-order; they are sorted by distance here.
+order; they are sorted by distance here. The walk gives up after hnsw.max_scan_tuples (20,000)
+visited rows: a filter that passes fewer rows than that in the whole store (an agent's private
+rows, a small namespace) can come back short, and then the rows that pass are ranked exactly
+in a second statement (they are few, by the same token).
 
 Recall (bench/pgvector.py, 100k x 384 dims, m=16, ef_construction=128, index built once after
 the bulk load; top-10 agreement with exact cosine, 200 queries, two builds): vectors clustered
@@ -26,6 +29,11 @@ when filtered by deliverable(); the vector step costs ~4 ms either way. Standard
 earlier 0.20 at 100k: in 384 random dimensions every cosine is ~0 +- 0.05, the true top 10 are
 barely nearer than the other 99,990 and a graph has nothing to walk along; no HNSW setting
 short of visiting most of the graph fixes it, and real embeddings are not like that.
+At 1M (the same 200 centres, so 5,000 near-equidistant vectors per topic: within a topic the
+top 10 are as hard to tell apart as in random data; one build, 200 queries): 0.710 / 0.881 /
+0.948 / 0.980 at ef_search 40 / 100 / 200 / 400, the same filtered by deliverable(); hence 400.
+Its cost, server time of the vector step p50 (p99): 1.1 (2.8) / 4.8 (9.3) / 8.0 (17.1) ms at
+40 / 200 / 400; the whole step as hybrid calls it 10.8 ms at 200 and 11.5 ms at 400 (p50).
 
 Without the extension (or with settings.PROTOMEM_PGVECTOR = False) `active()` is False and
 memory.store.vectors keeps its in-process path; `manage.py protomem pgvector-enable` (enable())
@@ -52,7 +60,7 @@ logger = logging.getLogger(__name__)
 
 SETTING = "PROTOMEM_PGVECTOR"  # False: keep the in-process path even where pgvector is installed
 EF_SEARCH_SETTING = "PROTOMEM_PGVECTOR_EF_SEARCH"
-EF_SEARCH = 200  # candidates per HNSW search (pgvector's default is 40); at least 2 k (see above)
+EF_SEARCH = 400  # candidates per HNSW search (pgvector's default is 40); at least 2 k (see above)
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 128
 MAX_INDEXED_DIM = 2000  # pgvector's HNSW limit for `vector`; larger dims are searched exactly
@@ -101,6 +109,8 @@ _UPSERT = (
 _SEARCH_SETTINGS = (
     "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)"
 )
+# The same in front of the search statement itself (_ranked); ef is an int.
+_SEARCH_PREFIX = "SET LOCAL hnsw.ef_search = {ef}; SET LOCAL hnsw.iterative_scan = relaxed_order; "
 
 
 class PgvectorUnavailable(Exception):
@@ -200,8 +210,9 @@ def status(alias: str = DEFAULT_DB_ALIAS) -> Status:
             pending = int(cursor.fetchone()[0])
             cursor.execute(_INDEXED_DIMS)
             dims = tuple(sorted(int(name.rsplit("_", 1)[1]) for (name,) in cursor.fetchall()))
-    return Status("postgresql", available, installed, column, setting, pending, dims,
-                  connection.pg_version // 10000)
+    return Status(
+        "postgresql", available, installed, column, setting, pending, dims, connection.pg_version // 10000
+    )
 
 
 def install_hint(alias: str = DEFAULT_DB_ALIAS) -> str:
@@ -361,13 +372,37 @@ def _query_text(query: np.ndarray) -> tuple[int, str] | None:
     return len(values), as_text(values)
 
 
+def _one_trip(cursor: Any) -> bool:
+    """Whether this cursor sends several statements in one message: psycopg 3's client-side
+    binding (Django's default) uses the simple query protocol, which allows it."""
+    try:
+        from psycopg import ClientCursor
+    except ImportError:  # psycopg2
+        return False
+    return isinstance(cursor.cursor, ClientCursor)
+
+
 def _ranked(sql: str, params: list[Any], k: int, alias: str) -> list[tuple[Any, ...]]:
     """Rows of `sql` (whose last column is the distance), closest first, with SET LOCAL search
-    settings (a transaction of its own when the caller has none)."""
-    with transaction.atomic(using=alias, savepoint=False), connections[alias].cursor() as cursor:
-        cursor.execute(_SEARCH_SETTINGS, [str(_ef_search(k))])
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    settings (a transaction of its own when the caller has none).
+
+    One round trip where the driver allows: "SET LOCAL ...; SET LOCAL ...; SELECT ..." in one
+    simple-protocol message runs as one implicit transaction, so the settings hold for the
+    SELECT and end with it. Otherwise BEGIN, the settings, the SELECT and COMMIT are four round
+    trips, which on a busy two-core host cost more than the search itself (1M rows: see
+    bench/pgvector.py)."""
+    ef = _ef_search(k)
+    with connections[alias].cursor() as cursor:
+        if _one_trip(cursor):
+            cursor.execute(_SEARCH_PREFIX.format(ef=int(ef)) + sql, params)
+            while cursor.description is None and cursor.nextset():
+                pass  # past the SETs' empty results
+            rows = cursor.fetchall()
+        else:
+            with transaction.atomic(using=alias, savepoint=False):
+                cursor.execute(_SEARCH_SETTINGS, [str(ef)])
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
     rows.sort(key=lambda row: (row[-1], row[0]))  # relaxed_order: nearly sorted; make it exact
     return [tuple(row[:-1]) for row in rows]
 
@@ -417,5 +452,14 @@ def nearest_rows(
         f"JOIN {table} ON {table}.{qn('id')} = v.chunk_id "
         f"WHERE v.dim = {dim} AND v.model = %s AND ({where}) ORDER BY distance LIMIT %s"
     )
-    rows = _ranked(sql, [text, model, *where_params, int(k)], k, alias)
+    params = [text, model, *where_params, int(k)]
+    rows = _ranked(sql, params, k, alias)
+    if len(rows) < k:
+        # Fewer than k: either fewer rows pass the filter, or the graph walk stopped
+        # (hnsw.max_scan_tuples) before k passed it, which only a very selective filter causes.
+        # Either way the rows that pass are few: rank them all, exactly (a MATERIALIZED CTE is
+        # planned on its own, so the outer ORDER BY cannot send it back through the index).
+        filtered = sql[: sql.rindex(" ORDER BY ")]
+        exact = f"WITH f AS MATERIALIZED ({filtered}) SELECT * FROM f ORDER BY distance LIMIT %s"  # noqa: S608 - our SQL
+        rows = _ranked(exact, params, k, alias)
     return row_filter.converted(rows, fields)

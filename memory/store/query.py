@@ -3,7 +3,7 @@
 A question is mostly frame ("When did ... ?", "Would X be interested in ...", "Where does X
 work now?"); the words that find the answer are its names and rare terms. Frame words match
 thousands of rows that say nothing about the subject, and on the AND -> pairs -> OR plan of
-memory.store.search they crowd out the rows holding the subject's terms. So a query loses:
+memory.retrieval.search they crowd out the rows holding the subject's terms. So a query loses:
 
 - text_index.fts5.STOPWORDS (articles, pronouns, auxiliaries), as before;
 - QUESTION_WORDS: interrogatives, auxiliaries and tense/time filler ("now", "ever", "still");

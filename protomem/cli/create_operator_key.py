@@ -24,9 +24,7 @@ def handle(command: Any, options: dict[str, Any]) -> None:
     try:
         user = user_model.objects.get(**{user_model.USERNAME_FIELD: username})
     except user_model.DoesNotExist:
-        raise CommandError(
-            f"no user {username!r}; create one first (manage.py createsuperuser)"
-        ) from None
+        raise CommandError(f"no user {username!r}; create one first (manage.py createsuperuser)") from None
     if not user.is_active:
         raise CommandError(f"user {username!r} is disabled; its keys would be refused")
     key, raw_key = OperatorAPIKey.objects.create_key(name=options["name"] or f"{username}-ops", user=user)

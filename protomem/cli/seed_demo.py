@@ -32,7 +32,6 @@ from sessions_app.services import MessageInput, agent_key_create, session_regist
 help = "Fill the store with demo sessions, facts, hot memory, review states and injections (for the console)."
 
 
-
 def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="add another round even if demo data exists")
 

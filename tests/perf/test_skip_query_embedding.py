@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from memory.lifecycle import selectors
 from memory.lifecycle.selectors import chunk_search
+from memory.retrieval import retrieve
+from memory.retrieval.search import search_chunk_ids
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.search import search_chunk_ids
 from tests.factories import ChunkFactory
 from tests.memory.store.vector_stub import (  # noqa: F401 - fixtures
     clean_embedding_state,
@@ -23,9 +23,9 @@ pytestmark = [pytest.mark.usefixtures("clean_embedding_state"), pytest.mark.djan
 
 @pytest.fixture(autouse=True)
 def _forget_vector_presence() -> Any:
-    selectors._HAS_VECTORS.clear()
+    retrieve._HAS_VECTORS.clear()
     yield
-    selectors._HAS_VECTORS.clear()
+    retrieve._HAS_VECTORS.clear()
 
 
 def test_no_vectors_no_query_embedding_and_keyword_results(hybrid: Any) -> None:

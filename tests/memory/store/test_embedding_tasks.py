@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from memory import tasks
+from memory.embedding import embeddings
 from memory.lifecycle.writes import ChunkDraft, add_chunk, add_chunks
-from memory.store import embedding_index, embeddings, vectors
+from memory.store import embedding_index, vectors
 from memory.store.embedding_index import chunk_embed_enqueue, embeddings_backfill
 from memory.store.models import Chunk
 from memory.tasks import chunks_embed_task, embeddings_backfill_task

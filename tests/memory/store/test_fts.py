@@ -10,10 +10,10 @@ from django.db import connection
 
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunk
+from memory.retrieval.search import plan, search_chunks
 from memory.store import text_index
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk
-from memory.store.search import plan, search_chunks
 from memory.store.text_index import fts5
 from tests.factories import ChunkFactory
 

@@ -57,11 +57,16 @@ def plan_of(query: np.ndarray, queryset: Any, k: int) -> str:
         nearest_rows(query, k=k, model=M, queryset=queryset)
     sql, params = _captured[-1]
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + sql, params)
+        cursor.execute("EXPLAIN " + search_of(sql), params)
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
 _captured: list[tuple[str, Any]] = []
+
+
+def search_of(sql: str) -> str:
+    """The search statement without the SET LOCAL statements sent in front of it."""
+    return sql.rsplit("; ", 1)[-1]
 
 
 def _capture(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -150,11 +155,89 @@ def test_a_small_ef_search_still_returns_k_rows_past_rejected_ones(db: Any, sett
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
 
-    got = [row[0] for row in nearest_rows(query, k=5, model=M, queryset=Chunk.objects.filter(namespace="a"))]
+    in_a = Chunk.objects.filter(namespace="a")
+    _captured.clear()
 
-    assert "memory_chunk_vector_hnsw_32" in plan_of(query, Chunk.objects.filter(namespace="a"), 5)
+    with connection.execute_wrapper(_capture):
+        got = [row[0] for row in nearest_rows(query, k=5, model=M, queryset=in_a)]
+
+    assert "memory_chunk_vector_hnsw_32" in plan_of(query, in_a, 5)
     assert len(got) == 5
     assert set(got) <= set(far)
+    assert len(_captured) == 2  # the walk went on past the rejected rows (iterative scan): no exact rerun
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_search_settings_hold_for_the_search_alone(settings: Any) -> None:
+    """In autocommit the settings go in front of the search, in one message: they apply to it
+    (iterative scan past 80 nearer rejected rows, without the exact rerun) and end with it."""
+    settings.PROTOMEM_PGVECTOR_EF_SEARCH = 1
+    query = unit(3)
+    rejected = [ChunkFactory(namespace="b") for _ in range(80)]
+    wanted = [ChunkFactory(namespace="a") for _ in range(20)]
+    vectors_store([(c.pk, near(query, i)) for i, c in enumerate(rejected)], model=M)
+    vectors_store(((c.pk, unit(900 + i)) for i, c in enumerate(wanted)), model=M)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW hnsw.ef_search")
+        (before,) = cursor.fetchone()
+        cursor.execute("SET enable_sort = off")  # a small table: make the planner walk the graph
+    _captured.clear()
+
+    try:
+        with connection.execute_wrapper(_capture):
+            got = nearest_rows(query, k=5, model=M, queryset=Chunk.objects.filter(namespace="a"))
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET enable_sort")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW hnsw.ef_search")
+        (after,) = cursor.fetchone()
+        cursor.execute("SHOW hnsw.iterative_scan")
+        (iterative,) = cursor.fetchone()
+
+    assert len(got) == 5
+    assert [sql.count("SET LOCAL") for sql, _params in _captured] == [2]  # one statement, one trip
+    assert after == before != "10"
+    assert iterative == "off"
+
+
+def test_a_graph_walk_that_gives_up_falls_back_to_exact_search_over_the_filtered_rows(
+    db: Any, settings: Any
+) -> None:
+    """hnsw.max_scan_tuples ends an iterative scan early (pgvector's default is 20,000 tuples:
+    at 1M rows a filter passing under ~0.05% of them): the walk then hands back only what it
+    visited, here none of the rows that pass. The search then ranks the rows that pass exactly,
+    so a very selective filter still gets its k nearest."""
+    settings.PROTOMEM_PGVECTOR_EF_SEARCH = 1  # max(1, 2k): the first walk keeps 10 candidates
+    query = unit(5)
+    # Enough rows around the query that one short walk cannot visit the whole graph.
+    rejected = Chunk.objects.bulk_create(
+        Chunk(content=f"crowd {i}", namespace="crowd") for i in range(1000)
+    )
+    wanted = [ChunkFactory(namespace="rare") for _ in range(30)]
+    far = {c.pk: unit(700 + i) for i, c in enumerate(wanted)}
+    vectors_store([(c.pk, near(query, i)) for i, c in enumerate(rejected)], model=M)
+    vectors_store(far.items(), model=M)
+    rare = Chunk.objects.filter(namespace="rare")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")  # a small table: make the planner walk the graph
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 1")  # the walk stops after its first candidates
+    _captured.clear()
+
+    with connection.execute_wrapper(_capture):
+        got = [row[0] for row in nearest_rows(query, k=5, model=M, queryset=rare)]
+    (walk, walk_params), (ranked, _params) = _captured
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + search_of(walk), walk_params)
+        walk_plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("SELECT set_config('hnsw.ef_search', '10', true)")
+        cursor.execute(search_of(walk), walk_params)
+        walked = cursor.fetchall()
+
+    assert "memory_chunk_vector_hnsw_32" in walk_plan
+    assert len(walked) < 5  # the graph walk alone came back short
+    assert search_of(ranked).startswith("WITH f AS MATERIALIZED")
+    assert got == exact(query, far, 5)
 
 
 def test_a_queryset_with_a_join_is_applied_as_a_subquery(db: Any) -> None:

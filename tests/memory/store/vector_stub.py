@@ -86,7 +86,9 @@ def with_embeddings(settings: Any, *, on: bool = True, model: str = MODEL) -> No
 @pytest.fixture
 def clean_embedding_state() -> Iterator[None]:
     """No breaker state or cached index leaks between tests."""
-    from memory.store import embeddings, structure, vectors
+    from memory.embedding import embeddings
+    from memory.retrieval import structure
+    from memory.store import vectors
 
     embeddings.reset()
     vectors.reset_cache()

@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
+from memory.embedding import embeddings
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunk
-from memory.store import embeddings, vectors
-from memory.store import hybrid as hybrid_module
+from memory.retrieval import hybrid as hybrid_module
+from memory.retrieval.hybrid import RRF_K, rrf_fuse
+from memory.retrieval.search import search_chunk_ids
+from memory.store import vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import RRF_K, rrf_fuse
-from memory.store.search import search_chunk_ids
 from tests.factories import ChunkFactory
 from tests.fixtures.gateway import Reply
 from tests.memory.store.vector_stub import (  # noqa: F401 - fixtures
@@ -216,3 +217,32 @@ def test_vector_ranking_uses_cosine_of_the_stub_concepts(hybrid: Any) -> None:
 
     assert float(a @ b) == pytest.approx(1.0)
     assert float(a @ np.asarray(vector_for("cooking pasta"))) < 0.5
+
+
+# -- a plain row keeps the keyword share of the query it says
+
+
+def _row(pk: int, content: str, *, heading: str = "", domain: str = "note") -> Any:
+    from memory.retrieval import structure
+
+    return structure.Row(pk, domain, "s1" if domain == "turn" else "", None, content, heading)
+
+
+def test_a_plain_keyword_hit_keeps_a_power_of_the_share_of_the_query_it_says() -> None:
+    from memory.retrieval import structure
+
+    weights = structure.WEIGHTS
+    rows = {
+        1: _row(1, "pasta for the build party"),  # one of two terms ("ship", "build")
+        2: _row(2, "we ship on Tuesdays", heading="Build calendar"),  # both: one in the heading
+        3: _row(3, "Alice: pasta for the build party", domain="turn"),  # a turn: rerank's rule, not this
+    }
+    scores = structure.fuse([[1, 2, 3]], weights)
+    before = dict(scores)
+
+    structure.plain_keyword_shares("how do I ship a build?", [1, 2, 3], rows, scores)
+
+    share = weights.list_weights[0] / (weights.rrf_k + 1)
+    assert scores[1] == pytest.approx(before[1] - (1 - 0.5**weights.plain_coverage_power) * share)
+    assert scores[2] == before[2]
+    assert scores[3] == before[3]

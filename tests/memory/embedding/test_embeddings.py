@@ -1,4 +1,4 @@
-"""memory.store.embeddings: the gateway client, the circuit breaker and the local backend."""
+"""memory.embedding.embeddings: the gateway client, the circuit breaker and the local backend."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 import time_machine
 
-from memory.store import embeddings
-from memory.store.embeddings import (
+from memory.embedding import embeddings
+from memory.embedding.embeddings import (
     COOLDOWN_S,
     FAILURE_THRESHOLD,
     EmbeddingCallFailed,
@@ -27,7 +27,7 @@ from memory.store.embeddings import (
     embed_query,
     embed_texts,
 )
-from memory.store.local_model import SentenceEncoder, WordPieceTokenizer, gelu
+from memory.embedding.local_model import SentenceEncoder, WordPieceTokenizer, gelu
 from tests.fixtures.gateway import Reply
 from tests.memory.store.vector_stub import (  # noqa: F401 - fixtures
     MODEL,
@@ -136,7 +136,7 @@ def test_breaker_opens_after_repeated_failures_and_stops_calling(
     hybrid: Any, status: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     fail_n(hybrid, FAILURE_THRESHOLD, status)
-    caplog.set_level(logging.INFO, logger="memory.store.embeddings")
+    caplog.set_level(logging.INFO, logger="memory.embedding.embeddings")
 
     for _ in range(FAILURE_THRESHOLD):
         with pytest.raises(EmbeddingCallFailed):
@@ -182,7 +182,7 @@ def test_failures_must_be_consecutive(hybrid: Any) -> None:
 
 
 def test_breaker_recovers_after_the_cool_down(hybrid: Any, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="memory.store.embeddings")
+    caplog.set_level(logging.INFO, logger="memory.embedding.embeddings")
     with time_machine.travel(START, tick=False) as clock:
         fail_n(hybrid, FAILURE_THRESHOLD)
         for _ in range(FAILURE_THRESHOLD):
@@ -200,7 +200,7 @@ def test_breaker_recovers_after_the_cool_down(hybrid: Any, caplog: pytest.LogCap
         assert len(embed_requests(hybrid)) == FAILURE_THRESHOLD + 1
         embed_query("another q")  # closed again: calls flow ("q" itself is now cached)
         assert len(embed_requests(hybrid)) == FAILURE_THRESHOLD + 2
-    messages = [r.getMessage() for r in caplog.records if r.name == "memory.store.embeddings"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "memory.embedding.embeddings"]
     assert sum("open after" in m for m in messages) == 1
     assert sum("closed" in m for m in messages) == 1
 
@@ -208,7 +208,7 @@ def test_breaker_recovers_after_the_cool_down(hybrid: Any, caplog: pytest.LogCap
 def test_a_failed_trial_reopens_for_another_cool_down_without_a_new_warning(
     hybrid: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="memory.store.embeddings")
+    caplog.set_level(logging.INFO, logger="memory.embedding.embeddings")
     with time_machine.travel(START, tick=False) as clock:
         fail_n(hybrid, FAILURE_THRESHOLD + 1)
         for _ in range(FAILURE_THRESHOLD):

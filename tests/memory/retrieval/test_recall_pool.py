@@ -1,5 +1,5 @@
 """Hybrid recall's keyword pool: a plain store reads only the top it fuses, a conversation store
-the whole pool the structure steps rerank (memory.store.hybrid.first_keyword_rows)."""
+the whole pool the structure steps rerank (memory.retrieval.hybrid.first_keyword_rows)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from memory.lifecycle.writes import ChunkDraft, add_chunks
-from memory.store import hybrid as hybrid_module
-from memory.store import structure
+from memory.retrieval import hybrid as hybrid_module
+from memory.retrieval import structure
+from memory.retrieval.hybrid import hybrid_chunk_ids
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import hybrid_chunk_ids
 from memory.store.models import Chunk
 from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
 

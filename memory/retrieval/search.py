@@ -21,7 +21,7 @@ expression has 2x as many phrases as terms); FTS5's 'optimize' (one segment) cut
 The tradeoff, on purpose: the order differs from pure bm25-over-OR. A row with all terms
 outranks a row with two even if bm25 would score the two-term row higher (say it repeats a
 rare term five times or is very short), and a two-term row outranks every one-term row. We
-prefer coverage of the query over term-frequency weight; tests/memory/store/test_search.py pins it.
+prefer coverage of the query over term-frequency weight; tests/memory/retrieval/test_search.py pins it.
 
 Filters (deliverable(), namespaces, trust floor: whatever the caller's queryset says) are
 applied in the same statement as the MATCH step, by joining the step's ranked result to the
@@ -40,8 +40,6 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from django.conf import settings
-from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from memory.store import text_index
@@ -55,59 +53,36 @@ from memory.store.row_filter import (
     compiled_filter,
     converted,
 )
-from memory.store.text_index import fts5, tsvector
+from memory.store.text_index import fts5
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
 WIDEN = (4, 40, None)  # matches considered per step, as multiples of k (None: all)
 
 
-@functools.cache
-def _fts_ready() -> bool:
-    return fts5.fts5_compiled() and fts5.fts_table_exists()
-
-
-@functools.cache
-def _tsvector_ready() -> bool:
-    return tsvector.column_exists(fts5.CHUNK_TABLE)
-
-
 def choose_backend(*, fts_ready: Callable[[], bool], tsvector_ready: Callable[[], bool]) -> str:
-    """An index's backend on this database: 'fts5' (SQLite), 'tsvector' (PostgreSQL) or 'like'
-    when the index is missing; settings.PROTOMEM_SEARCH_BACKEND = "like" forces the fallback."""
-    if getattr(settings, "PROTOMEM_SEARCH_BACKEND", "auto") == "like":
-        return "like"
-    if connection.vendor == "postgresql":
-        return "tsvector" if tsvector_ready() else "like"
-    return "fts5" if fts_ready() else "like"
+    """memory.store.text_index.choose_backend (kept here for its callers)."""
+    return text_index.choose_backend(fts_ready=fts_ready, tsvector_ready=tsvector_ready)
 
 
 def search_backend_name() -> str:
-    """The chunk store's search backend (see choose_backend)."""
-    return choose_backend(fts_ready=_fts_ready, tsvector_ready=_tsvector_ready)
+    """The chunk store's search backend: 'fts5', 'tsvector' or 'like' (text_index.CHUNKS)."""
+    return text_index.CHUNKS.backend()
 
 
 def _ranked_backend() -> bool:
     """Whether searches run through a ranked text index (FTS5 or tsvector), not LIKE."""
-    return search_backend_name() != "like"
+    return text_index.CHUNKS.ranked()
 
 
 def reset_backend_cache() -> None:
     """Forget the cached index probes (after creating or dropping the FTS table)."""
-    _fts_ready.cache_clear()
-    _tsvector_ready.cache_clear()
+    text_index.CHUNKS.reset()
+    text_index.SKILLS.reset()
 
 
 def plan(terms: list[str]) -> list[Any]:
     """Index expressions to try in order (see module docstring), for this database's index."""
-    if not terms:
-        return []
-    index = text_index.sql()
-    steps = [index.all_terms(terms)]
-    if len(terms) >= 3:
-        steps.append(index.any_pair(terms))
-    if len(terms) >= 2:
-        steps.append(index.any_term(terms))
-    return steps
+    return text_index.plan(terms)
 
 
 # -- the one-statement path: filters compiled from the queryset into the MATCH step

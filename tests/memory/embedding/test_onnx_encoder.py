@@ -1,4 +1,4 @@
-"""memory.store.onnx_encoder: the ONNX graph agrees with the numpy forward, its on-disk cache is
+"""memory.embedding.onnx_encoder: the ONNX graph agrees with the numpy forward, its on-disk cache is
 reused, rebuilt when corrupt or stale, and SentenceEncoder falls back to numpy without onnxruntime.
 
 All on the tiny random BERT of test_embeddings; the real model's agreement is measured by
@@ -14,11 +14,11 @@ import numpy as np
 import onnx
 import pytest
 
-from memory.store import onnx_encoder
-from memory.store.local_model import BertConfig, SentenceEncoder, read_safetensors
-from memory.store.onnx_encoder import OnnxEncoder, cache_key
-from tests.memory.store.test_embeddings import tiny_model, write_safetensors
-from tests.memory.test_local_model_batching import TEXTS
+from memory.embedding import onnx_encoder
+from memory.embedding.local_model import BertConfig, SentenceEncoder, read_safetensors
+from memory.embedding.onnx_encoder import OnnxEncoder, cache_key
+from tests.memory.embedding.test_embeddings import tiny_model, write_safetensors
+from tests.memory.embedding.test_local_model_batching import TEXTS
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""memory.store.search: the tiered FTS5 plan, delivery filters, widening, and the LIKE fallback."""
+"""memory.retrieval.search: the tiered FTS5 plan, delivery filters, widening, and the LIKE fallback."""
 
 from __future__ import annotations
 
@@ -12,11 +12,7 @@ from django.utils import timezone
 
 from memory.lifecycle.selectors import at_or_above_trust, chunk_search, in_namespaces
 from memory.lifecycle.writes import ChunkDraft, add_chunk, chunk_supersede
-from memory.store import deliverable as deliverable_module
-from memory.store import row_filter, text_index
-from memory.store.deliverable import deliverable
-from memory.store.models import Chunk, PendingChunk
-from memory.store.search import (
+from memory.retrieval.search import (
     plan,
     reset_backend_cache,
     search_backend_name,
@@ -24,6 +20,10 @@ from memory.store.search import (
     search_chunks,
     search_deliverable,
 )
+from memory.store import deliverable as deliverable_module
+from memory.store import row_filter, text_index
+from memory.store.deliverable import deliverable
+from memory.store.models import Chunk, PendingChunk
 from memory.store.text_index import fts5
 from tests.factories import AgentFactory, ChunkFactory
 

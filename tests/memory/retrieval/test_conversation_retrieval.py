@@ -1,4 +1,4 @@
-"""Recall over conversation turns (memory.store.structure): the window, dates, small talk, filler words."""
+"""Recall over conversation turns (memory.retrieval.structure): the window, dates, small talk, filler."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from memory.embedding import embeddings
 from memory.lifecycle.selectors import chunk_search
 from memory.lifecycle.writes import ChunkDraft, add_chunks
-from memory.store import embeddings, structure, vectors
+from memory.retrieval import structure
+from memory.retrieval.hybrid import StartedEmbedding, fused_ids, hybrid_chunk_ids, start_embedding
+from memory.retrieval.search import search_chunk_ids
+from memory.store import vectors
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
-from memory.store.hybrid import StartedEmbedding, fused_ids, hybrid_chunk_ids, start_embedding
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_ids
 from memory.store.text_index import fts5
 from tests.memory.store.vector_stub import MODEL, clean_embedding_state, hybrid_fixture  # noqa: F401 - fixtures
 
@@ -421,3 +423,51 @@ def test_a_turn_that_says_more_of_the_question_outranks_a_shorter_one_word_match
     )
 
     assert ranked[0] == ids[full]
+
+
+# -- the vector ranking read past the pool (structure.VECTOR_DEPTH)
+
+
+def test_a_deep_ranking_lends_its_ranks_to_the_pool_and_adds_no_row() -> None:
+    deep = [7, 3, 9, 1]  # 3 and 1 are in the pool; 7 and 9 are not
+
+    ranked = structure.ranks_within(deep, {1, 3, 5})
+    scores = structure.fuse([[5, 1], ranked], structure.EQUAL_LISTS)
+
+    assert ranked == [None, 3, None, 1]
+    rrf_k = structure.EQUAL_LISTS.rrf_k
+    assert scores == {5: 1 / (rrf_k + 1), 1: 1 / (rrf_k + 2) + 1 / (rrf_k + 4), 3: 1 / (rrf_k + 2)}
+
+
+SHIP = [
+    "Bob: I will ship the build tonight, then dinner with friends at seven.",  # both words, far in meaning
+]
+PARAPHRASE = [
+    "Carol: The deploy pipeline release is manual, workflow_dispatch each release.",  # no word, same meaning
+]
+
+
+def test_a_keyword_hit_below_the_vector_pool_keeps_its_vector_share(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pool of one row a side: the keyword side holds Bob's turn, the vector side Carol's
+    # paraphrase (closer in the stub's concept space). Read past its pool, the vector ranking
+    # gives Bob's turn its rank 2 as well, and a turn found by both sides outranks one found by one.
+    monkeypatch.setattr(structure, "POOL_FACTOR", 1)
+    monkeypatch.setattr(structure, "MIN_POOL", 1)
+    ids = store_sessions([("s1", "2026-01-10", SHIP), ("s2", "2026-01-11", PARAPHRASE)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "ship build"
+    vector = embeddings.embed_query(question, model=MODEL)
+    assert vectors.nearest_ids(vector, k=2, model=MODEL, queryset=scope()) == [
+        ids[PARAPHRASE[0]],
+        ids[SHIP[0]],
+    ]
+    assert search_chunk_ids(question, k=2, queryset=scope()) == [ids[SHIP[0]]]
+
+    found = fused_ids(question, vector, k=1, queryset=scope(), model=MODEL)
+    monkeypatch.setattr(structure, "VECTOR_DEPTH", 1)  # the vector pool alone, as before
+    pool_only = fused_ids(question, vector, k=1, queryset=scope(), model=MODEL)
+
+    assert found == [ids[SHIP[0]]]
+    assert pool_only == [ids[PARAPHRASE[0]]]

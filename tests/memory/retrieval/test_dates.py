@@ -1,4 +1,4 @@
-"""memory.store.dates: date expressions in a query read as a range of days, relative to a given day."""
+"""memory.retrieval.dates: date expressions in a query read as a range of days, relative to a given day."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.store.dates import DateRange, date_range
+from memory.retrieval.dates import DateRange, date_range
 
 TODAY = date(2026, 5, 20)  # a Wednesday
 
@@ -69,3 +69,21 @@ def test_a_range_contains_its_days_only() -> None:
     assert date(2026, 5, 31) in may
     assert date(2026, 6, 1) not in may
     assert "2026-05-02" not in may
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 10 April 2023 was a Monday: the weekend before it, and the day itself
+        ("What did Maria do last weekend before April 10, 2023?", days("2023-04-08", "2023-04-11")),
+        ("Tim's writing issue last week, as mentioned on November 6, 2023", days("2023-10-30", "2023-11-07")),
+        ("what did she finish yesterday, on 2023-03-02", days("2023-03-01", "2023-03-03")),
+        ("in June 2025, about last month", days("2025-05-01", "2025-07-01")),  # the month before June 2025
+    ],
+)
+def test_relative_words_count_from_a_date_that_names_its_year(text: str, expected: DateRange) -> None:
+    assert date_range(text, TODAY) == expected
+
+
+def test_a_date_with_a_year_after_today_leaves_relative_words_to_today() -> None:
+    assert date_range("last week, before 2027-01-05", TODAY) == days("2026-05-11", "2027-01-06")

@@ -1,4 +1,4 @@
-"""The BERT sentence encoder of memory.store.local_model as an ONNX graph run by onnxruntime.
+"""The BERT sentence encoder of memory.embedding.local_model as an ONNX graph run by onnxruntime.
 
 Why: on the 2-core box the numpy forward spends ~80% of its time in OpenBLAS sgemm and tops out
 at ~120-170 chunks/s; onnxruntime's MLAS kernels run the same fp32 graph at ~390 (2.3x, and a

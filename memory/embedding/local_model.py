@@ -10,7 +10,7 @@ sentence-transformers to ~1e-6 cosine on the checkpoint above (see the report in
 The BERT WordPiece tokenizer is implemented here (it matches the `tokenizers` library token for
 token on the recall eval set). The numpy forward (`_forward`) is the reference and the fallback;
 when onnxruntime is importable the same computation runs as an ONNX graph built from the same
-weights (memory.store.onnx_encoder, cached on disk; rows agree to ~1e-7 cosine).
+weights (memory.embedding.onnx_encoder, cached on disk; rows agree to ~1e-7 cosine).
 
 Throughput (bench/embed_throughput.py, 1,200 conversation turns of ~26 tokens, 2 cores): numpy
 ~120-200 chunks/s, onnxruntime fp32 ~310-410 (1.6-2.3x: the boxes differ; an AMD EPYC one gains
@@ -25,7 +25,7 @@ workers=1). One intra-op thread costs bulk throughput nothing (1,200 turns: 412 
 two batches at a time, 405 with two intra-op threads and one batch at a time), and a single
 query is no slower on one thread (p50 2.84 ms against 2.90: a 13-token forward is too short for
 a second thread to wake up and share it), so a query embedded on one core leaves the other to
-the database (memory.store.hybrid overlaps the two). In numpy about 80% of the time is the
+the database (memory.retrieval.hybrid overlaps the two). In numpy about 80% of the time is the
 dense matmuls (near the single-core sgemm rate here), ~10% GELU, ~4% tokenizing: hence
 onnxruntime, whose MLAS kernels are ~3x faster.
 
@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 if TYPE_CHECKING:
-    from memory.store.onnx_encoder import OnnxEncoder
+    from memory.embedding.onnx_encoder import OnnxEncoder
 
 logger = logging.getLogger(__name__)
 
@@ -338,7 +338,7 @@ class SentenceEncoder:
     """`encode(texts)` -> (n, hidden) float32, L2-normalised mean-pooled BERT outputs (stored
     rows); `encode_query(text)` -> one such row for a search query, through an LRU cache.
 
-    runtime "auto" runs the forward pass on onnxruntime when it is installed (memory.store.onnx_encoder,
+    runtime "auto" runs the forward pass on onnxruntime when it is installed (memory.embedding.onnx_encoder,
     `precision` "fp32" or "int8") and in numpy otherwise; "numpy" and "onnx" force one (the latter
     raises ImportError without onnxruntime). `self.runtime` says which one runs. On onnxruntime,
     queries run at `query_precision` (see the module doc), built on the first query."""
@@ -386,7 +386,7 @@ class SentenceEncoder:
 
     def _load_onnx(self, runtime: str, precision: Literal["fp32", "int8"]) -> OnnxEncoder | None:
         try:
-            from memory.store.onnx_encoder import OnnxEncoder
+            from memory.embedding.onnx_encoder import OnnxEncoder
 
             return OnnxEncoder(
                 self.model_dir,

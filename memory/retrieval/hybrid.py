@@ -11,11 +11,16 @@ filtered by the same queryset; the keyword side asks for its top max(k, 5) first
 pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
 forced the search plan's OR step on plain stores for rows fusion never read). When none of the
 top max(k, 5) of either is a conversation turn
-and the query names no date, those tops are fused by RRF as they are (a plain store), with the
+and the query names no date, those tops are fused by RRF (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
-hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights). Otherwise
-both whole rankings go to memory.store.structure.rerank: weighted RRF, then the date boost
+hybrid recall@5 0.909 -> 0.931 and MRR 0.747 -> 0.805 against equal weights), each keyword hit
+keeping the cube of the share of the query's terms it says (structure.plain_keyword_shares:
+MRR 0.797 -> 0.838 there). Otherwise
+both whole rankings go to memory.retrieval.structure.rerank: weighted RRF, then the date boost
 and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
+There the vector ranking is read structure.VECTOR_DEPTH (100) deep for the pool's rows only
+(structure.ranks_within): a keyword hit the vector side ranks 40th keeps that share instead of
+none, and no row joins the pool for it.
 The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
@@ -33,7 +38,9 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from memory.store import embeddings, structure, vectors
+from memory.embedding import embeddings
+from memory.retrieval import structure
+from memory.store import vectors
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
 
@@ -51,16 +58,33 @@ def rrf_fuse(
     limit: int | None = None,
     weights: structure.Weights = structure.EQUAL_LISTS,
 ) -> list[int]:
-    """Ids of all rankings ordered by their (weighted) RRF score, structure.fuse, best first;
-    ties go to the better single rank, then the earlier list, then the lower id (module doc)."""
-    scores = structure.fuse(rankings, weights)
+    """The ids of rrf_scored, best first."""
+    return [row_id for row_id, _ in rrf_scored(rankings, limit=limit, weights=weights)]
+
+
+def rrf_scored(
+    rankings: Sequence[Sequence[int]],
+    *,
+    limit: int | None = None,
+    weights: structure.Weights = structure.EQUAL_LISTS,
+) -> list[tuple[int, float]]:
+    """(id, score) of all rankings ordered by their (weighted) RRF score, best first: the one
+    fusion, structure.fuse (rerank's too), with RRF's tie order: the better single rank, then the
+    earlier list, then the lower id (module doc)."""
+    return _ordered(structure.fuse(rankings, weights), rankings, limit)
+
+
+def _ordered(
+    scores: dict[int, float], rankings: Sequence[Sequence[int]], limit: int | None
+) -> list[tuple[int, float]]:
+    """(id, score) of `scores`, best first, ties broken as rrf_scored's (module doc)."""
     best: dict[int, tuple[int, int]] = {}  # id -> (best rank, list index of that rank)
     for list_index, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
             if item not in best or (rank, list_index) < best[item]:
                 best[item] = (rank, list_index)
     ordered = sorted(scores, key=lambda item: (-scores[item], best[item], item))
-    return ordered if limit is None else ordered[: max(limit, 0)]
+    return [(item, scores[item]) for item in (ordered if limit is None else ordered[: max(limit, 0)])]
 
 
 @dataclass(frozen=True)
@@ -89,7 +113,21 @@ def hybrid_chunk_ids(
     model: str | None = None,
     started: StartedEmbedding | None = None,
 ) -> list[int]:
-    """Ids of the best `k` rows of `queryset`: keyword and vector hits fused; keyword-only on outage.
+    """The ids of hybrid_scored, best first."""
+    scored, _ = hybrid_scored(query, k=k, queryset=queryset, model=model, started=started)
+    return [row_id for row_id, _ in scored]
+
+
+def hybrid_scored(
+    query: str,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str | None = None,
+    started: StartedEmbedding | None = None,
+) -> tuple[list[tuple[int, float]], bool]:
+    """(id, score) of the best `k` rows of `queryset`: keyword and vector hits fused, and whether
+    the vector side answered (False: keyword-only, on an outage).
 
     The speakers of the conversation turns the keyword side finds are dropped from the text the
     vector side embeds (structure.vector_query). So as not to wait for them, the embedding starts
@@ -99,7 +137,7 @@ def hybrid_chunk_ids(
     always the right text's: the guess only decides when it is computed. `started`: the same
     step begun earlier by the caller (start_embedding, with the same model)."""
     if k <= 0 or not query.strip():
-        return []
+        return [], True
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
     held, whole = first_keyword_rows(query, k=k, queryset=queryset)
@@ -118,10 +156,10 @@ def hybrid_chunk_ids(
             query_vector = embeddings.embed_query(text, model=model)
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
-        return structure.keyword_ids(query, k=k, queryset=queryset, held=held if whole else None)
-    return fused_ids(
+        return structure.keyword_scored(query, k=k, queryset=queryset, held=held if whole else None), False
+    return fused_scored(
         query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
-    )
+    ), True
 
 
 def first_keyword_rows(
@@ -157,8 +195,26 @@ def fused_ids(
     whole: bool = True,
     sessions: structure.Sessions | None = None,
 ) -> list[int]:
-    """The keyword ranking of `query` and the vector ranking of `query_vector` through
-    memory.store.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
+    """The ids of fused_scored, best first."""
+    scored = fused_scored(
+        query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
+    )
+    return [row_id for row_id, _ in scored]
+
+
+def fused_scored(
+    query: str,
+    query_vector: np.ndarray,
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    model: str,
+    held: dict[int, structure.Row] | None = None,
+    whole: bool = True,
+    sessions: structure.Sessions | None = None,
+) -> list[tuple[int, float]]:
+    """(id, score) of the keyword ranking of `query` and the vector ranking of `query_vector` through
+    memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
     rows, best first (first_keyword_rows), if the caller has them, and `whole` whether they are
     the whole pool (else only the top, read again when the structure steps need the pool);
     every ranked row is read once, for the turn check and for rerank. `sessions`: turns of
@@ -176,11 +232,16 @@ def fused_ids(
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
-        # a plain store: nothing to reorder, the tops fused with rerank's list weights
-        return rrf_fuse([keyword_top, semantic_top], limit=k, weights=structure.WEIGHTS)
+        # a plain store: the tops fused with rerank's list weights, each keyword hit keeping the
+        # share of the query it says (structure.plain_keyword_shares)
+        scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
+        structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
+        return _ordered(scores, [keyword_top, semantic_top], k)
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)
-    return structure.rerank(
-        query, [list(held), semantic], k=k, queryset=queryset, loaded=rows, sessions=sessions
+    deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
+    ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
+    return structure.rerank_scored(
+        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
     )

@@ -1,6 +1,6 @@
 """Recall that reads conversation structure: the steps between fused ranking and the final top k.
 
-memory.store.hybrid (keyword + vector lists) and the keyword path hand their rankings to
+memory.retrieval.hybrid (keyword + vector lists) and the keyword path hand their rankings to
 `rerank`, which scores a pool of candidates and applies, in order:
 
 1. Fusion: each ranking contributes weight / (RRF_K + rank) (Reciprocal Rank Fusion); the
@@ -8,9 +8,9 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
    missed. Chosen on the tuning splits of both our conversations and LoCoMo's development half
    (memory.evals.locomo), never one alone: hybrid recall@5 with weights 1 / 1.5 / 2 was
    0.848 / 0.842 / 0.837 on ours and 0.685 / 0.671 / 0.669 on LoCoMo's, and 1.5 kept the best
-   MRR on ours and on memory/evals/recall.jsonl (a plain store: memory.store.hybrid).
+   MRR on ours and on memory/evals/recall.jsonl (a plain store: memory.retrieval.hybrid).
 2. Dates: when the query names a time ("last week", "in May", "on 3 May 2026":
-   memory.store.dates, relative to today), rows created in that range get `date_boost` added
+   memory.retrieval.dates, relative to today), rows created in that range get `date_boost` added
    (a boost, not a filter: a wrong reading moves rows, it never hides one).
 3. Turns. Rows whose domain is in TURN_DOMAINS are conversation turns: `source` names the
    session they belong to and (created_at, id) orders them within it (id breaks ties, since an
@@ -39,7 +39,7 @@ memory.store.hybrid (keyword + vector lists) and the keyword path hand their ran
      further from the matching turn).
 
 The vector side embeds the question without the names of the speakers the keyword side found
-(`vector_query`, used by memory.store.hybrid): on the tuning split that alone took hybrid
+(`vector_query`, used by memory.retrieval.hybrid): on the tuning split that alone took hybrid
 recall@5 from 0.745 to 0.750 and held-out from 0.690 to 0.755.
 
 Other rows (facts, notes, session summaries of domain "conversation") pass through steps 1-2 only,
@@ -64,11 +64,12 @@ from typing import NamedTuple
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from memory.store import dates
+from memory.retrieval import dates
+from memory.retrieval.search import search_chunk_rows
 from memory.store.models import Chunk
 from memory.store.query import FILLER
 from memory.store.row_filter import RowFilter
-from memory.store.search import search_chunk_rows
+from memory.store.text_index import fts5
 from memory.store.text_index.fts5 import STOPWORDS
 
 # Not "conversation": that is a session's harvested summary (sessions_app.retirement), one row
@@ -77,6 +78,13 @@ TURN_DOMAINS = frozenset({"turn"})
 LENDER_CAP = 0.999  # a turn lifted by the window ranks just below the turn that lifted it, at most
 POOL_FACTOR = 3
 MIN_POOL = 20
+# The vector ranking is read this deep for the rows of the pool (hybrid.fused_ids): a keyword hit
+# the vector side ranks 40th still gets its vector share, where a pool of 30 gave it none; only
+# the pool's rows are ranked, none is added. bench/recall_splits (hybrid r@5 / r@10), depth 30 ->
+# 100: LoCoMo dev 26/30/41 0.739/0.838 -> 0.744/0.849, 42/43 0.716/0.790 -> 0.732/0.809; ours
+# tuning 0.861/0.902 -> 0.864/0.913, held-out 0.891/0.935 -> 0.891/0.940 (50 a little less,
+# 200 the same on both tuning splits).
+VECTOR_DEPTH = 100
 # Rows that are not turns are fused from each list's top max(k, PLAIN_DEPTH) only: on
 # memory/evals/recall.jsonl (facts, k=5) hybrid recall@5 is 0.909 so and 0.869 from the whole pool,
 # since deeper keyword lists mostly add one-term matches.
@@ -108,6 +116,11 @@ class Weights:
     name_only_factor: float = 0.2  # tuned: 0.5 / 0.2 / 0.0 gave keyword all@10 0.543 / 0.546 / 0.538
     coverage_power: float = 1.0  # a turn keeps (share of the topic it says) ** this of its keyword share
     speaker_boost: float = 0.5  # tuned on both tuning splits (ours, LoCoMo's): 0.3 / 0.5 / 1.0 flat
+    # A plain row (not a turn) keeps (share of the query's terms it says) ** this of its keyword
+    # share: plain_keyword_shares. memory/evals/recall.jsonl, halves by chunk number (tuned on
+    # the even one), hybrid MRR: 0 (none) 0.786 / 0.807, 1: 0.804 / 0.811, 2: 0.823 / 0.816,
+    # 3: 0.846 / 0.831, 4: 0.844 / 0.834 (recall@5 unchanged: 0.926 / 0.921)
+    plain_coverage_power: float = 3.0
 
 
 WEIGHTS = Weights()
@@ -122,10 +135,11 @@ class Row(NamedTuple):
     source: str
     created_at: datetime | None  # None for a session's turns the window read (not date-boosted)
     content: str
+    heading: str | None = None
 
     @classmethod
     def of(cls, chunk: Chunk) -> Row:
-        return cls(chunk.pk, chunk.domain, chunk.source, chunk.created_at, chunk.content)
+        return cls(chunk.pk, chunk.domain, chunk.source, chunk.created_at, chunk.content, chunk.heading)
 
     @property
     def is_turn(self) -> bool:
@@ -166,20 +180,27 @@ def turn_weight(row: Row, weights: Weights = WEIGHTS) -> float:
     return 1.0
 
 
-def fuse(rankings: Sequence[Sequence[int]], weights: Weights = WEIGHTS) -> dict[int, float]:
-    """Weighted RRF score of every id in the rankings (a list repeating an id counts it once)."""
+def fuse(rankings: Sequence[Sequence[int | None]], weights: Weights = WEIGHTS) -> dict[int, float]:
+    """Weighted RRF score of every id in the rankings (a list repeating an id counts it once;
+    None holds the rank of a row left out of the pool: see ranks_within)."""
     scores: dict[int, float] = {}
     for index, ranking in enumerate(rankings):
         weight = weights.list_weights[index] if index < len(weights.list_weights) else 1.0
         seen: set[int] = set()
         for rank, item in enumerate(ranking, start=1):
-            if item not in seen:
+            if item is not None and item not in seen:
                 seen.add(item)
                 scores[item] = scores.get(item, 0.0) + weight / (weights.rrf_k + rank)
     return scores
 
 
-ROW_FIELDS = ("id", "domain", "source", "created_at", "content")
+def ranks_within(ranking: Sequence[int], pool: Container[int]) -> list[int | None]:
+    """`ranking` with the ids not in `pool` replaced by None: a deep ranking that lends its
+    ranks to the pool's rows (fuse) without adding rows of its own (see VECTOR_DEPTH)."""
+    return [item if item in pool else None for item in ranking]
+
+
+ROW_FIELDS = ("id", "domain", "source", "created_at", "content", "heading")
 
 
 def _rows(passes: RowFilter, ids: Iterable[int]) -> dict[int, Row]:
@@ -218,7 +239,11 @@ def _roots(words: Iterable[str]) -> set[str]:
 
 
 def _damp_keyword_shares(
-    query: str, keyword: Sequence[int], rows: dict[int, Row], scores: dict[int, float], weights: Weights
+    query: str,
+    keyword: Sequence[int | None],
+    rows: dict[int, Row],
+    scores: dict[int, float],
+    weights: Weights,
 ) -> None:
     """Scale the keyword ranking's share of each turn's score by how much of the question's
     topic (its content words, less the speakers' names) the turn says.
@@ -245,8 +270,8 @@ def _damp_keyword_shares(
     weight = weights.list_weights[0] if weights.list_weights else 1.0
     seen: set[int] = set()
     for rank, item in enumerate(keyword, start=1):
-        row = rows.get(item)
-        if item in seen or item not in scores or row is None or not row.is_turn:
+        row = None if item is None else rows.get(item)
+        if item is None or item in seen or item not in scores or row is None or not row.is_turn:
             continue
         seen.add(item)
         said = len(_content_roots(row.content) & topic)
@@ -256,6 +281,33 @@ def _damp_keyword_shares(
             kept = weights.name_only_factor
         else:
             continue
+        scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
+
+
+def plain_keyword_shares(
+    query: str,
+    keyword: Sequence[int],
+    rows: Mapping[int, Row],
+    scores: dict[int, float],
+    weights: Weights = WEIGHTS,
+) -> None:
+    """Scale the keyword share of each plain row (not a turn) by the share of the query's search
+    terms its heading and text say, to the power `plain_coverage_power`.
+
+    The keyword plan falls back to rows holding any one term, so a paraphrased question ("how do
+    I ship a build?") brings rows that share one word of it ("build"); found by both lists they
+    outranked the paraphrase the vector side ranked first. The same rule as the turns' coverage
+    (_damp_keyword_shares): a row keeps the keyword weight of what it says of the question."""
+    terms = _roots(fts5.terms_of(query))
+    if not terms or not weights.plain_coverage_power:
+        return
+    weight = weights.list_weights[0] if weights.list_weights else 1.0
+    for rank, item in enumerate(keyword, start=1):
+        row = rows.get(item)
+        if row is None or row.is_turn or item not in scores:
+            continue
+        said = len(terms & _roots(_WORD.findall(f"{row.heading or ''} {row.content}".lower())))
+        kept = (said / len(terms)) ** weights.plain_coverage_power
         scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
 
 
@@ -313,7 +365,7 @@ def _window(
 
 def rerank(
     query: str,
-    rankings: Sequence[Sequence[int]],
+    rankings: Sequence[Sequence[int | None]],
     *,
     k: int,
     queryset: QuerySet[Chunk],
@@ -322,7 +374,32 @@ def rerank(
     today: date | None = None,
     weights: Weights = WEIGHTS,
 ) -> list[int]:
-    """The best `k` ids after fusion, date boost, small-talk damping and the turn window.
+    """The ids of rerank_scored, best first."""
+    scored = rerank_scored(
+        query,
+        rankings,
+        k=k,
+        queryset=queryset,
+        loaded=loaded,
+        sessions=sessions,
+        today=today,
+        weights=weights,
+    )
+    return [row_id for row_id, _ in scored]
+
+
+def rerank_scored(
+    query: str,
+    rankings: Sequence[Sequence[int | None]],
+    *,
+    k: int,
+    queryset: QuerySet[Chunk],
+    loaded: Mapping[int, Row] | None = None,
+    sessions: Sessions | None = None,
+    today: date | None = None,
+    weights: Weights = WEIGHTS,
+) -> list[tuple[int, float]]:
+    """The best `k` (id, score) after fusion, date boost, small-talk damping and the turn window.
 
     Every ranked id must pass `queryset` (the caller's filters); so do the neighbours the window
     adds. `loaded`: ranked rows the caller already read (search_rows, the vector search's), and
@@ -357,7 +434,7 @@ def rerank(
             scores[row_id] *= weights.repeat_factor
     if has_turns:
         _window(scores, rows, passes, weights, sessions or {})
-    return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    return [(i, scores[i]) for i in sorted(scores, key=lambda i: (-scores[i], i))[:k]]
 
 
 def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None) -> bool:
@@ -428,23 +505,30 @@ def forget_speakers() -> None:
 
 def heard_speakers() -> Container[str]:
     """Speakers met in earlier searches: vector_query(query, heard_speakers()) guesses the vector
-    text before the keyword search has found this question's speakers (memory.store.hybrid
+    text before the keyword search has found this question's speakers (memory.retrieval.hybrid
     starts embedding it then, and keeps the vector only if the guess was right)."""
     return _heard.keys()  # membership tests only: safe beside remember_speakers under the GIL
 
 
 def pool_size(k: int) -> int:
-    """Candidates each ranking contributes for a top `k` (see memory.store.hybrid)."""
+    """Candidates each ranking contributes for a top `k` (see memory.retrieval.hybrid)."""
     return max(k * POOL_FACTOR, MIN_POOL)
 
 
 def keyword_ids(
     query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
 ) -> list[int]:
+    """The ids of keyword_scored, best first."""
+    return [row_id for row_id, _ in keyword_scored(query, k=k, queryset=queryset, held=held)]
+
+
+def keyword_scored(
+    query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
+) -> list[tuple[int, float]]:
     """The keyword ranking alone through rerank (knowledge.embeddings off, or the backend down).
     `held`: the keyword search's rows (search_rows at pool_size(k)) if the caller has them."""
     if k <= 0:
         return []
     if held is None:
         held = search_rows(query, k=pool_size(k), queryset=queryset)
-    return rerank(query, [list(held)], k=k, queryset=queryset, loaded=held)
+    return rerank_scored(query, [list(held)], k=k, queryset=queryset, loaded=held)

@@ -1,0 +1,204 @@
+"""The inspection's trained layer, pure (numpy, no Django): a small classifier of what a row does.
+
+A multinomial logistic regression over hashed features of the normalised row:
+- word unigrams and bigrams of the body, and the heading's words as features of their own
+  (a heading is a label: "Answer style" is no imperative);
+- byte 3-, 4- and 5-grams of the body (they carry over between inflections and, in CJK
+  scripts, are the words);
+- the structural cues of inspection_cues (the model named, a request to it, earlier instructions
+  set aside, persistence, protected subjects loosened, ... in sixteen languages, and their pairs),
+  which is how what it learns from one language reaches another.
+
+A row with no directive cue (DIRECTIVE_CUES) is not scored: it describes, and cannot be an order.
+Classes: "benign" and the attack classes of the training split. `p_attack` is 1 - P(benign);
+the row is held (reason "instruction", rule "classifier:<class>") when it reaches the threshold
+decided on the dev split. The weights ship beside this module (inspection_model.npz, float16, made
+by `python -m memory.evals.poisoning_train` from the "tune" split only); `classify` says which
+class matched and the features that pushed hardest toward it, for the review console's "Why".
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+
+from memory.lifecycle.inspection_cues import cue_names
+
+MODEL_PATH = Path(__file__).resolve().parent / "inspection_model.npz"
+DIMENSIONS = 1 << 15
+BENIGN = "benign"
+BYTE_GRAMS = (3, 4, 5)
+TOP_FEATURES = 4
+_WORD = re.compile(r"\w+")
+_MASK = DIMENSIONS - 1
+_FNV_PRIME = np.uint32(16777619)
+_BYTE_SEED = np.uint32(2166136261)
+_PAIR_A, _PAIR_B, _PAIR_SEED = 1000003, 7919, 0x5BD1E995
+_CUE_WEIGHT = 0.3
+# Judged only with one of these: a row that asks nothing, sets nothing aside, makes nothing last,
+# loosens nothing, hides nothing, plays no part and sets no key describes (the chatbot that "hands
+# over to a human agent"); skipping it is also what keeps the layer cheap for bulk writes.
+DIRECTIVE_CUES = frozenset(
+    {
+        "cue:request", "cue:override", "cue:persist", "cue:conceal", "cue:roleplay", "cue:loosen",
+        "cue:reader", "shape:key_value_grant", "shape:markup",
+    }
+)  # fmt: skip  # each cue's value (the other two blocks have unit length)
+
+
+@dataclass(frozen=True)
+class Features:
+    """One row's sparse feature vector: hashed indexes, values, and a name per index (for "why")."""
+
+    index: np.ndarray  # int64; an index may repeat (its values add)
+    value: np.ndarray  # float32
+    names: dict[int, str]
+
+
+@lru_cache(maxsize=1 << 16)  # words repeat across rows: each is hashed once
+def _hash(name: str) -> int:
+    return zlib.crc32(name.encode()) & _MASK
+
+
+def _bigrams(unigrams: np.ndarray) -> np.ndarray:
+    """The index of each word pair, from the pair's word indexes (no strings built)."""
+    return ((unigrams[:-1] * _PAIR_A) ^ (unigrams[1:] * _PAIR_B) ^ _PAIR_SEED) & _MASK
+
+
+def _byte_grams(body: str) -> list[tuple[int, np.ndarray]]:
+    """Hashed byte n-grams of `body` in one vectorised pass: (n, the index at each position)."""
+    data = np.frombuffer(body.encode("utf-8"), dtype=np.uint8).astype(np.uint32)
+    count = len(data) - BYTE_GRAMS[-1] + 1
+    if count <= 0:
+        return []
+    h = np.full(count, _BYTE_SEED, dtype=np.uint32)
+    found = []
+    for j in range(BYTE_GRAMS[-1]):
+        h = (h ^ data[j : j + count]) * _FNV_PRIME
+        if j + 1 in BYTE_GRAMS:
+            found.append((j + 1, ((h ^ np.uint32(j)) & np.uint32(_MASK)).astype(np.int64)))
+    return found
+
+
+def featurize(
+    body: str, heading: str = "", *, with_names: bool = False, cues: list[str] | None = None
+) -> Features:
+    """The feature vector of a normalised body (and normalised heading): three blocks (byte
+    n-grams, words, cues), the first two scaled to unit length whatever the row's length."""
+    words = _WORD.findall(body)
+    unigrams = np.fromiter((_hash(w) for w in words), dtype=np.int64, count=len(words))
+    word_idx = np.concatenate((unigrams, _bigrams(unigrams))) if len(words) > 1 else unigrams
+    heads = _WORD.findall(heading)
+    cues = cue_names(body, heading) if cues is None else cues
+    extra = np.fromiter((_hash(n) for n in (*(f"h:{w}" for w in heads), *cues)), dtype=np.int64)
+    by_n = _byte_grams(body)
+    grams = np.concatenate([idx for _n, idx in by_n]) if by_n else np.zeros(0, dtype=np.int64)
+    index = np.concatenate((grams, word_idx, extra))
+    value = np.empty(len(index), dtype=np.float32)
+    value[: len(grams)] = 1.0 / np.sqrt(max(1, len(grams)))
+    value[len(grams) : len(grams) + len(word_idx)] = 1.0 / np.sqrt(max(1, len(word_idx)))
+    value[len(grams) + len(word_idx) :] = _CUE_WEIGHT
+    names: dict[int, str] = {}
+    if with_names:
+        raw = body.encode("utf-8")
+        for n, idx in by_n:
+            for position, i in enumerate(idx.tolist()):
+                names.setdefault(i, "g:" + raw[position : position + n].decode("utf-8", "replace"))
+        names.update(zip(unigrams.tolist(), words, strict=True))
+        names.update(zip(_bigrams(unigrams).tolist(), (f"{a} {b}" for a, b in pairwise(words)), strict=False))
+        names.update({_hash(f"h:{w}"): f"heading:{w}" for w in heads})
+        names.update({_hash(n): n for n in cues})
+    return Features(index, value, names)
+
+
+@dataclass(frozen=True)
+class Model:
+    weights: np.ndarray  # (classes, DIMENSIONS) float32
+    by_feature: np.ndarray  # the same, (DIMENSIONS, classes) and contiguous: one row gathered per feature
+    bias: np.ndarray  # (classes,)
+    classes: tuple[str, ...]
+    threshold: float  # p_attack at or above which a row is held
+
+    def logits(self, features: Features) -> np.ndarray:
+        return features.value @ self.by_feature[features.index] + self.bias
+
+
+@lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_PATH) -> Model | None:
+    """The shipped weights (None when absent: the layer then stays silent)."""
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        weights = data["weights"].astype(np.float32)
+        return Model(
+            weights=weights,
+            by_feature=np.ascontiguousarray(weights.T),
+            bias=data["bias"].astype(np.float32),
+            classes=tuple(str(c) for c in data["classes"]),
+            threshold=float(data["threshold"]),
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    cls: str  # the most likely attack class
+    p_attack: float
+    held: bool
+    top: tuple[str, ...]  # the features that pushed hardest toward `cls` (names), for the reviewer
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def directive(cues: list[str]) -> bool:
+    """Whether a row has anything that could make it an order (see DIRECTIVE_CUES), or names the
+    model with an act without describing it ("AIへ: ... 伝えて", not "the chatbot answers ...")."""
+    if not DIRECTIVE_CUES.isdisjoint(cues):
+        return True
+    return "cue:model" in cues and "cue:act" in cues and "shape:model_described" not in cues
+
+
+def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
+    """1 - P(benign) for a normalised body (0.0 when no model ships or nothing in it is directive)."""
+    model = model or load_model()
+    cues = cue_names(body, heading)
+    if model is None or not directive(cues):
+        return 0.0
+    probs = _softmax(model.logits(featurize(body, heading, cues=cues)))
+    return float(1.0 - probs[model.classes.index(BENIGN)])
+
+
+def classify(body: str, heading: str = "", model: Model | None = None) -> Verdict | None:
+    """The class a normalised row matches, its attack probability and why; None without a model."""
+    model = model or load_model()
+    if model is None:
+        return None
+    cues = cue_names(body, heading)
+    if not directive(cues):
+        return Verdict(BENIGN, 0.0, False, ())
+    features = featurize(body, heading, cues=cues)
+    probs = _softmax(model.logits(features))
+    benign = model.classes.index(BENIGN)
+    attack = float(1.0 - probs[benign])
+    held = attack >= model.threshold
+    if not held:
+        return Verdict(BENIGN, attack, False, ())
+    order = [i for i in np.argsort(-probs) if i != benign]
+    best = int(order[0])
+    named = featurize(body, heading, with_names=True)
+    # how far each feature pushed toward `best` rather than benign (a repeated feature adds up)
+    push: dict[int, float] = {}
+    margin = (model.weights[best, named.index] - model.weights[benign, named.index]) * named.value
+    for i, m in zip(named.index.tolist(), margin.tolist(), strict=True):
+        push[i] = push.get(i, 0.0) + m
+    ranked = sorted((i for i in push if push[i] > 0), key=push.__getitem__, reverse=True)
+    top = tuple(named.names.get(i, "?") for i in ranked[:TOP_FEATURES])
+    return Verdict(model.classes[best], attack, True, top)

@@ -1,0 +1,261 @@
+# ruff: noqa: E501, RUF001 -- word lists read better unbroken; full-width punctuation is matched on purpose
+"""The classifier's structural cues, pure: which ideas a row names, in many languages.
+
+A cue group is one idea (the model named, earlier instructions set aside, a behaviour made to
+last, a protected subject, a control loosened ...) as plain words in English, German, French,
+Spanish, Italian, Portuguese, Dutch, Polish, Turkish, Russian, Chinese, Japanese, Korean,
+Vietnamese, Hindi and Arabic. They are features of inspection_classifier, not verdicts: the
+classifier learns from the training split how much each cue (and each pair of cues) weighs, and
+because a cue is the same feature in every language, what it learns from German or Japanese
+attacks carries over to Korean or Portuguese ones.
+
+Matching runs on `spaced(norm)`: the normalised text with punctuation turned into single spaces.
+An entry ending in a space is a whole word (" bot "), any other a word start ("assistent" also
+matches "assistente"); ASCII rows are matched by dict lookups of their word n-grams, other rows
+by substring search. Cyrillic entries pass through normalise()'s look-alike map, as the text does.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+
+_PUNCT = re.compile(r"[\s.,;:!?()\[\]{}\"'«»“”‘’|<>/\\=*#`~_\-，。：；！？、（）「」『』]+")
+
+
+def spaced(norm: str) -> str:
+    """`norm` with punctuation as single spaces, padded: the text cue groups search."""
+    return f" {_PUNCT.sub(' ', norm).strip()} "
+
+
+_RAW_GROUPS: dict[str, tuple[str, ...]] = {
+    # the model named (unambiguous nouns)
+    "model": (
+        " ai ", " a i ", "assistant", " chatbot", " bot ", " bots ", " llm", "language model", "copilot", " gpt", "chatgpt",
+        " claude", " gemini", " ki ", " ki ", "assistent", "sprachmodell", " ia ", "modèle de langage", "asistente",
+        "assistente", "intelligenza artificiale", "inteligencia artificial", "intelligence artificielle",
+        "inteligência artificial", "asystent", "sztuczna inteligencja", "yapay zek", "asistan", " ии ", "ассистент", "бот",
+        "нейросет", "助手", "人工智能", "机器人", "アシスタント", "ボット", "人工知能", "チャットボット", "어시스턴트", "인공지능",
+        "챗봇", "trợ lý", "trí tuệ nhân tạo", "सहायक", "एआई", "المساعد", "الذكاء الاصطناعي", "الذكي", "asisten ",
+        "virtual", "digital helper", "automated", "model ", "modelo", "modello", "модел", "模型", "モデル", "모델",
+    ),
+    # readers that are people as often as models
+    "agent": (" agent", "agente", "агент", "에이전트", "エージェント", "代理", " helper", "system that", "whoever", "whatever system"),
+    # the reader of this very text
+    "reader": (
+        "reading this", "reads this", "read this", "processing this", "processing these", "sees this", "see this",
+        "came across", "comes across", "later", "downstream", "dies liest", "das liest", "qui lit", "lira", "lea esto",
+        "lee esto", "que lea", "legge", "leggerà", "ler esta", "que ler", "lendo", "die dit leest", "czyta", "okuyan",
+        "прочитает", "читает", "阅读本", "读到", "読んで", "読む", "읽는", "đang đọc", "पढ़ने वाले", "يقرأ",
+    ),
+    # earlier instructions set aside
+    "override": (
+        "ignore", "disregard", "forget", "override", "bypass", "obsolete", "no longer apply", "ignoriere", "vergiss",
+        "missachte", "oublie", "olvida", "ignora", "dimentica", "esqueça", "negeer", "vergeet", "ignoruj", "zapomnij",
+        "yok say", "görmezden", "игнорируй", "забудь", "忽略", "无视", "忘记", "無視", "忘れ", "무시", "잊어", "bỏ qua",
+        "अनदेखा", "تجاهل",
+    ),
+    "instructions": (
+        "instruction", "previous", "earlier", "prior", " rules", "guidance", "anweisung", "règles", "consigne",
+        "instrucciones", "reglas", "istruzioni", "regole", "instruções", "regras", "instructies", "instrukcj", "talimat",
+        "инструкци", "указани", "правил", "指示", "指令", "规则", "ルール", "지시", "규칙", "hướng dẫn", "निर्देश",
+        "التعليمات",
+    ),
+    # a behaviour made to last
+    "persist": (
+        "from now on", " always", "forever", "permanent", "every time", "whenever", "all future", "every future",
+        "every chat", "every conversation", "going forward", "all later", "sticks", "across sessions", "every session",
+        "after today", "ab sofort", " immer", "dauerhaft", "künftig", "désormais", "toujours", "à partir de maintenant",
+        "de ahora en adelante", "siempre", "cada vez", "d'ora in poi", "sempre", "ogni volta", "a partir de agora",
+        "voortaan", "altijd", "od teraz", "zawsze", "bundan sonra", "her zaman", "отныне", "всегда", "навсегда",
+        "запомни", "以后", "今后", "每次", "永远", "始终", "今後", "毎回", "常に", "앞으로", "항상", "매번", "từ nay",
+        "luôn", "हमेशा", "دائما", "من الآن",
+    ),
+    # a request or an imperative aimed at the reader
+    "request": (
+        " please", " you ", " your ", " you'", "bitte", " du ", " dich ", " dir ", " vous ", " tu ", "s'il", "por favor",
+        " puedes", " usted", "per favore", " você", " jij ", " je ", "alsjeblieft", "proszę", " ty ", "lütfen", " ты ",
+        " вы ", "пожалуйста", "你", "您", "请", "ください", "お願い", "주세요", "하세요", "마세요", "십시오", "hãy",
+        "कृपया", "करें", "من فضلك", "would be wonderful", "would be nice", "would help", "it would", "wouldn't it",
+        "ideal answer", "should", " must", "shall",
+    ),
+    # someone other than the writer: the user or customer the model talks to
+    "user": (
+        " user", "customer", "usuario", "utente", "usuário", "cliente", "nutzer", "kunde", "utilisateur", "пользовател",
+        "用户", "ユーザー", "사용자", "người dùng", "उपयोगकर्ता", "المستخدم", "kullanıcı", "użytkownik", "gebruiker",
+        "anyone", "people", "caller",
+    ),
+    # an act of the model in the conversation or on the user's world
+    "act": (
+        " tell", " say ", " respond", " reply", " answer", "recommend", "reveal", " share", " send", "forward",
+        " mention", " deny", " claim", " approve", " grant", " describe", " agree", " nudge", " waive", " execute",
+        " sag", "antworte", "empfiehl", "schick", " dis ", "réponds", "recommande", "envoie", " di ", "dile", "responde",
+        "recomienda", "envía", "menciones", "rispondi", "consiglia", "invia", "fornisci", "diga", "responda",
+        "recomende", "envie", " zeg ", "antwoord", " geef", "stuur", "powiedz", "odpowiad", "twierdź", "wyślij",
+        "söyle", "gönder", "скажи", "отвечай", "отправь", "сообщи", "рекомендуй", "告诉", "回答", "推荐", "发送",
+        "透露", "伝え", "答え", "勧め", "送信", "教え", "알려", "추천", "답변", "보내", "말해", "언급", "tiết lộ",
+        " nói", "gửi", "बताएं", "भेजें", "أرسل", "أخبر",
+    ),
+    # a protected subject: rights, approvals, checks, secrets of the prompt
+    "protected": (
+        "permission", " admin", "administrator", "approval", "confirmation", " review", "verification", " verified",
+        " 2fa", " mfa", "password", "system prompt", "credential", " role", " access", " limit", " cap ", "privilege",
+        " rights", "allow list", "allowlist", "sign off", "human check", "identity check", "trust level", "owner",
+        "berechtigung", "genehmigung", "freigabe", "bestätigung", "passwort", "autorisation", "approbation",
+        "mot de passe", "droits", "permisos", "aprobación", "confirmación", "contraseña", " código", "autorizzazione",
+        "approvazione", "conferma", "permissão", "aprovação", "confirmação", "senha", "rechten", "goedkeuring",
+        "uprawnieni", "zatwierdz", "hasło", "yetki", " onay", "şifre", "подтверждени", "права", "пароль", "доступ",
+        "администратор", "审批", "权限", "密码", "管理员", "确认", "验证", "承認", "権限", "パスワード", "確認",
+        "관리자", "비밀번호", "권한", "승인", "확인", "quản trị", "mật khẩu", "lời nhắc hệ thống", "كلمة المرور",
+        "صلاحيات", "hidden configuration", "configuration text", "spending", "authority",
+    ),
+    # a control loosened or skipped
+    "loosen": (
+        "removed", "lifted", "no longer", "disabled", "retired", "waived", " skip", "without", "directly", "any amount",
+        "any size", "unlimited", " all domains", "no approval", " false ", " never ", " none ", "unrestricted", "not bother",
+        "by itself", "entfällt", " ohne ", "supprimé", " sans ", " sin ", "eliminad", " senza ", " sem ", " zonder ",
+        " bez ", "olmadan", " без ", "не нужн", "не спрашива", "отмен", "取消", "无需", "不需要", "直接", "不要",
+        "廃止", " 없이", "폐지", "không cần", "بدون", "no content rules", "no rules", "unfiltered", " now includes",
+    ),
+    # keeping something from the user
+    "conceal": (
+        "don't mention", "do not mention", "never mention", "quietly", "silently", "do not tell", "don't tell",
+        "no menciones", "non dire", "nunca mencione", "不要提", "言わない", "언급하지 마", "не говори", "nicht erwähnen",
+        "ne mentionne pas", "never mentions", "change the subject", "never reveal",
+    ),
+    # somewhere outside
+    "outside": (
+        "http", "www ", " com ", " net ", " io ", " org ", " co ", " cn ", " tr ", " example ", "gmail", "proton",
+        "drive", "webhook", "外部", "external", "الخارجي",
+    ),
+    # make-believe aimed at the model
+    "roleplay": (
+        "you are ", "pretend", "imagine you", "play a game", "in character", "stay in role", "act as", "story mode",
+        "scene for", " eres ", " sei ", "du bist", "tu es ", " ты ", "你是", "당신은", "あなたは", "narrator",
+    ),
+    # the writer speaking of themselves or of a person's plans and tastes
+    "self": (
+        " i ", " i'm ", " i've ", " my ", " me ", "note to self", "reminder for future", "learned", "prefers", "likes",
+        "wants", "plans", "intends", "would like", "user's", "自分用", "для себя", "mi ", " mio ", " meu ", " mein ",
+        "wants to", "prefer", "喜欢", "计划", "vuole", "quiere", "plan ",
+    ),
+    # a warning about attacks or advice to people
+    "advice": (
+        "phishing", "attacker", "scam", "report them", "report it", "report any", "security training", "tip",
+        "never share your", "don't share your", "consejo", "helpdesk", "hang up", "vault", "rotate",
+    ),
+}  # fmt: skip
+
+
+def _entry(word: str) -> str:
+    """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
+    core = _PUNCT.sub(" ", word).strip().translate(HOMOGLYPHS)
+    return (" " if word[:1] in " '" else "") + core + (" " if word.endswith(" ") else "")
+
+
+CUE_GROUPS: dict[str, tuple[str, ...]] = {
+    name: tuple(dict.fromkeys(_entry(word) for word in words)) for name, words in _RAW_GROUPS.items()
+}
+# Pairs whose meeting means more than each alone (the classifier weighs them as features of their own).
+CUE_PAIRS: tuple[tuple[str, str], ...] = (
+    ("model", "override"), ("model", "request"), ("model", "persist"), ("model", "protected"),
+    ("model", "loosen"), ("model", "conceal"), ("model", "roleplay"), ("agent", "reader"), ("model", "reader"),
+    ("override", "instructions"), ("persist", "act"), ("persist", "user"), ("protected", "loosen"),
+    ("conceal", "user"), ("act", "outside"), ("request", "act"), ("self", "persist"),
+    ("self", "request"), ("advice", "protected"), ("reader", "act"), ("roleplay", "request"),
+)  # fmt: skip
+
+_STRUCT_KV = re.compile(r"^\s*[\w.\[\]\"' -]{1,40}\s*[:=|,]\s*\S", re.M)
+_STRUCT_BOOL = re.compile(
+    r"[:=|,]\s*\"?(?:true|false|yes|no|never|allow|none|\*|unlimited|owner|admin\w*|operator)\"?\s*(?:[,|}\n]|$)",
+    re.M,
+)
+
+
+def _index(
+    groups: dict[str, tuple[str, ...]],
+) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, list[str]]]:
+    """For ASCII rows: one-word entries as word starts (" tell" matches "telling") or whole words
+    (" bot " only "bot"); entries of several words by their first word, then as substrings."""
+    prefix: dict[str, set[str]] = {}
+    whole: dict[str, set[str]] = {}
+    phrases: dict[str, list[str]] = {}
+    for name, words in groups.items():
+        for word in words:
+            if not word.isascii():
+                continue
+            if " " in word.strip():
+                phrases.setdefault(word.split()[0], []).append(word)
+            else:
+                (whole if word.endswith(" ") else prefix).setdefault(word.strip(), set()).add(name)
+    return prefix, whole, phrases
+
+
+_PREFIX, _WHOLE, _PHRASES_BY_FIRST = _index(CUE_GROUPS)
+_PREFIX_LENGTHS = sorted({len(key) for key in _PREFIX})
+_PHRASE_GROUPS = {
+    w: {n for n, words in CUE_GROUPS.items() if w in words} for ws in _PHRASES_BY_FIRST.values() for w in ws
+}
+
+
+@lru_cache(maxsize=1 << 16)  # words repeat across rows: each is resolved once
+def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The groups a word starts or is, and the phrases that may start with it."""
+    found = set(_WHOLE.get(token, ()))
+    for length in _PREFIX_LENGTHS:
+        if length > len(token):
+            break
+        found.update(_PREFIX.get(token[:length], ()))
+    phrases = tuple(p for first, ps in _PHRASES_BY_FIRST.items() if token.startswith(first) for p in ps)
+    return frozenset(found), phrases
+
+
+def _groups_found(text: str) -> set[str]:
+    """The cue groups in a spaced() text. ASCII text (most rows) is looked up word by word (one
+    cached lookup a word, then the phrases its words may start); other text entry by entry."""
+    if not text.isascii():
+        contains = text.__contains__
+        return {name for name, words in CUE_GROUPS.items() if any(map(contains, words))}
+    found: set[str] = set()
+    for token in set(text.split()):
+        groups, phrases = _word_groups(token)
+        found |= groups
+        for phrase in phrases:
+            if phrase in text:
+                found |= _PHRASE_GROUPS[phrase]
+    return found
+
+
+# The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
+# logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
+_DESCRIBED = re.compile(
+    r"\b(?:chat ?bots?|bots?|assistants?|models?|ai|agents?|copilot|gpt|claude|chatgpt)\s+"
+    r"(?!(?:is|are|was) (?:now|allowed|permitted|cleared|authori[sz]ed|granted)\b)"
+    r"(?:(?!(?:is|was|has|does|always|needs|must|shall|should)\b)\w+s|is|are|was|were|cannot|can't|doesn't|does not|only)\b"
+)
+
+
+def cue_names(norm: str, heading: str = "") -> list[str]:
+    """The structural features of a normalised row (cue groups, cue pairs, shape)."""
+    found = _groups_found(spaced(norm))
+    names = [f"cue:{name}" for name in sorted(found)]
+    names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
+    if "model" in found and norm.isascii() and _DESCRIBED.search(norm):
+        names.append("shape:model_described")
+    lines = norm.count("\n") + 1
+    if lines >= 2 and len(_STRUCT_KV.findall(norm)) >= 2:
+        names.append("shape:key_value")
+        if _STRUCT_BOOL.search(norm):
+            names.append("shape:key_value_grant")
+            if "model" in found or "agent" in found:
+                names.append("shape:model_settings")
+    stripped = norm.lstrip()
+    if stripped[:1] in "{[<":
+        names.append("shape:markup")
+    if heading:
+        names.append("shape:heading")
+    if not norm.isascii():
+        names.append("shape:non_ascii")
+    return names
