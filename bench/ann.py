@@ -347,8 +347,9 @@ def profile(rows: int, queries: int, k: int) -> None:
     import pstats
 
     setup(rows, rebuild=False)
+    from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.store import ann_index, embeddings
+    from memory.store import ann_index
 
     topics = centres(rows)
     ann_index.AUTO_BUILD = False
