@@ -97,9 +97,7 @@ def build(columns: np.ndarray) -> Int8Columns:
     return Int8Columns(size, scales, max_residual, session)
 
 
-def exact_top(
-    query: np.ndarray, columns: np.ndarray, quantized: Int8Columns, count: int
-) -> np.ndarray:
+def exact_top(query: np.ndarray, columns: np.ndarray, quantized: Int8Columns, count: int) -> np.ndarray:
     """Positions of the `count` columns of float32 `columns` (dim, n) with the highest cosine to
     the unit `query`, best first, ties to the lower position: the float32 scan's answer (module
     doc). `quantized` covers the first quantized.size columns; the rest are scored in float32."""

@@ -564,7 +564,8 @@ class _Scan:
         count = min(count, len(self.ids))
         if self.scores is not None:
             return _top(self.scores, count)
-        assert self.segment is not None and self.segment.quantized is not None and self.query is not None
+        if self.segment is None or self.segment.quantized is None or self.query is None:
+            raise ValueError("a _Scan holds scores, or a query and a quantized segment")
         return int8_scan.exact_top(self.query, self.segment.columns, self.segment.quantized, count)
 
 
