@@ -520,6 +520,13 @@ def nearest_ids(
     return scan.ids[scan.top(k)].tolist()
 
 
+def exact_scan(model: str, queryset: QuerySet[Chunk]) -> bool:
+    """Whether nearest_rows(k=n) for `model` and `queryset` is the first n of nearest_rows(k=m)
+    for every m > n: the in-process exact scan (a total order: cosine, then position), not
+    pgvector's or the ANN file's approximate search, whose candidates depend on k."""
+    return not pgvector_index.active(queryset.db) and ann_index.active_base(model) is None
+
+
 def nearest_rows(
     query: np.ndarray, *, k: int, model: str, queryset: QuerySet[Chunk], fields: Sequence[str] = ("id",)
 ) -> list[tuple[object, ...]]:
