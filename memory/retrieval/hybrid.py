@@ -227,7 +227,7 @@ def fused_scored(
     depth = max(k, structure.PLAIN_DEPTH)
     # The exact scan's first `depth` rows are the first of its `pool`: read the top alone first
     # (a plain store reads no more; 15 rows of content fewer a query) and the pool only if needed.
-    first = depth if vectors.exact_scan(model, queryset) else pool
+    first = min(depth, pool) if vectors.exact_scan(model, queryset) else pool
     found = vectors.nearest_rows(
         query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
     )
