@@ -11,6 +11,9 @@ pysqlite3-binary in place of Django's sqlite3 driver, since this Python cannot l
 The matrix keeps each namespace's columns together (VectorIndex), and a search whose queryset
 pins its namespaces (row_filter.required_values: `namespace=` / `namespace__in=`, as every
 agent's recall does) multiplies only theirs: the caller's whole filter still runs on the hits.
+From INT8_MIN_ROWS columns an int8 copy (memory.store.int8_scan, built on a thread) ranks a
+whole-index search in a quarter of the bytes, rescoring its best candidates in float32 until
+the answer is provably the float32 scan's (same ids, same order).
 
 Freshness: every search first reads `(state.epoch, max(vector.id))`, two index lookups.
 - Same epoch, same max id: the cached matrix is current.
