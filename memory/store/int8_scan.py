@@ -20,21 +20,23 @@ per column at build and |dq| known per query; plus SLACK for float32 rounding.
 
 from __future__ import annotations
 
-import logging
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-logger = logging.getLogger(__name__)
 
 SLACK = 1e-4  # float32 rounding of a 384-term dot (~2e-5 at worst) and of the estimate, with room
 FIRST_EXTRA = 64  # candidates rescored beyond 2 * count on the first try (doubled until sure)
 EXACT_SHARE = 4  # never rescore more than 1/EXACT_SHARE of the columns: score them all in float32
 
 
+@functools.cache
 def available() -> bool:
+    """Whether the int8 copy can be built here (onnxruntime and onnx installed: the local
+    embedding model's requirements)."""
     try:
+        import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
     except ImportError:
         return False
