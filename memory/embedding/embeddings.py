@@ -363,6 +363,12 @@ def _cached_query(text: str, model: str | None) -> tuple[tuple[str, str] | None,
         return key, vector
 
 
+def forget_queries() -> None:
+    """Empty the query-vector cache (benches that time the model's forward pass)."""
+    with _query_cache_lock:
+        _query_cache.clear()
+
+
 def embed_query(text: str, *, model: str | None = None) -> np.ndarray:
     """One unit vector for a search query (short timeout); raises EmbeddingError.
 

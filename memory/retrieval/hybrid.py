@@ -224,11 +224,14 @@ def fused_scored(
     pool = structure.pool_size(k)
     if held is None:
         held, whole = first_keyword_rows(query, k=k, queryset=queryset)
+    depth = max(k, structure.PLAIN_DEPTH)
+    # The exact scan's first `depth` rows are the first of its `pool`: read the top alone first
+    # (a plain store reads no more; 15 rows of content fewer a query) and the pool only if needed.
+    first = min(depth, pool) if vectors.exact_scan(model, queryset) else pool
     found = vectors.nearest_rows(
-        query_vector, k=pool, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+        query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
     )
     semantic = [row[0] for row in found]
-    depth = max(k, structure.PLAIN_DEPTH)
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
@@ -237,6 +240,12 @@ def fused_scored(
         scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
         structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
         return _ordered(scores, [keyword_top, semantic_top], k)
+    if first < pool and len(found) == first:
+        found = vectors.nearest_rows(
+            query_vector, k=pool, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+        )
+        semantic = [row[0] for row in found]
+        rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)

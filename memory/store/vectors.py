@@ -11,6 +11,9 @@ pysqlite3-binary in place of Django's sqlite3 driver, since this Python cannot l
 The matrix keeps each namespace's columns together (VectorIndex), and a search whose queryset
 pins its namespaces (row_filter.required_values: `namespace=` / `namespace__in=`, as every
 agent's recall does) multiplies only theirs: the caller's whole filter still runs on the hits.
+From INT8_MIN_ROWS columns an int8 copy (memory.store.int8_scan, built on a thread) ranks a
+whole-index search in a quarter of the bytes, rescoring its best candidates in float32 until
+the answer is provably the float32 scan's (same ids, same order).
 
 Freshness: every search first reads `(state.epoch, max(vector.id))`, two index lookups.
 - Same epoch, same max id: the cached matrix is current.
@@ -44,7 +47,7 @@ import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-from memory.store import ann_index, background, pgvector_index, row_filter
+from memory.store import ann_index, background, int8_scan, pgvector_index, row_filter
 from memory.store.models import Chunk
 
 logger = logging.getLogger(__name__)
@@ -56,6 +59,13 @@ CHUNK_TABLE = "memory_chunk"
 # per step stops at k passing rows (RowFilter.first_passing_rows), so a wide first step costs a filter
 # that passes most rows nothing, and spares a narrow one (a namespace among many) a second step.
 WIDEN = (40, None)
+# With the int8 scan (memory.store.int8_scan) a candidate list costs a float32 rescore of ~4x its
+# length, so the first step asks for 2k: the same rows in the same order, a narrow filter pays
+# one more statement.
+WIDEN_INT8 = (2, 40, None)
+# Columns from which the index keeps an int8 copy (built on a thread; float32 meanwhile). At 50k
+# x 384 the hybrid query's vector side went from ~4 ms to ~1.5 ms (bench/recall_cost.py).
+INT8_MIN_ROWS = 16_384
 IN_BATCH = 500
 FETCH = 5000
 SYNC_LOAD_MAX_ROWS = 20_000  # larger loads (~0.3 s and up) go to a background thread
@@ -205,6 +215,7 @@ class Segment:
     namespaces: np.ndarray  # int32 namespace codes (namespace_code)
     spans: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     grouped: int = 0
+    quantized: int8_scan.Int8Columns | None = None  # the first quantized.size columns, as int8
 
     def within(self, codes: Collection[int]) -> list[Segment]:
         """The parts of this segment in any of the namespaces `codes`: one column slice per
@@ -237,6 +248,8 @@ class VectorIndex:
         self.dim = dim
         self.epoch = epoch
         self.max_row_id = 0
+        self.layout = 0  # counts reorderings of the columns (an int8 copy is of one layout)
+        self._quantized: int8_scan.Int8Columns | None = None
         self._ids = np.empty(0, dtype=np.int64)
         self._columns = np.empty((dim, 0), dtype=np.float32)
         self._namespaces = np.empty(0, dtype=np.int32)
@@ -255,7 +268,9 @@ class VectorIndex:
         self._columns[:, size : size + count] = segment.columns
         self._namespaces[size : size + count] = segment.namespaces
         view = self._view
-        self._view = Segment(*self._arrays(size + count), spans=view.spans, grouped=view.grouped)
+        self._view = Segment(
+            *self._arrays(size + count), spans=view.spans, grouped=view.grouped, quantized=self._quantized
+        )
         self.max_row_id = max(self.max_row_id, max_row_id)
         if self.size - view.grouped > max(REGROUP_MIN, view.grouped // 4):
             self._regroup()
@@ -282,10 +297,26 @@ class VectorIndex:
         self._reallocate(len(self._ids), np.argsort(self._namespaces[:size], kind="stable"))
         codes, starts, counts = np.unique(self._namespaces[:size], return_index=True, return_counts=True)
         spans = {int(c): (int(s), int(s + n)) for c, s, n in zip(codes, starts, counts, strict=True)}
+        self.layout += 1
+        self._quantized = None
         self._view = Segment(*self._arrays(size), spans=MappingProxyType(spans), grouped=size)
 
     def segment(self) -> Segment:
         return self._view
+
+    def wants_int8(self) -> bool:
+        """Whether an int8 copy is due: a large index without one, or with one covering less
+        than three quarters of its columns."""
+        covered = self._quantized.size if self._quantized is not None else 0
+        return self.size >= INT8_MIN_ROWS and covered * 4 < self.size * 3
+
+    def attach_int8(self, quantized: int8_scan.Int8Columns, layout: int) -> None:
+        """Use `quantized` (built from the columns as they were at `layout`) from now on."""
+        if layout != self.layout or quantized.size > self.size:
+            return  # the columns were reordered meanwhile: a later build will do
+        self._quantized = quantized
+        view = self._view
+        self._view = Segment(view.ids, view.columns, view.namespaces, view.spans, view.grouped, quantized)
 
 
 _cache: dict[tuple[str, str, str], VectorIndex] = {}
@@ -371,8 +402,35 @@ def _background_reload(key: tuple[str, str, str]) -> None:
     )
 
 
+_int8_builds = background.OncePerKey()
+
+
+def _int8_copy(index: VectorIndex) -> None:
+    with _cache_lock:
+        layout, segment = index.layout, index.segment()
+    quantized = int8_scan.build(segment.columns)
+    with _cache_lock:
+        index.attach_int8(quantized, layout)
+
+
+def _ensure_int8(key: tuple[str, str, str], index: VectorIndex, *, now: bool = False) -> None:
+    """Build the index's int8 copy (memory.store.int8_scan) if due: on a thread, or `now`."""
+    if not index.wants_int8() or not int8_scan.available():
+        return
+    if now:
+        _int8_copy(index)
+        return
+    _int8_builds.start(
+        (key, id(index)),
+        lambda: _int8_copy(index),
+        alias=key[0],
+        name=f"vector-int8-{key[2]}",
+        failure=f"int8 copy of the {key[2]} vectors failed; the float32 scan serves",
+    )
+
+
 def warm(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> int:
-    """Load the committed index for `model` now, whatever its size; rows loaded.
+    """Load the committed index for `model` now, whatever its size, and its int8 copy; rows loaded.
 
     A no-op (0) inside a transaction, where searches read exactly what it sees anyway.
     """
@@ -381,8 +439,10 @@ def warm(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> int:
     index = _full_index(alias, model)
     if index is None:
         return 0
+    key = (alias, str(connections[alias].settings_dict.get("NAME")), model)
     with _cache_lock:
-        _cache[(alias, str(connections[alias].settings_dict.get("NAME")), model)] = index
+        _cache[key] = index
+    _ensure_int8(key, index, now=True)
     return index.size
 
 
@@ -405,6 +465,7 @@ def snapshot(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> list[Segment]:
     current = [index.segment()] if index is not None else []
     if index is not None and index.epoch == epoch:
         if index.max_row_id >= max_id:
+            _ensure_int8(key, index)
             return current
         if max_id - index.max_row_id <= SYNC_LOAD_MAX_ROWS:
             with _cache_lock:
@@ -458,8 +519,15 @@ def nearest_ids(
         return found
     if k <= 0:
         return []
-    ids, scores = _scored(query, model, None)
-    return ids[_top(scores, min(k, len(ids)))].tolist()
+    scan = _scored(query, model, None)
+    return scan.ids[scan.top(k)].tolist()
+
+
+def exact_scan(model: str, queryset: QuerySet[Chunk]) -> bool:
+    """Whether nearest_rows(k=n) for `model` and `queryset` is the first n of nearest_rows(k=m)
+    for every m > n: the in-process exact scan (a total order: cosine, then position), not
+    pgvector's or the ANN file's approximate search, whose candidates depend on k."""
+    return not pgvector_index.active(queryset.db) and ann_index.active_base(model) is None
 
 
 def nearest_rows(
@@ -474,14 +542,15 @@ def nearest_rows(
         return found
     if k <= 0:
         return []
-    ids, scores = _scored(query, model, row_filter.required_values(queryset, "namespace"))
+    scan = _scored(query, model, row_filter.required_values(queryset, "namespace"))
+    ids = scan.ids
     total = len(ids)
     passes = row_filter.RowFilter(queryset)
     kept: list[tuple[object, ...]] = []
     seen = 0
-    for factor in WIDEN:
+    for factor in WIDEN if scan.scores is not None else WIDEN_INT8:
         count = total if factor is None else min(total, k * factor)
-        candidates = ids[_top(scores, count)[seen:]].tolist()
+        candidates = ids[scan.top(count)[seen:]].tolist()
         seen = count
         kept += passes.first_passing_rows(candidates, k - len(kept), fields)
         if len(kept) >= k or count >= total:
@@ -489,14 +558,33 @@ def nearest_rows(
     return kept
 
 
-_NONE = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+@dataclass(frozen=True, eq=False)
+class _Scan:
+    """The vectors a query is ranked over: chunk ids and their cosines (`scores`), or, for a
+    whole index with an int8 copy, the query and that segment, ranked on demand (`top`)."""
+
+    ids: np.ndarray
+    scores: np.ndarray | None
+    query: np.ndarray | None = None
+    segment: Segment | None = None
+
+    def top(self, count: int) -> np.ndarray:
+        """Positions of the `count` best cosines, best first, ties to the lower position: the
+        same answer from either form (memory.store.int8_scan.exact_top)."""
+        count = min(count, len(self.ids))
+        if self.scores is not None:
+            return _top(self.scores, count)
+        if self.segment is None or self.segment.quantized is None or self.query is None:
+            raise ValueError("a _Scan holds scores, or a query and a quantized segment")
+        return int8_scan.exact_top(self.query, self.segment.columns, self.segment.quantized, count)
 
 
-def _scored(
-    query: np.ndarray, model: str, namespaces: frozenset[str] | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(chunk ids, cosine to `query`), unsorted, of the vectors of `model` (in `namespaces`
-    only, if given: the index keeps each namespace's columns together)."""
+_NONE = _Scan(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+
+
+def _scored(query: np.ndarray, model: str, namespaces: frozenset[str] | None) -> _Scan:
+    """The vectors of `model` (in `namespaces` only, if given: the index keeps each namespace's
+    columns together) with their cosines to `query`, computed or to compute (_Scan)."""
     segments = snapshot(model)
     if not segments:
         return _NONE
@@ -517,4 +605,6 @@ def _scored(
         segments = [part for segment in segments for part in segment.within(codes)]
         if not segments:
             return _NONE
-    return _ranked(segments, query / norm)
+    if len(segments) == 1 and segments[0].quantized is not None:
+        return _Scan(segments[0].ids, None, query / norm, segments[0])
+    return _Scan(*_ranked(segments, query / norm))
