@@ -65,13 +65,14 @@ logger = logging.getLogger(__name__)
 DTYPE = "i8"
 RESCORE_MIN = 20  # base hits read back and rescored at least (nearest_ids asks for 2k)
 CONNECTIVITY = 16
-# Build-time beam. usearch's default 128 cost twice the CPU for the same top-10 agreement
-# (bench/ann.py --compare-builds 20000: 20.9 against 10.0 CPU s, agreement 1.000 both).
-EXPANSION_ADD = 64
+# Build-time beam: usearch's default 128. At 20k rows 64 gave the same agreement for half the
+# CPU, but the 1M graph it built plateaued (search beam 256 -> 0.853 top-10 agreement, 2048 ->
+# 0.90); built with 128 the same store reaches 0.978 at beam 256 for 1.22x the build CPU (1368
+# against 1125 CPU s; bench/ann.py --rows 1000000 --rebuild-index, clustered vectors).
+EXPANSION_ADD = 128
 # Search-time beam (a search asking for more candidates widens it to their count). 1M x 384
-# int8 (bench/ann.py --tune, 100 queries, top 10 over deliverable() against exact): 64 -> 0.56
-# agreement at p50 2.6 ms, 128 -> 0.74 / 3.3 ms, 256 -> 0.83 / 5.5 ms, 2048 -> 0.90 / 31 ms: the
-# plateau is the 1M graph's (built with EXPANSION_ADD 64), not the beam's.
+# int8 built with EXPANSION_ADD 64 (bench/ann.py --tune, top 10 over deliverable() against
+# exact): 64 -> 0.56 agreement at p50 2.6 ms, 128 -> 0.74 / 3.3 ms, 256 -> 0.83 / 5.5 ms.
 EXPANSION_SEARCH = 256
 # Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
 # its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
