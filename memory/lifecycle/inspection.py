@@ -156,6 +156,11 @@ def normalise(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+@lru_cache(maxsize=1024)  # bulk writes repeat a few headings over thousands of rows
+def _normalised_heading(heading: str) -> str:
+    return normalise(heading)
+
+
 # -- detectors (the patterns live in inspection_patterns) ------------------------------------
 
 Triggers = tuple[tuple[str, ...], ...]
@@ -168,7 +173,10 @@ _TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0]
 def _triggered(text: str, groups: Triggers) -> bool:
     """The cheap necessary condition of a detector: every group has a substring in `text`."""
     contains = text.__contains__  # map() keeps the loop in C: this runs ~25 times per write
-    return all(any(map(contains, group)) for group in groups)
+    for group in groups:  # a plain loop: all() over a generator cost a third of this per call
+        if not any(map(contains, group)):
+            return False
+    return True
 
 
 _WORD = re.compile(r"\w+")
@@ -314,7 +322,7 @@ def inspect_write(
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
         # the trained layer (inspection_classifier): new wording and languages the cues do not list
-        verdict = classify(body, normalise(heading) if heading else "")
+        verdict = classify(body, _normalised_heading(heading) if heading else "")
         if verdict is not None and verdict.held:
             why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
             reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
