@@ -211,7 +211,10 @@ def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
         found.update(_PREFIX.get(token[:length], ()))
     # the phrases whose first word `token` starts, by the first words' lengths (not a scan of all)
     phrases = tuple(
-        p for length in _PHRASE_FIRST_LENGTHS if length <= len(token) for p in _PHRASES_BY_FIRST.get(token[:length], ())
+        p
+        for length in _PHRASE_FIRST_LENGTHS
+        if length <= len(token)
+        for p in _PHRASES_BY_FIRST.get(token[:length], ())
     )
     return frozenset(found), phrases
 
