@@ -300,11 +300,13 @@ def inspect_write(
     "code" row as in a "note".
     """
     raw = f"{heading}\n{content}" if heading else content
-    norm = normalise(raw)
+    # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
+    # normalise() works line by line, so the whole row's form is the heading's and the body's joined.
+    body = normalise(content)
+    head = _normalised_heading(heading) if heading else ""
+    norm = f"{head}\n{body}" if head and body else head or body
     reasons = _hidden_text(raw)
     turn = domain == TURN_DOMAIN
-    # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
-    body = normalise(content) if heading else norm
     for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
         text = body if label in BODY_ONLY_DETECTORS else norm
         match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
@@ -322,7 +324,7 @@ def inspect_write(
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
         # the trained layer (inspection_classifier): new wording and languages the cues do not list
-        verdict = classify(body, _normalised_heading(heading) if heading else "")
+        verdict = classify(body, head)
         if verdict is not None and verdict.held:
             why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
             reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
