@@ -195,6 +195,7 @@ def _index(
 
 _PREFIX, _WHOLE, _PHRASES_BY_FIRST = _index(CUE_GROUPS)
 _PREFIX_LENGTHS = sorted({len(key) for key in _PREFIX})
+_PHRASE_FIRST_LENGTHS = sorted({len(first) for first in _PHRASES_BY_FIRST})
 _PHRASE_GROUPS = {
     w: {n for n, words in CUE_GROUPS.items() if w in words} for ws in _PHRASES_BY_FIRST.values() for w in ws
 }
@@ -208,7 +209,13 @@ def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
         if length > len(token):
             break
         found.update(_PREFIX.get(token[:length], ()))
-    phrases = tuple(p for first, ps in _PHRASES_BY_FIRST.items() if token.startswith(first) for p in ps)
+    # the phrases whose first word `token` starts, by the first words' lengths (not a scan of all)
+    phrases = tuple(
+        p
+        for length in _PHRASE_FIRST_LENGTHS
+        if length <= len(token)
+        for p in _PHRASES_BY_FIRST.get(token[:length], ())
+    )
     return frozenset(found), phrases
 
 
