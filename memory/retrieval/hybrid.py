@@ -34,7 +34,7 @@ import logging
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
@@ -184,22 +184,9 @@ def first_keyword_rows(
     return structure.search_rows(query, k=pool, queryset=queryset), True
 
 
-def fused_ids(
-    query: str,
-    query_vector: np.ndarray,
-    *,
-    k: int,
-    queryset: QuerySet[Chunk],
-    model: str,
-    held: dict[int, structure.Row] | None = None,
-    whole: bool = True,
-    sessions: structure.Sessions | None = None,
-) -> list[int]:
-    """The ids of fused_scored, best first."""
-    scored = fused_scored(
-        query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
-    )
-    return [row_id for row_id, _ in scored]
+def fused_ids(query: str, query_vector: np.ndarray, **options: Any) -> list[int]:
+    """The ids of fused_scored (same keyword options), best first."""
+    return [row_id for row_id, _ in fused_scored(query, query_vector, **options)]
 
 
 def fused_scored(

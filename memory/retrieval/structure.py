@@ -59,7 +59,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -363,29 +363,9 @@ def _window(
         scores[turn_id] = max(own, lifted)
 
 
-def rerank(
-    query: str,
-    rankings: Sequence[Sequence[int | None]],
-    *,
-    k: int,
-    queryset: QuerySet[Chunk],
-    loaded: Mapping[int, Row] | None = None,
-    sessions: Sessions | None = None,
-    today: date | None = None,
-    weights: Weights = WEIGHTS,
-) -> list[int]:
-    """The ids of rerank_scored, best first."""
-    scored = rerank_scored(
-        query,
-        rankings,
-        k=k,
-        queryset=queryset,
-        loaded=loaded,
-        sessions=sessions,
-        today=today,
-        weights=weights,
-    )
-    return [row_id for row_id, _ in scored]
+def rerank(query: str, rankings: Sequence[Sequence[int | None]], **options: Any) -> list[int]:
+    """The ids of rerank_scored (same keyword options), best first."""
+    return [row_id for row_id, _ in rerank_scored(query, rankings, **options)]
 
 
 def rerank_scored(
