@@ -214,7 +214,8 @@ def fused_scored(
     depth = max(k, structure.PLAIN_DEPTH)
     # The exact scan's first `depth` rows are the first of its `pool`: read the top alone first
     # (a plain store reads no more; 15 rows of content fewer a query) and the pool only if needed.
-    first = min(depth, pool) if vectors.exact_scan(model, queryset) else pool
+    exact = vectors.exact_scan(model, queryset)
+    first = min(depth, pool) if exact else pool
     found = vectors.nearest_rows(
         query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
     )
@@ -227,16 +228,19 @@ def fused_scored(
         scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
         structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
         return _ordered(scores, [keyword_top, semantic_top], k)
-    if first < pool and len(found) == first:
-        found = vectors.nearest_rows(
-            query_vector, k=pool, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+    deep = semantic  # exact, and the top held every row the vector side can find
+    if not exact:  # an approximate search's candidates depend on k: the deep ranking is its own search
+        deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
+    elif len(found) == first:
+        # The exact scan's order is total, so the pool and the deep ranking are heads of one
+        # ranking: one scan for both (rerank reads the pool's rows not read yet, in one statement).
+        deep = vectors.nearest_ids(
+            query_vector, k=max(structure.VECTOR_DEPTH, pool), model=model, queryset=queryset
         )
-        semantic = [row[0] for row in found]
-        rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
+        semantic = deep[:pool]
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
         held = structure.search_rows(query, k=pool, queryset=queryset)
         rows.update(held)
-    deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
     ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
     return structure.rerank_scored(
         query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
