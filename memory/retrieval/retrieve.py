@@ -18,7 +18,7 @@ or None for every row. Unless `Options.every_row`, only deliverable rows are ran
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from django.db import connection
@@ -99,11 +99,7 @@ def retrieve(query: str, reader: QuerySet[Chunk] | None, k: int, options: Option
 
 def retrieve_ids(query: str, reader: QuerySet[Chunk] | None, k: int, options: Options = DEFAULT) -> list[int]:
     """retrieve()'s ids alone, best first (no row read)."""
-    return [r.chunk_id for r in retrieve(query, reader, k, _without_rows(options))]
-
-
-def _without_rows(options: Options) -> Options:
-    return options if not options.load else Options(**{**options.__dict__, "load": False})
+    return [r.chunk_id for r in retrieve(query, reader, k, replace(options, load=False))]
 
 
 def _base(reader: QuerySet[Chunk] | None, options: Options) -> QuerySet[Chunk]:

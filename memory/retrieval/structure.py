@@ -267,7 +267,6 @@ def _damp_keyword_shares(
     if not topic:
         return
     names_asked = len(topic) != len(_roots(words))
-    weight = weights.list_weights[0] if weights.list_weights else 1.0
     seen: set[int] = set()
     for rank, item in enumerate(keyword, start=1):
         row = None if item is None else rows.get(item)
@@ -281,7 +280,15 @@ def _damp_keyword_shares(
             kept = weights.name_only_factor
         else:
             continue
-        scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
+        _keep_keyword_share(scores, item, rank, kept, weights)
+
+
+def _keep_keyword_share(
+    scores: dict[int, float], item: int, rank: int, kept: float, weights: Weights
+) -> None:
+    """Cut `item`'s keyword share (its RRF term at `rank` in the first list) to `kept` of itself."""
+    weight = weights.list_weights[0] if weights.list_weights else 1.0
+    scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
 
 
 def plain_keyword_shares(
@@ -301,14 +308,12 @@ def plain_keyword_shares(
     terms = _roots(fts5.terms_of(query))
     if not terms or not weights.plain_coverage_power:
         return
-    weight = weights.list_weights[0] if weights.list_weights else 1.0
     for rank, item in enumerate(keyword, start=1):
         row = rows.get(item)
         if row is None or row.is_turn or item not in scores:
             continue
         said = len(terms & _roots(_WORD.findall(f"{row.heading or ''} {row.content}".lower())))
-        kept = (said / len(terms)) ** weights.plain_coverage_power
-        scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
+        _keep_keyword_share(scores, item, rank, (said / len(terms)) ** weights.plain_coverage_power, weights)
 
 
 def _boost_asked_speakers(
