@@ -36,7 +36,7 @@ service time is within ~5% of the same SQL run on a bare sqlite3 connection.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -57,11 +57,6 @@ from memory.store.text_index import fts5
 
 IN_BATCH = 500  # ids per `pk IN (...)` filter query, well under SQLite's variable limit
 WIDEN = (4, 40, None)  # matches considered per step, as multiples of k (None: all)
-
-
-def choose_backend(*, fts_ready: Callable[[], bool], tsvector_ready: Callable[[], bool]) -> str:
-    """memory.store.text_index.choose_backend (kept here for its callers)."""
-    return text_index.choose_backend(fts_ready=fts_ready, tsvector_ready=tsvector_ready)
 
 
 def search_backend_name() -> str:
