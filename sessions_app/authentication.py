@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import Http404
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -118,15 +119,16 @@ _SESSION_LOOKUP = CompiledLookup(
 )
 
 
-def own_session(agent: Agent, session_id: str) -> Session | None:
-    """The authenticated agent's own session with this id (None: unknown, or someone else's).
+def own_session(agent: Agent, session_id: str) -> Session:
+    """The authenticated agent's own session with this id; Http404 for an unknown one or
+    someone else's (the same answer: a session id reveals nothing of other agents).
 
     The second lookup of every session-scoped agent request (ingest, context), compiled once
     like the key's; the returned row's agent is `agent` itself (no join, no second instance)."""
     using = Session.objects.db
     rows = _SESSION_LOOKUP.rows(agent.pk, session_id, using=using)
     if not rows:
-        return None
+        raise Http404
     session = Session.from_db(using, _SESSION_FIELDS, rows[0])
     session.agent = agent
     return session

@@ -66,8 +66,6 @@ class ContextApi(APIView):
         data = ContextInput(data=request.data)
         data.is_valid(raise_exception=True)
         session = own_session(request.user.agent, session_id)
-        if session is None:
-            raise Http404
         context, log = deliver_projected_context(session=session, **data.validated_data)
         body = _context_dict()(context)
         body["injection_id"] = log.pk if log is not None else None

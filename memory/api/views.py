@@ -51,20 +51,11 @@ from memory.store.models import Chunk
 from protomem.api import MAX_DB_INT, harden_filters
 from protomem.representation import Representation, compile_representation
 from sessions_app.authentication import own_session
-from sessions_app.models import Session
 from sessions_app.permissions import HasModelPerms, IsAgent
 
 OPERATOR_EDIT_PATH = "operator_edit"
 REVIEW_PATH = "review_api"
 PROMOTE_PATH = "promote_api"
-
-
-def _agent_session(request: Request, session_id: str) -> Session:
-    """The calling agent's own session with this id; 404 for anyone else's or an unknown one."""
-    session = own_session(request.user.agent, session_id)
-    if session is None:
-        raise Http404
-    return session
 
 
 def operator_actor(request: Request) -> str:
@@ -153,7 +144,7 @@ class MemoryIngestApi(APIView):
         summary="memory_ingest (201 stored, 200 duplicate: nothing written)",
     )
     def post(self, request: Request, session_id: str) -> Response:
-        session = _agent_session(request, session_id)
+        session = own_session(request.user.agent, session_id)
         data = MemoryIngestInput(data=request.data)
         data.is_valid(raise_exception=True)
         outcome = ingest.memory_ingest(agent=request.user.agent, session=session, **data.validated_data)
@@ -182,7 +173,7 @@ class KnowledgeIngestApi(APIView):
         summary="knowledge_ingest (201 stored or replaced, 200 unchanged)",
     )
     def post(self, request: Request, session_id: str) -> Response:
-        session = _agent_session(request, session_id)
+        session = own_session(request.user.agent, session_id)
         data = KnowledgeIngestInput(data=request.data)
         data.is_valid(raise_exception=True)
         params = dict(data.validated_data)
