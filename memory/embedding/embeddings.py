@@ -17,7 +17,7 @@ COOLDOWN_S one trial call is let through (half-open): success closes the breaker
 once at INFO), failure re-opens it for another cool-down. Query embeddings use a short
 timeout (QUERY_TIMEOUT_S, capped by gateway.timeout_s) so a request never stalls on them.
 
-Nothing here is imported unless knowledge.embeddings is on (see memory.lifecycle.selectors.chunk_search)
+Nothing here is imported unless knowledge.embeddings is on (see memory.retrieval.retrieve)
 or an embedding task / the recall eval runs.
 """
 
@@ -179,8 +179,7 @@ def reset() -> None:
     with _breakers_lock:
         _breakers.clear()
     _local_encoder.cache_clear()
-    with _query_cache_lock:
-        _query_cache.clear()
+    forget_queries()
 
 
 # -- the gateway backend

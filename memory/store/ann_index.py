@@ -298,15 +298,12 @@ def _delta(base: Base, model: str, alias: str) -> Delta:
                 delta.stale.add(int(chunk_id))
             delta.last_row_id = max(max_id, delta.last_row_id)
         changed = list(dict.fromkeys(_read_changed(log, delta.changed_end, changed_end)))
-        for start in range(0, len(changed), IN_BATCH):
-            batch = changed[start : start + IN_BATCH]
-            for chunk_id in batch:
-                delta.vectors.pop(chunk_id, None)
-                delta.stale.add(chunk_id)
-            cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [*batch, model, dim])
-            found = cursor.fetchall()
-            for (chunk_id, _), vector in zip(found, _decode_rows([r[1] for r in found], dim), strict=True):
-                delta.vectors[int(chunk_id)] = vector
+        for chunk_id in changed:
+            delta.vectors.pop(chunk_id, None)
+            delta.stale.add(chunk_id)
+        found = _vectors_by_chunk(cursor, changed, model, dim)
+        for (chunk_id, _), vector in zip(found, _decode_rows([r[1] for r in found], dim), strict=True):
+            delta.vectors[int(chunk_id)] = vector
         delta.changed_end = max(delta.changed_end, changed_end - changed_end % 8)
     delta.freeze(dim)
     if not transient:
@@ -373,15 +370,21 @@ def rescored(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(ids, exact cosines to `query`) of those `ids` that still have a `model` vector: read
     from the table by chunk id (a row deleted since the base was built drops out here too)."""
-    found: list[tuple[int, bytes]] = []
-    wanted = ids.tolist()
     with connections[alias].cursor() as cursor:
-        for start in range(0, len(wanted), IN_BATCH):
-            batch = wanted[start : start + IN_BATCH]
-            cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [*batch, model, dim])
-            found += cursor.fetchall()
+        found = _vectors_by_chunk(cursor, ids.tolist(), model, dim)
     out = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
     return out, _decode_rows([r[1] for r in found], dim) @ query
+
+
+def _vectors_by_chunk(cursor: Any, chunk_ids: list[int], model: str, dim: int) -> list[tuple[int, bytes]]:
+    """(chunk id, stored vector) of those `chunk_ids` with a `model` vector of `dim`, IN_BATCH ids
+    a statement (_BY_CHUNK)."""
+    found: list[tuple[int, bytes]] = []
+    for start in range(0, len(chunk_ids), IN_BATCH):
+        batch = chunk_ids[start : start + IN_BATCH]
+        cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [*batch, model, dim])
+        found += cursor.fetchall()
+    return found
 
 
 def nearest_ids(query: np.ndarray, *, k: int, model: str) -> list[int] | None:
@@ -448,11 +451,7 @@ def _exact_filtered(
             cursor.execute(_FILTERED.format(where=where or "1 = 1"), [model, dim, *params])
             rows = cursor.fetchall()
         else:
-            ids = list(passes.queryset.values_list("id", flat=True))
-            for start in range(0, len(ids), IN_BATCH):
-                batch = ids[start : start + IN_BATCH]
-                cursor.execute(_BY_CHUNK.format(marks=", ".join(["%s"] * len(batch))), [*batch, model, dim])
-                rows += cursor.fetchall()
+            rows = _vectors_by_chunk(cursor, list(passes.queryset.values_list("id", flat=True)), model, dim)
     if not rows:
         return []
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
