@@ -119,7 +119,7 @@ def out_of_fold_benign(train: Sequence[CorpusRow], folds: int = FOLDS) -> list[f
     for k in range(folds):
         rest = [r for i, r in enumerate(train) if i % folds != k]
         w, b, classes = fit(rest)
-        model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
+        model = Model.of(w, b, classes, 1.0)
         held_back = [r for i, r in enumerate(train) if i % folds == k and not r.attack]
         scores += [p_attack(*_inputs(r), model=model) for r in held_back]
     return scores
@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = load_corpus()
     train = taught(rows, "tune")
     w, b, classes = fit(train)
-    model = Model(weights=w, by_feature=np.ascontiguousarray(w.T), bias=b, classes=classes, threshold=1.0)
+    model = Model.of(w, b, classes, 1.0)
     curve = dev_curve(model, rows)
     ok = [t for t, _a, _ab, _na, held, _hb, n in curve if held <= MAX_DEV_BENIGN_HELD * n]
     dev_threshold = min(ok) if ok else 0.99

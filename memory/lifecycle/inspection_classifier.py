@@ -119,11 +119,15 @@ def featurize(
 
 @dataclass(frozen=True)
 class Model:
-    weights: np.ndarray  # (classes, DIMENSIONS) float32
-    by_feature: np.ndarray  # the same, (DIMENSIONS, classes) and contiguous: one row gathered per feature
+    by_feature: np.ndarray  # (DIMENSIONS, classes), contiguous: one row gathered per feature
     bias: np.ndarray  # (classes,)
     classes: tuple[str, ...]
     threshold: float  # p_attack at or above which a row is held
+
+    @classmethod
+    def of(cls, weights: np.ndarray, bias: np.ndarray, classes: tuple[str, ...], threshold: float) -> Model:
+        """From trained (classes, DIMENSIONS) weights, as the trainer and the .npz hold them."""
+        return cls(np.ascontiguousarray(weights.T), bias, classes, threshold)
 
     def logits(self, features: Features) -> np.ndarray:
         return features.value @ self.by_feature[features.index] + self.bias
@@ -135,13 +139,11 @@ def load_model(path: Path = MODEL_PATH) -> Model | None:
     if not path.exists():
         return None
     with np.load(path, allow_pickle=False) as data:
-        weights = data["weights"].astype(np.float32)
-        return Model(
-            weights=weights,
-            by_feature=np.ascontiguousarray(weights.T),
-            bias=data["bias"].astype(np.float32),
-            classes=tuple(str(c) for c in data["classes"]),
-            threshold=float(data["threshold"]),
+        return Model.of(
+            data["weights"].astype(np.float32),
+            data["bias"].astype(np.float32),
+            tuple(str(c) for c in data["classes"]),
+            float(data["threshold"]),
         )
 
 
@@ -166,14 +168,19 @@ def directive(cues: list[str]) -> bool:
     return "cue:model" in cues and "cue:act" in cues and "shape:model_described" not in cues
 
 
+def _probabilities(model: Model, body: str, heading: str) -> np.ndarray | None:
+    """Each class's probability for a normalised row; None when nothing in it is directive."""
+    cues = cue_names(body, heading)
+    if not directive(cues):
+        return None
+    return _softmax(model.logits(featurize(body, heading, cues=cues)))
+
+
 def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
     """1 - P(benign) for a normalised body (0.0 when no model ships or nothing in it is directive)."""
     model = model or load_model()
-    cues = cue_names(body, heading)
-    if model is None or not directive(cues):
-        return 0.0
-    probs = _softmax(model.logits(featurize(body, heading, cues=cues)))
-    return float(1.0 - probs[model.classes.index(BENIGN)])
+    probs = None if model is None else _probabilities(model, body, heading)
+    return 0.0 if model is None or probs is None else float(1.0 - probs[model.classes.index(BENIGN)])
 
 
 def classify(body: str, heading: str = "", model: Model | None = None) -> Verdict | None:
@@ -181,11 +188,9 @@ def classify(body: str, heading: str = "", model: Model | None = None) -> Verdic
     model = model or load_model()
     if model is None:
         return None
-    cues = cue_names(body, heading)
-    if not directive(cues):
+    probs = _probabilities(model, body, heading)
+    if probs is None:
         return Verdict(BENIGN, 0.0, False, ())
-    features = featurize(body, heading, cues=cues)
-    probs = _softmax(model.logits(features))
     benign = model.classes.index(BENIGN)
     attack = float(1.0 - probs[benign])
     held = attack >= model.threshold
@@ -196,7 +201,7 @@ def classify(body: str, heading: str = "", model: Model | None = None) -> Verdic
     named = featurize(body, heading, with_names=True)
     # how far each feature pushed toward `best` rather than benign (a repeated feature adds up)
     push: dict[int, float] = {}
-    margin = (model.weights[best, named.index] - model.weights[benign, named.index]) * named.value
+    margin = (model.by_feature[named.index, best] - model.by_feature[named.index, benign]) * named.value
     for i, m in zip(named.index.tolist(), margin.tolist(), strict=True):
         push[i] = push.get(i, 0.0) + m
     ranked = sorted((i for i in push if push[i] > 0), key=push.__getitem__, reverse=True)
