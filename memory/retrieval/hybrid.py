@@ -52,14 +52,9 @@ logger = logging.getLogger(__name__)
 RRF_K = structure.WEIGHTS.rrf_k
 
 
-def rrf_fuse(
-    rankings: Sequence[Sequence[int]],
-    *,
-    limit: int | None = None,
-    weights: structure.Weights = structure.EQUAL_LISTS,
-) -> list[int]:
-    """The ids of rrf_scored, best first."""
-    return [row_id for row_id, _ in rrf_scored(rankings, limit=limit, weights=weights)]
+def rrf_fuse(rankings: Sequence[Sequence[int]], **options: Any) -> list[int]:
+    """The ids of rrf_scored (same keyword options), best first."""
+    return [row_id for row_id, _ in rrf_scored(rankings, **options)]
 
 
 def rrf_scored(
@@ -105,16 +100,9 @@ def start_embedding(query: str, *, model: str | None = None) -> StartedEmbedding
     )
 
 
-def hybrid_chunk_ids(
-    query: str,
-    *,
-    k: int,
-    queryset: QuerySet[Chunk],
-    model: str | None = None,
-    started: StartedEmbedding | None = None,
-) -> list[int]:
-    """The ids of hybrid_scored, best first."""
-    scored, _ = hybrid_scored(query, k=k, queryset=queryset, model=model, started=started)
+def hybrid_chunk_ids(query: str, **options: Any) -> list[int]:
+    """The ids of hybrid_scored (same keyword options), best first."""
+    scored, _ = hybrid_scored(query, **options)
     return [row_id for row_id, _ in scored]
 
 

@@ -500,11 +500,9 @@ def pool_size(k: int) -> int:
     return max(k * POOL_FACTOR, MIN_POOL)
 
 
-def keyword_ids(
-    query: str, *, k: int, queryset: QuerySet[Chunk], held: Mapping[int, Row] | None = None
-) -> list[int]:
-    """The ids of keyword_scored, best first."""
-    return [row_id for row_id, _ in keyword_scored(query, k=k, queryset=queryset, held=held)]
+def keyword_ids(query: str, **options: Any) -> list[int]:
+    """The ids of keyword_scored (same keyword options), best first."""
+    return [row_id for row_id, _ in keyword_scored(query, **options)]
 
 
 def keyword_scored(
