@@ -125,8 +125,13 @@ def exact_top(query: np.ndarray, columns: np.ndarray, quantized: Int8Columns, co
             if want >= limit:
                 break
             want = min(limit, want * 2)
-    scores = query @ columns
-    if count >= total:
+    return top_positions(query @ columns, count)
+
+
+def top_positions(scores: np.ndarray, count: int) -> np.ndarray:
+    """Positions of the `count` highest scores, best first (ties: lower position first): the
+    float32 scan's order (memory.store.vectors too)."""
+    if count >= len(scores):
         return np.argsort(-scores, kind="stable")
     part = np.argpartition(-scores, count - 1)[:count]
     return part[np.lexsort((part, -scores[part]))]

@@ -499,14 +499,6 @@ def _ranked(segments: list[Segment], query: np.ndarray) -> tuple[np.ndarray, np.
     return ids, scores
 
 
-def _top(scores: np.ndarray, count: int) -> np.ndarray:
-    """Positions of the `count` highest scores, best first (ties: lower position first)."""
-    if count >= len(scores):
-        return np.argsort(-scores, kind="stable")
-    part = np.argpartition(-scores, count - 1)[:count]
-    return part[np.lexsort((part, -scores[part]))]
-
-
 def nearest_ids(
     query: np.ndarray, *, k: int, model: str, queryset: QuerySet[Chunk] | None = None
 ) -> list[int]:
@@ -573,7 +565,7 @@ class _Scan:
         same answer from either form (memory.store.int8_scan.exact_top)."""
         count = min(count, len(self.ids))
         if self.scores is not None:
-            return _top(self.scores, count)
+            return int8_scan.top_positions(self.scores, count)
         if self.segment is None or self.segment.quantized is None or self.query is None:
             raise ValueError("a _Scan holds scores, or a query and a quantized segment")
         return int8_scan.exact_top(self.query, self.segment.columns, self.segment.quantized, count)
