@@ -197,6 +197,11 @@ _lock = threading.Lock()
 
 
 def _new_index(dim: int, dtype: str) -> Any:
+    # onnxruntime (the local embedding model, memory.store.int8_scan) crashes the process with
+    # SIGSEGV while it is imported if usearch's native library was loaded before it (onnxruntime
+    # 1.32, usearch 2.26.6; the other order is fine): load it first wherever it is installed.
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
     from usearch.index import Index
 
     return Index(

@@ -352,3 +352,23 @@ def test_the_writer_builds_the_base_in_the_background_once_the_store_reaches_the
     assert base is not None
     assert base.meta["count"] == 50
     assert ann_index.nearest_ids(clustered(1, seed=16)[0], k=1, model=M) == [last.pk]
+
+
+def test_onnxruntime_still_loads_after_the_ann_index_is_opened(tmp_path: Path) -> None:
+    """Importing onnxruntime after usearch's library crashed the process (SIGSEGV): a worker
+    that opened the ANN file, then embedded a query or built the int8 scan, died."""
+    code = (
+        "import django; django.setup(); from memory.store import ann_index; "
+        "ann_index._new_index(4, 'f32'); import onnxruntime; print(onnxruntime.get_device())"
+    )
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        "DJANGO_SETTINGS_MODULE": "protomem.settings",
+        "PROTOMEM_INSTANCE_DIR": str(tmp_path),
+    }
+    done = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("CPU")
