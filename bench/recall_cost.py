@@ -18,6 +18,8 @@ interleaved, memory.lifecycle.selectors.chunk_search at k=5:
   hybrid/pool    the same, with the keyword side asking for the whole structure pool (20 rows)
                  as it did before memory.retrieval.hybrid.first_keyword_rows: the before, measured
                  in the same run
+  hybrid/any-term  the same, with the keyword top taking the search plan's any-term (OR) step
+                 as it did before first_keyword_rows skipped it on plain stores
 
 Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
 Ratios, not absolute times, compare across runs.
@@ -89,11 +91,14 @@ def main() -> None:
 
     from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.retrieval import hybrid, structure
+    from memory.retrieval import hybrid, search, structure
     from memory.store import vectors
 
     def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
         return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+
+    def every_term(query: str, **options: Any) -> list[tuple[Any, ...]]:
+        return search.search_chunk_rows(query, **{**options, "any_term": True})
 
     print(f"index: {vectors.warm(MODEL)} vectors in memory, int8 copy: {int8_state(vectors, MODEL)}")
     rng = random.Random(5)
@@ -108,6 +113,7 @@ def main() -> None:
         "hybrid+model": [],
         "hybrid/pool": [],
         "hybrid/no-cover": [],
+        "hybrid/any-term": [],
     }
     no_cover = dataclasses.replace(structure.WEIGHTS, plain_coverage_power=0.0)
     for query in queries:
@@ -121,11 +127,13 @@ def main() -> None:
             samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
         with mock.patch.object(structure, "WEIGHTS", no_cover):
             samples["hybrid/no-cover"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        with mock.patch.object(hybrid, "search_chunk_rows", every_term):
+            samples["hybrid/any-term"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
     print(f"{len(queries)} queries, k={K}, {args.rows} notes")
     for label, values in samples.items():
         common.print_latency(label, values)
     keyword = statistics.median(samples["keyword"])
-    for label in ("hybrid", "hybrid+model", "hybrid/pool", "hybrid/no-cover"):
+    for label in ("hybrid", "hybrid+model", "hybrid/pool", "hybrid/no-cover", "hybrid/any-term"):
         print(f"  {label} / keyword p50 ratio: {statistics.median(samples[label]) / keyword:.2f}")
 
 

@@ -40,6 +40,7 @@ from django.db.models import QuerySet
 
 from memory.embedding import embeddings
 from memory.retrieval import structure
+from memory.retrieval.search import search_chunk_rows
 from memory.store import vectors
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
@@ -154,22 +155,30 @@ def first_keyword_rows(
     query: str, *, k: int, queryset: QuerySet[Chunk]
 ) -> tuple[dict[int, structure.Row], bool]:
     """The keyword side's rows, best first, and whether they are the whole pool the structure
-    steps rerank (structure.pool_size(k), or every match): only the top max(k, PLAIN_DEPTH)
-    when none of those is a conversation turn and the query names no date (a plain store,
-    where fusion reads only that top).
+    steps rerank (structure.pool_size(k)): else only the top max(k, PLAIN_DEPTH) of the rows
+    holding two of the query's terms at least (all of one or two), when none of those is a
+    conversation turn and the query names no date (a plain store, where fusion reads only that
+    top; fused_scored asks for the pool when the vector side finds a turn).
 
     A pool of 20 rows is rarely filled by the search plan's AND and pair steps, so asking for it
     on a plain store forced the OR step (every row holding any term scored) for rows fusion never
-    read; asking for the top first costs a conversation store one more (small) search."""
+    read; asking for the top first costs a conversation store one more (small) search. The top
+    skips the OR step too: a row saying one of the query's terms keeps (1/2)^3 of its keyword
+    share at most (plain_keyword_shares), below any row of the vector side's top, so it only
+    counts when the vector side finds fewer than k rows (fused_scored then asks for it)."""
     depth, pool = max(k, structure.PLAIN_DEPTH), structure.pool_size(k)
     if structure.any_turn_or_date(query, ()):  # a date: the boost reads the whole pool
         return structure.search_rows(query, k=pool, queryset=queryset), True
-    top = structure.search_rows(query, k=depth, queryset=queryset)
-    if len(top) < depth:
-        return top, True  # every match
+    top = _rows(
+        search_chunk_rows(query, k=depth, queryset=queryset, fields=structure.ROW_FIELDS, any_term=False)
+    )
     if not structure.any_turn_or_date(query, top.values()):
         return top, False
     return structure.search_rows(query, k=pool, queryset=queryset), True
+
+
+def _rows(found: list[tuple[Any, ...]]) -> dict[int, structure.Row]:
+    return {row[0]: structure.Row(*row) for row in found}
 
 
 def fused_ids(query: str, query_vector: np.ndarray, **options: Any) -> list[int]:
@@ -213,6 +222,10 @@ def fused_scored(
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
         # a plain store: the tops fused with rerank's list weights, each keyword hit keeping the
         # share of the query it says (structure.plain_keyword_shares)
+        if not whole and len(semantic_top) < k:  # too few vector rows: one-term matches count
+            held = structure.search_rows(query, k=depth, queryset=queryset)
+            rows.update(held)
+            keyword_top = list(held)[:depth]
         scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
         structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
         return _ordered(scores, [keyword_top, semantic_top], k)

@@ -75,21 +75,33 @@ def reset_backend_cache() -> None:
     text_index.SKILLS.reset()
 
 
-def plan(terms: list[str]) -> list[Any]:
-    """Index expressions to try in order (see module docstring), for this database's index."""
-    return text_index.plan(terms)
+def plan(terms: list[str], *, any_term: bool = True) -> list[Any]:
+    """Index expressions to try in order (see module docstring), for this database's index;
+    without the any-term step (3.) when `any_term` is False (two terms at least, or the one)."""
+    steps = text_index.plan(terms)
+    return steps if any_term or len(terms) < 2 else steps[:-1]
+
+
+def _least_terms(terms: list[str], any_term: bool) -> int:
+    """How many of the terms a row must hold: one, or two (all, if fewer) without the any-term step."""
+    return 1 if any_term else min(2, len(terms))
 
 
 # -- the one-statement path: filters compiled from the queryset into the MATCH step
 
 
 def _fts_ranked(
-    terms: list[str], k: int, compiled: tuple[str, list[Any]], columns: Sequence[str]
+    terms: list[str],
+    k: int,
+    compiled: tuple[str, list[Any]],
+    columns: Sequence[str],
+    *,
+    any_term: bool = True,
 ) -> list[tuple[object, ...]]:
     """The plan's rows (`columns`, id first), best first, at most k, in one statement per try."""
     where, where_params = compiled
     rows: dict[object, tuple[object, ...]] = {}
-    for expression in plan(terms):
+    for expression in plan(terms, any_term=any_term):
         for factor in WIDEN:
             considered = None if factor is None else k * factor
             found, looked_at = text_index.sql().ranked_rows(
@@ -136,9 +148,9 @@ def _keep_allowed(ids: list[int], queryset: QuerySet[Chunk], want: int, out: dic
                     return
 
 
-def _fts_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
+def _fts_ids(terms: list[str], k: int, queryset: QuerySet[Chunk], *, any_term: bool = True) -> list[int]:
     out: dict[int, None] = {}
-    for expression in plan(terms):
+    for expression in plan(terms, any_term=any_term):
         for factor in WIDEN:
             limit = None if factor is None else k * factor
             ids = text_index.sql().match_ids(expression, limit=limit)
@@ -150,7 +162,7 @@ def _fts_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
     return list(out)[:k]
 
 
-def _like_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
+def _like_ids(terms: list[str], k: int, queryset: QuerySet[Chunk], *, any_term: bool = True) -> list[int]:
     """Rows containing more of the terms first, then newest; heading or content, any case."""
     matches = [Q(content__icontains=t) | Q(heading__icontains=t) for t in terms]
     any_match = functools.reduce(lambda a, b: a | b, matches)
@@ -161,6 +173,7 @@ def _like_ids(terms: list[str], k: int, queryset: QuerySet[Chunk]) -> list[int]:
     rows = (
         queryset.filter(any_match)
         .annotate(term_hits=score)
+        .filter(term_hits__gte=_least_terms(terms, any_term))
         .order_by("-term_hits", "-created_at", "-id")
         .values_list("pk", flat=True)[:k]
     )
@@ -199,22 +212,24 @@ def search_deliverable(
 
 
 def search_chunk_rows(
-    query: str, *, k: int, queryset: QuerySet[Chunk], fields: Sequence[str] = ("id",)
+    query: str, *, k: int, queryset: QuerySet[Chunk], fields: Sequence[str] = ("id",), any_term: bool = True
 ) -> list[tuple[Any, ...]]:
     """`fields` (id first) of the best `k` rows of `queryset` for a free-text query, best first.
 
     On the one-statement path the fields are read by the ranking statement itself, so a caller
-    that needs more than ids (structure.search_rows) spends no second statement on them."""
+    that needs more than ids (structure.search_rows) spends no second statement on them.
+    `any_term` False: rows holding two of the terms at least (all of one or two), without the
+    plan's any-term step, which on a large store scores every row holding any term."""
     terms = fts5.terms_of(query)
     if not terms or k <= 0:
         return []
     if _ranked_backend():
         compiled = compiled_filter(queryset)
         if compiled is not None:
-            return converted(_fts_ranked(terms, k, compiled, columns_of(fields)), fields)
-        ids = _fts_ids(terms, k, queryset)
+            return converted(_fts_ranked(terms, k, compiled, columns_of(fields), any_term=any_term), fields)
+        ids = _fts_ids(terms, k, queryset, any_term=any_term)
     else:
-        ids = _like_ids(terms, k, queryset)
+        ids = _like_ids(terms, k, queryset, any_term=any_term)
     if tuple(fields) == ("id",):
         return [(chunk_id,) for chunk_id in ids]
     found = {row[0]: row for row in RowFilter(queryset).rows(ids, fields)}

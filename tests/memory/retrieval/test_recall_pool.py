@@ -7,11 +7,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.retrieval import hybrid as hybrid_module
 from memory.retrieval import structure
 from memory.retrieval.hybrid import hybrid_chunk_ids
+from memory.retrieval.search import search_chunk_rows
+from memory.store import text_index
 from memory.store.deliverable import deliverable
 from memory.store.embedding_index import chunks_embed
 from memory.store.models import Chunk
@@ -43,27 +47,70 @@ def store(namespace: str, *, domain: str, count: int = 30) -> list[int]:
 
 
 @pytest.fixture
-def keyword_depths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The `k` of every keyword search the hybrid path runs (the real search still runs)."""
-    asked: list[int] = []
-    real = structure.search_rows
+def keyword_searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """(k, any_term) of every keyword search the hybrid path runs (the real search still runs)."""
+    asked: list[tuple[int, bool]] = []
 
-    def counting(query: str, *, k: int, queryset: Any) -> dict[int, structure.Row]:
-        asked.append(k)
-        return real(query, k=k, queryset=queryset)
+    def counting(query: str, *, k: int, queryset: Any, **options: Any) -> list[tuple[Any, ...]]:
+        asked.append((k, options.get("any_term", True)))
+        return search_chunk_rows(query, k=k, queryset=queryset, **options)
 
-    monkeypatch.setattr(structure, "search_rows", counting)
+    monkeypatch.setattr(structure, "search_chunk_rows", counting)
+    monkeypatch.setattr(hybrid_module, "search_chunk_rows", counting)
     return asked
 
 
-def test_a_plain_store_reads_only_the_keyword_top_it_fuses(hybrid: Any, keyword_depths: list[int]) -> None:
+def depths(searches: list[tuple[int, bool]]) -> list[int]:
+    return [k for k, _ in searches]
+
+
+def test_a_plain_store_reads_only_the_keyword_top_it_fuses(
+    hybrid: Any, keyword_searches: list[tuple[int, bool]]
+) -> None:
     store("notes", domain="note")
     queryset = deliverable(Chunk.objects.filter(namespace="notes"))
 
     found = hybrid_chunk_ids("billing deploy retry", k=5, queryset=queryset, model=MODEL)
 
     assert len(found) == 5
-    assert keyword_depths == [max(5, structure.PLAIN_DEPTH)]  # not structure.pool_size(5) == 20
+    assert depths(keyword_searches) == [max(5, structure.PLAIN_DEPTH)]  # not structure.pool_size(5) == 20
+
+
+QUERY = "billing ledger cache"
+
+
+def test_a_plain_store_skips_the_any_term_step(hybrid: Any, keyword_searches: list[tuple[int, bool]]) -> None:
+    """The OR step scores every row holding any term; a one-term row cannot outrank the vector
+    side's top on a plain store, so the hybrid path does not ask for it."""
+    store("notes", domain="note")  # no row holds two of QUERY's words: only the OR step finds any
+    queryset = deliverable(Chunk.objects.filter(namespace="notes"))
+
+    with CaptureQueriesContext(connection) as statements:
+        found = hybrid_chunk_ids(QUERY, k=5, queryset=queryset, model=MODEL)
+
+    assert len(found) == 5
+    assert keyword_searches == [(max(5, structure.PLAIN_DEPTH), False)]
+    any_term = str(text_index.sql().any_term(QUERY.split()))
+    assert not [q for q in statements.captured_queries if any_term in q["sql"]]
+    with CaptureQueriesContext(connection) as keyword_only:  # the keyword path still takes it
+        search_chunk_rows(QUERY, k=5, queryset=queryset)
+    assert [q for q in keyword_only.captured_queries if any_term in q["sql"]]
+
+
+def test_too_few_vector_rows_let_one_term_matches_fill(hybrid: Any) -> None:
+    """With fewer than k rows on the vector side (a store mostly not embedded yet) the rows
+    holding one of the terms fill the top, as before the any-term step was skipped."""
+    add_chunks(
+        ChunkDraft(content=f"{word} note {i}", domain="note", namespace="few")
+        for i, word in enumerate(["billing", "ledger", "retry", "cache", "invoice", "queue"])
+    )
+    ids = list(Chunk.objects.filter(namespace="few").order_by("pk").values_list("pk", flat=True))
+    chunks_embed(chunk_ids=ids[:1], model=MODEL)  # one row has a vector
+    queryset = deliverable(Chunk.objects.filter(namespace="few"))
+
+    found = hybrid_chunk_ids("billing retry queue", k=5, queryset=queryset, model=MODEL)
+
+    assert set(found) == {ids[0], ids[2], ids[5]}  # each holds one term
 
 
 def test_a_plain_store_ranks_as_it_did_from_the_whole_pool(
@@ -81,22 +128,24 @@ def test_a_plain_store_ranks_as_it_did_from_the_whole_pool(
     assert hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL) == from_top
 
 
-def test_a_conversation_store_reads_the_whole_pool(hybrid: Any, keyword_depths: list[int]) -> None:
+def test_a_conversation_store_reads_the_whole_pool(
+    hybrid: Any, keyword_searches: list[tuple[int, bool]]
+) -> None:
     store("talk", domain="turn")
     queryset = deliverable(Chunk.objects.filter(namespace="talk"))
 
     found = hybrid_chunk_ids("billing deploy retry", k=5, queryset=queryset, model=MODEL)
 
     assert len(found) == 5
-    assert keyword_depths[-1] == structure.pool_size(5)
+    assert depths(keyword_searches)[-1] == structure.pool_size(5)
 
 
 def test_a_dated_question_on_a_plain_store_reads_the_whole_pool(
-    hybrid: Any, keyword_depths: list[int]
+    hybrid: Any, keyword_searches: list[tuple[int, bool]]
 ) -> None:
     store("notes", domain="note")
     queryset = deliverable(Chunk.objects.filter(namespace="notes"))
 
     hybrid_chunk_ids("billing deployed in January 2026", k=5, queryset=queryset, model=MODEL)
 
-    assert keyword_depths == [structure.pool_size(5)]  # a date range reorders the whole pool
+    assert depths(keyword_searches) == [structure.pool_size(5)]  # a date range reorders the whole pool
