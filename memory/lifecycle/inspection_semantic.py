@@ -66,6 +66,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PERMISSION,
     SWEEPING,
 )
+from memory.lifecycle.inspection_patterns import mentioned, own_wish
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -288,7 +289,7 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         if not persist:
             continue
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
-        if not (scope and act) or _PERSON_PLANS.search(text):
+        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text):
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
@@ -335,7 +336,7 @@ def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
 
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
-        found = pattern.search(norm)
+        found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
         if found:
             return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
     return None
