@@ -86,8 +86,17 @@ def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.translate(HOMOGLYPHS), re.MULTILINE)
 
 
-def _g(*gate: str) -> tuple[str, ...]:
-    return tuple(word.translate(HOMOGLYPHS) for word in gate)
+@dataclass(frozen=True)
+class _Gate:
+    """Substrings of which one must be in the text; `ascii` the ones an ASCII text can hold."""
+
+    words: tuple[str, ...]
+    ascii: tuple[str, ...]
+
+
+def _g(*gate: str) -> _Gate:
+    words = tuple(word.translate(HOMOGLYPHS) for word in gate)
+    return _Gate(words, tuple(word for word in words if word.isascii()))
 
 
 _ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS))
@@ -153,7 +162,7 @@ _MODEL_GATE = _g(
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
-_LOOSENED_GATE = (
+_LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
     "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
@@ -168,13 +177,13 @@ _PERSIST_GATE = _g(
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
-_CONTROL_GATE = (
+_CONTROL_GATE = _g(
     "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
     "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
 )  # fmt: skip
-_SETTING_GATE = (
+_SETTING_GATE = _g(
     "role",
     "mode", "permission", "privilege", "trust", "access", "admin", "verified", "mfa", "requires_", "can_", "spend",
     "prompt", "directive", "rule", "policy", "identity", "persona", "safety", "approv", "confirm",
@@ -183,7 +192,7 @@ _OVERRIDE_GATE = _g(
     "vergi", "ignor", "missacht", "oubli", "olvid", "diment", "esque", "negeer", "vergeet", "忽略", "無視", "忘れ",
     "игнор", "забуд", "du bist", "sie sind", "tu es", "vous ", "eres", "ahora es", "sei", "você", "voce", "je bent",
 )  # fmt: skip
-_TEMPLATE_GATE = (
+_TEMPLATE_GATE = _g(
     "[system",
     "[admin",
     "[operator",
@@ -199,13 +208,13 @@ _TEMPLATE_GATE = (
     "_memory",
     "[[",
 )
-_SEND_GATE = ("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
+_SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
 
-def _has(text: str, gate: tuple[str, ...]) -> bool:
-    contains = text.__contains__
-    return any(map(contains, gate))
+def _has(text: str, gate: _Gate) -> bool:
+    contains = text.__contains__  # an ASCII text (most rows) skips the other scripts' words
+    return any(map(contains, gate.ascii if text.isascii() else gate.words))
 
 
 def _snip(text: str, start: int) -> str:
@@ -364,6 +373,9 @@ def _settings_as_data(norm: str) -> SemanticHit | None:
 
 
 def _exfiltration_route(norm: str) -> SemanticHit | None:
+    # a sentence's match is a match in the whole text: without one there, no sentence has one
+    if not (_SEND.search(norm) and _SENT_THING.search(norm) and _OUTSIDE.search(norm)):
+        return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
         send = _SEND.search(text)
