@@ -145,6 +145,8 @@ _SEND = _c(SEND)
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
 _CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
+# a question reported, not asked of anyone: "we discussed whether the assistant should ..."
+_REPORTED = re.compile(r"\b(?:whether|ob)\b")
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
@@ -260,6 +262,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     if other and (_ACT.search(norm) or not other[0].isascii()):
         return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
     for match in _OBLIGATION.finditer(norm):
+        if _REPORTED.search(norm, max(0, match.start() - 30), match.start()):
+            continue  # "Priya asked whether the assistant should ...": a question reported, no duty
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
         if act:
             return SemanticHit(
@@ -278,7 +282,7 @@ def _model_conduct(norm: str) -> SemanticHit | None:
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
         named = _MODEL_NAMED.search(text)
-        if not named:
+        if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
         if duty is None and _CONTROL.search(text):
@@ -314,13 +318,18 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
     return None
 
 
+def _sweeping_beyond(norm: str, words: str) -> bool:
+    """Sweeping words besides the loosening's own ("without approval" says "without" already)."""
+    return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
+
+
 def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
     empowered = _EMPOWERED.search(norm) if model else None
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
     standing = _STANDING.search(norm)
-    if standing and (_PERSIST.search(norm) or _SWEEPING.search(norm)):
+    if standing and (_PERSIST.search(norm) or _sweeping_beyond(norm, standing[0])):
         why = f"standing permission: '{standing[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
     if not _has(norm, _LOOSENED_GATE) or not _LOOSENED.search(norm):
@@ -335,7 +344,7 @@ def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
             action = _ACTION_CONTROL.fullmatch(control[0]) and not _NARROW.search(text)
-            if action or _SWEEPING.search(norm):
+            if action or _sweeping_beyond(norm, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
