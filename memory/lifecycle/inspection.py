@@ -53,6 +53,8 @@ from functools import lru_cache
 from memory.lifecycle.inspection_classifier import classify
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
+    ADDRESS_SHORT_NAMES,
+    ADDRESS_TRIGGERS_ASCII,
     AUTHORITY_DETECTORS,
     AUTHORITY_TRIGGERS,
     HIDDEN_DETECTORS,
@@ -175,9 +177,19 @@ def _normalised_heading(heading: str) -> str:
 # -- detectors (the patterns live in inspection_patterns) ------------------------------------
 
 Triggers = tuple[tuple[str, ...], ...]
+
+
+def _ascii_only(groups: Triggers) -> Triggers:
+    """The trigger groups an ASCII text can meet: other scripts' words can never be in it."""
+    return tuple(tuple(word for word in group if word.isascii()) for group in groups)
+
+
 _INSTRUCTIONS = tuple(
     (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
+_ASCII_TRIGGERS = {label: _ascii_only(triggers) for label, triggers in INSTRUCTION_TRIGGERS.items()}
+_ADDRESSED = "model addressed"
+_ASCII_TRIGGERS[_ADDRESSED] = (ADDRESS_TRIGGERS_ASCII,)  # and ADDRESS_SHORT_NAMES, see _ascii_triggered
 _TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
 
 
@@ -200,7 +212,8 @@ _TRIGRAM_MIN_WORDS = 30
 def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
-    by_subject = tuple(((tuple(ordered),), re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    named: Triggers = (tuple(ordered),)
+    by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
     return (by_subject if alternation else ()) + by_authority
@@ -320,11 +333,21 @@ def inspect_write(
     turn = domain == TURN_DOMAIN
     for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
         text = body if label in BODY_ONLY_DETECTORS else norm
-        match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
+        if text.isascii():
+            hit = _triggered(text, _ASCII_TRIGGERS[label]) or (
+                label == _ADDRESSED and ADDRESS_SHORT_NAMES.search(text) is not None
+            )
+        else:
+            hit = _triggered(text, triggers)
+        match = _instruction_match(text, label, pattern) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
+    last: Triggers = ()
+    hit = False
     for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
-        match = pattern.search(norm) if _triggered(norm, triggers) else None
+        if triggers is not last:  # the subject templates share one trigger group: test it once
+            last, hit = triggers, _triggered(norm, triggers)
+        match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
         if match:

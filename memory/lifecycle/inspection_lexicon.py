@@ -278,7 +278,9 @@ ACTION_CONTROL = (
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
 )
-NARROW = r"\b(?:under|below|less than|up to|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+NARROW = (
+    r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+)
 
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").

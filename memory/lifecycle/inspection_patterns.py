@@ -138,6 +138,15 @@ ADDRESS_TRIGGERS: tuple[str, ...] = (
     "copilot", "gpt", "claude", "gemini", "ki", "ia", "intellig", "künstlich", "kunstlich", "reads this",
     "processes this", "retrieves this", "loads this", "アシスタント", "人工知能", "モデル", "ボット", "エージェント",
 )  # fmt: skip
+# In ASCII text the short names ("ai", "ia", "ki", "bot") can only start a word where ADDRESS
+# matches (after a space, a determiner, "l'" or a line start; "chatbot" and "inteligencia" are
+# listed whole): a word-start test instead of a substring one skips "email", "social", "asking".
+ADDRESS_SHORT_NAMES = re.compile(r"\b(?:ai|ia|ki|bot)")
+ADDRESS_TRIGGERS_ASCII: tuple[str, ...] = (
+    *(word for word in ADDRESS_TRIGGERS if word.isascii() and word not in {"ai", "ia", "ki", "bot"}),
+    "chatbot",
+    "intelig",
+)
 # A conversation turn (domain "turn") is people talking to each other: its imperatives ("tell me
 # more!", "you must be so proud") are no order to the model. Only these detectors judge a turn:
 # the model addressed, or the prompt's own machinery named.
