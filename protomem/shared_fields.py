@@ -22,7 +22,6 @@ _lock = threading.Lock()
 
 # No docstring: drf-spectacular would take it as the description of every serializer using this.
 class SharedFieldsMixin:  # mix in before serializers.Serializer; no partial / context use
-
     _shared_prototype: Any = None
 
     @cached_property
