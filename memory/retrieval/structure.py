@@ -10,11 +10,12 @@ memory.retrieval.hybrid (keyword + vector lists) and the keyword path hand their
    0.848 / 0.842 / 0.837 on ours and 0.685 / 0.671 / 0.669 on LoCoMo's, and 1.5 kept the best
    MRR on ours and on memory/evals/recall.jsonl (a plain store: memory.retrieval.hybrid).
 2. Dates: when the query names a time ("last week", "in May", "on 3 May 2026":
-   memory.retrieval.dates, relative to today), rows created in that range get `date_boost` added
-   (a boost, not a filter: a wrong reading moves rows, it never hides one). When the pool holds
-   conversation turns and the newest of them is older than today, relative dates ("in June",
-   "last week") are read from that turn's day instead: a conversation stored or asked about
-   later has its own "now" (Weights.anchor_to_turns; stores without turns keep today).
+   memory.retrieval.dates, relative to today), rows created in that range get `date_boost`
+   (turns: `turn_date_boost`) added (a boost, not a filter: a wrong reading moves rows, it never
+   hides one). When the pool holds conversation turns and the newest of them is older than
+   today, relative dates ("in June", "last week") are read from that turn's day instead: a
+   conversation stored or asked about later has its own "now" (Weights.anchor_to_turns; stores
+   without turns keep today).
 3. Turns. Rows whose domain is in TURN_DOMAINS are conversation turns: `source` names the
    session they belong to and (created_at, id) orders them within it (id breaks ties, since an
    ingest may stamp a whole session with one time). For those rows:
@@ -40,6 +41,8 @@ memory.retrieval.hybrid (keyword + vector lists) and the keyword path hand their
      but never above the turn that lent it (the question's turn stays first). Decays 0.9 / 0.7
      (were 0.8 / 0.6): LoCoMo's tuning recall@5 +0.012, ours -0.006 (answers in LoCoMo sit
      further from the matching turn).
+4. Keyword heads: past rank `heads_from` (5), the keyword ranking's first `keyword_heads` turns
+   keep a place in the top k when the steps above pushed them out (keep_keyword_heads).
 
 The vector side embeds the question without the names of the speakers the keyword side found
 (`vector_query`, used by memory.retrieval.hybrid): on the tuning split that alone took hybrid
@@ -102,10 +105,11 @@ _SPEAKER = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?([^:\n]{1,40}):\s")
 class Weights:
     rrf_k: int = 60
     list_weights: tuple[float, ...] = (1.0, 1.5)  # keyword, vector
-    # 0.02 -> 0.03 with anchor_to_turns (bench/recall_splits, hybrid r@5 / r@10): LoCoMo dev
-    # 26/30/41 0.747/0.851 -> 0.749/0.859, 42/43 0.735/0.812 -> 0.748/0.820; ours tuning
-    # 0.864/0.913 -> 0.867/0.913, held-out 0.891/0.940 unchanged (0.04 / 0.06: A r@5 0.747)
-    date_boost: float = 0.03
+    date_boost: float = 0.02  # rows that are not turns (memory/evals/recall.jsonl kept as it was)
+    # A turn's date boost, 0.02 -> 0.03 with anchor_to_turns (bench/recall_splits, hybrid r@5 /
+    # r@10): LoCoMo dev 26/30/41 0.747/0.851 -> 0.749/0.859, 42/43 0.735/0.812 -> 0.748/0.820;
+    # ours tuning 0.864/0.913 -> 0.867/0.913, held-out 0.891/0.940 unchanged (0.04 / 0.06: A r@5 0.747)
+    turn_date_boost: float = 0.03
     small_talk_words: int = 2
     small_talk_factor: float = 0.3
     short_words: int = 4
@@ -131,6 +135,13 @@ class Weights:
     # that is before today: a conversation stored later is read from its own "now" (alone, at
     # date_boost 0.02: LoCoMo dev 26/30/41 r@5 / r@10 +0.002 / +0.005, 42/43 +0.002 / 0; ours same)
     anchor_to_turns: bool = True
+    # The keyword ranking's first `keyword_heads` turns keep a place in the ranks past
+    # `heads_from` (keep_keyword_heads; 0: off). bench/recall_splits, hybrid r@10 / all@10 (r@5
+    # is untouched): LoCoMo dev 26/30/41 0.859/0.744 -> 0.872/0.755, 42/43 0.820/0.690 ->
+    # 0.822/0.687; ours tuning 0.913/0.807 -> 0.916/0.810, held-out 0.940/0.842 unchanged. 1: A
+    # 0.864; the vector ranking's heads (1, 2) or both lists' (1, 2, 3): flat or worse on ours.
+    keyword_heads: int = 2
+    heads_from: int = 5
 
 
 WEIGHTS = Weights()
@@ -431,7 +442,8 @@ def rerank_scored(
         for row_id in scores:
             created_at = rows[row_id].created_at
             if created_at is not None and timezone.localtime(created_at).date() in span:
-                scores[row_id] += weights.date_boost
+                row = rows[row_id]
+                scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     if has_turns:
         _damp_keyword_shares(query, rankings[0], rows, scores, weights)
         _boost_asked_speakers(query, rows, scores, weights)
@@ -443,7 +455,34 @@ def rerank_scored(
             scores[row_id] *= weights.repeat_factor
     if has_turns:
         _window(scores, rows, passes, weights, sessions or {})
-    return [(i, scores[i]) for i in sorted(scores, key=lambda i: (-scores[i], i))[:k]]
+    ranked = [(i, scores[i]) for i in sorted(scores, key=lambda i: (-scores[i], i))]
+    if has_turns and weights.keyword_heads and k > weights.heads_from:
+        keyword_turns = [i for i in rankings[0] if i is not None and i in rows and rows[i].is_turn]
+        return keep_keyword_heads(ranked, keyword_turns, k=k, weights=weights)
+    return ranked[:k]
+
+
+def keep_keyword_heads(
+    ranked: Sequence[tuple[int, float]],
+    keyword: Sequence[int | None],
+    *,
+    k: int,
+    weights: Weights = WEIGHTS,
+) -> list[tuple[int, float]]:
+    """The best `k` of `ranked`, with the keyword ranking's first `keyword_heads` rows put back
+    when they fell out, in place of the lowest rows past `heads_from` (the head stays as ranked,
+    so a top 5 is never changed). A turn that says the question's rare words ("When did Gina
+    mention Shia Labeouf?" -> "Gina: It's Shia Labeouf!") can sink below k under the small-talk
+    damping, the vector side and the window's lent scores; its keyword rank says it matched."""
+    top = list(ranked[:k])
+    chosen = {i for i, _ in top}
+    score = dict(ranked)
+    heads = [i for i in keyword if i is not None][: weights.keyword_heads]
+    missing = [i for i in heads if i not in chosen and i in score]
+    for at, item in enumerate(missing[: max(len(top) - weights.heads_from, 0)]):
+        top[-1 - at] = (item, score[item])
+    head, tail = top[: weights.heads_from], top[weights.heads_from :]
+    return head + sorted(tail, key=lambda pair: (-pair[1], pair[0]))
 
 
 def wants_rerank(query: str, hits: Sequence[Chunk], *, today: date | None = None) -> bool:

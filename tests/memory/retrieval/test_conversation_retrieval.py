@@ -511,3 +511,34 @@ def test_rows_that_are_not_turns_keep_today_as_the_reference_day() -> None:
     )
 
     assert ranked == [march, june]  # no turn: "in June" is June 2026, and neither note gets the boost
+
+
+def test_the_keywords_first_turns_keep_a_place_past_rank_five() -> None:
+    ranked = [(n, 1.0 - n / 100) for n in range(1, 21)]  # ids 1..20, best first
+    keyword = [17, 19, 3, 12]
+
+    kept = structure.keep_keyword_heads(ranked, keyword, k=10)
+    top5 = structure.keep_keyword_heads(ranked, keyword, k=5)
+
+    assert [i for i, _ in kept[:5]] == [1, 2, 3, 4, 5]  # the head stays as ranked
+    assert {17, 19} <= {i for i, _ in kept}  # the keyword's first two
+    assert 12 not in {i for i, _ in kept}  # only the first keyword_heads (2) are kept
+    assert [i for i, _ in kept[5:8]] == [6, 7, 8]  # they replace the lowest, 9 and 10
+    assert [s for _, s in kept] == sorted((s for _, s in kept), reverse=True)
+    assert top5 == ranked[:5]  # a top 5 is never changed
+
+
+def test_a_turn_the_keyword_side_ranks_first_stays_in_the_top_ten() -> None:
+    texts = [f"Alice: We talked about the garden and the weather, part {n} of the chat." for n in range(14)]
+    shia = "Gina: It's Shia Labeouf!"
+    ids = store_sessions([("s1", "2026-04-02", [*texts, shia])])
+    others = [ids[t] for t in texts]
+    rankings = [[ids[shia], *others[:3]], others]  # keyword first; the vector side misses it
+    question = "When did Gina mention Shia Labeouf?"
+    off = dataclasses.replace(structure.WEIGHTS, keyword_heads=0)
+
+    kept = structure.rerank(question, rankings, k=10, queryset=scope())
+    without = structure.rerank(question, rankings, k=10, queryset=scope(), weights=off)
+
+    assert ids[shia] in kept
+    assert ids[shia] not in without  # small talk, one list: fusion alone puts it past ten
