@@ -7,9 +7,11 @@ between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
 `hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
-filtered by the same queryset; the keyword side asks for its top max(k, 5) first and for the
-pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
-forced the search plan's OR step on plain stores for rows fusion never read). When none of the
+filtered by the same queryset; the keyword side asks for its top max(k, 5) first, without the
+search plan's any-term (OR) step, and for the pool only when that top or the vector side's holds
+a turn or the query a date (first_keyword_rows: a 20-row pool, and the OR step, scored rows on
+plain stores that fusion never read or could not rank: statements per plain-store hybrid query
+6 -> 5 on SQLite, 5 -> 4 on PostgreSQL). When none of the
 top max(k, 5) of either is a conversation turn
 and the query names no date, those tops are fused by RRF (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
