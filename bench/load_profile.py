@@ -75,13 +75,17 @@ def main() -> None:
         one(op, -i - 1)
     cpu: dict[str, list[float]] = defaultdict(list)
     statuses: dict[str, int] = defaultdict(int)
+    statements: dict[str, int] = defaultdict(int)
+    counter = _StatementCounter()
     # CPU time, not wall: on a shared machine a preempted function would otherwise look slow.
     profiler = cProfile.Profile(time.process_time)
     for seq, op in enumerate(ops):
         t0 = time.process_time()
         if not args.no_profile:
             profiler.enable()
-        status = one(op, seq)
+        with counter.counting():
+            status = one(op, seq)
+        statements[op] += counter.take()
         if not args.no_profile:
             profiler.disable()
         cpu[op].append((time.process_time() - t0) * 1000)
@@ -96,7 +100,8 @@ def main() -> None:
     for op, values in sorted(cpu.items()):
         print(
             f"  {op:<8} n={len(values):<5} cpu per request mean {sum(values) / len(values):6.2f} ms "
-            f"p50 {common.percentile(values, 50):6.2f} ms ({mode})"
+            f"p50 {common.percentile(values, 50):6.2f} ms ({mode}); "
+            f"SQL statements per request {statements[op] / len(values):.2f}"
         )
     print(f"  all      cpu per request mean {total / args.requests:6.2f} ms ({mode})")
     if args.no_profile:
@@ -111,6 +116,31 @@ def main() -> None:
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
     print(out.getvalue())
+
+
+class _StatementCounter:
+    """SQL statements run on every database connection while counting (executemany counts once)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        self.n += 1
+        return execute(sql, params, many, context)
+
+    def counting(self):  # type: ignore[no-untyped-def]
+        from contextlib import ExitStack
+
+        from django.db import connections
+
+        stack = ExitStack()
+        for conn in connections.all():
+            stack.enter_context(conn.execute_wrapper(self))
+        return stack
+
+    def take(self) -> int:
+        n, self.n = self.n, 0
+        return n
 
 
 AREAS = (

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "protomem.settings")
-application = get_wsgi_application()
+django.setup(set_prefix=False)  # what get_wsgi_application() does before building its handler
+
+from protomem.lean_wsgi import ApiKeyLaneApplication  # noqa: E402 - needs the app registry
+
+application = ApiKeyLaneApplication()

@@ -5,13 +5,14 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from protomem.api import MAX_DB_INT
+from protomem.shared_fields import SharedFieldsMixin
 
 MAX_QUERY_CHARS = 20_000
 MAX_SKILL_QUERY_CHARS = 2_000
 MAX_WORKING_STATE_CHARS = 200_000
 
 
-class ContextInput(serializers.Serializer):
+class ContextInput(SharedFieldsMixin, serializers.Serializer):
     query = serializers.CharField(
         required=False,
         default="",

@@ -24,6 +24,7 @@ from memory.lifecycle.scope import row_scope
 from memory.store.deliverable import hold_reasons
 from memory.store.models import Chunk, DeliveryPolicy, MemoryKind, ReviewState
 from protomem.api import MAX_DB_INT
+from protomem.shared_fields import SharedFieldsMixin
 
 MAX_CONTENT_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 900_000
@@ -68,7 +69,7 @@ class _AgentWriteInput(serializers.Serializer):
         return attrs
 
 
-class MemoryIngestInput(_AgentWriteInput):
+class MemoryIngestInput(SharedFieldsMixin, _AgentWriteInput):
     content = serializers.CharField(max_length=MAX_CONTENT_CHARS, trim_whitespace=False)
     heading = serializers.CharField(required=False, default="", allow_blank=True, max_length=512)
     domain = serializers.CharField(
@@ -199,7 +200,7 @@ class KnowledgeIngestOutput(serializers.Serializer):
     )
 
 
-class RecallQueryInput(serializers.Serializer):
+class RecallQueryInput(SharedFieldsMixin, serializers.Serializer):
     query = serializers.CharField(max_length=MAX_QUERY_CHARS)
     top_k = serializers.IntegerField(required=False, default=10, min_value=1, max_value=MAX_TOP_K)
     namespace = serializers.CharField(required=False, allow_blank=True, default="", max_length=128)

@@ -17,7 +17,10 @@ the classifier's threshold is decided; "held_out" is reported, never tuned on; "
 rest does not have, before the classifier existed, and is never used for tuning either: the
 honest stand-in for corpora nobody here wrote. "fresh" was looked at after its first measurement
 (languages it showed missing were then written into "tune"); "fresh2" (attacks_fresh2.jsonl /
-benign_fresh2.jsonl) was written after the classifier's last change and measured once.
+benign_fresh2.jsonl) was written after the classifier's last change and measured once; "fresh3"
+(attacks_fresh3.jsonl / benign_fresh3.jsonl, 46 + 48 rows in thirteen more languages, indirect asks,
+structured replays, policy news, and hard negatives) was written blind before the retraining on the
+issue-29 rows in "tune" and is never trained or tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -46,8 +49,10 @@ FRESH_FILES = (
     ("benign_fresh.jsonl", False),
     ("attacks_fresh2.jsonl", True),
     ("benign_fresh2.jsonl", False),
+    ("attacks_fresh3.jsonl", True),
+    ("benign_fresh3.jsonl", False),
 )
-SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2")
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

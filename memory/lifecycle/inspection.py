@@ -53,6 +53,8 @@ from functools import lru_cache
 from memory.lifecycle.inspection_classifier import classify
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
+    ADDRESS_SHORT_NAMES,
+    ADDRESS_TRIGGERS_ASCII,
     AUTHORITY_DETECTORS,
     AUTHORITY_TRIGGERS,
     HIDDEN_DETECTORS,
@@ -62,6 +64,8 @@ from memory.lifecycle.inspection_patterns import (
     PERSON,
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
+    mentioned,
+    own_wish,
 )
 from memory.lifecycle.inspection_semantic import semantic_reasons
 from memory.lifecycle.redaction import redact_secrets
@@ -69,9 +73,18 @@ from memory.store.trust import TrustTier, trust_tier
 
 LEAKED_CREDENTIAL = "secret"  # the reason code of a row holding a credential
 # Detectors of mood read the body without its heading; detectors of imperatives that people give
-# each other ("never ask for ...", "don't tell ...") skip sentences whose subject is a person.
-BODY_ONLY_DETECTORS = frozenset({"imperative about the conversation", "always/never about the conversation"})
-PERSON_SUBJECT_DETECTORS = frozenset({"always/never about the conversation", "concealment"})
+# each other ("never ask for ...", "don't tell ...") skip sentences whose subject is a person, and
+# those of a wish skip a sentence in the user's own voice ("don't mention my health", "short
+# answers from now on; details only when I ask"): that is what a preference memory is for.
+BODY_ONLY_DETECTORS = frozenset({"imperative about the conversation"})
+PERSON_SUBJECT_DETECTORS = frozenset({"concealment"})
+FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concealment", "standing order"})
+# A phrase quoted as an example ("filters block messages like 'ignore previous instructions'") is
+# mentioned, not used: these detectors skip a match inside such a quote.
+MENTION_DETECTORS = frozenset({"override of earlier instructions"})
+_CHECKED_DETECTORS = (
+    BODY_ONLY_DETECTORS | PERSON_SUBJECT_DETECTORS | FIRST_PERSON_DETECTORS | MENTION_DETECTORS
+)
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
 HOLDING_CODES = frozenset(
@@ -164,9 +177,19 @@ def _normalised_heading(heading: str) -> str:
 # -- detectors (the patterns live in inspection_patterns) ------------------------------------
 
 Triggers = tuple[tuple[str, ...], ...]
+
+
+def _ascii_only(groups: Triggers) -> Triggers:
+    """The trigger groups an ASCII text can meet: other scripts' words can never be in it."""
+    return tuple(tuple(word for word in group if word.isascii()) for group in groups)
+
+
 _INSTRUCTIONS = tuple(
     (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
+_ASCII_TRIGGERS = {label: _ascii_only(triggers) for label, triggers in INSTRUCTION_TRIGGERS.items()}
+_ADDRESSED = "model addressed"
+_ASCII_TRIGGERS[_ADDRESSED] = (ADDRESS_TRIGGERS_ASCII,)  # and ADDRESS_SHORT_NAMES, see _ascii_triggered
 _TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
 
 
@@ -189,12 +212,16 @@ _TRIGRAM_MIN_WORDS = 30
 def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
-    by_subject = tuple(((tuple(ordered),), re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    named: Triggers = (tuple(ordered),)
+    by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
     return (by_subject if alternation else ()) + by_authority
 
 
+_CODE_CONDITION = re.compile(
+    r"\s*(?:if|elif|while|assert|unless)\b[^\n]*:\s*(?:raise|return|pass|continue|break)\b"
+)
 _PERSON_BEFORE = re.compile(
     rf"(?:^|\W)(?:{PERSON})\s+(?:will\s+|would\s+|should\s+|must\s+|can\s+|do\s+|does\s+)?$"
 )
@@ -203,22 +230,19 @@ _PERSON_BEFORE = re.compile(
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
     subject is not a person ("staff never ask for the old password" is about staff)."""
-    if label not in PERSON_SUBJECT_DETECTORS and label not in BODY_ONLY_DETECTORS:
+    if label not in _CHECKED_DETECTORS:
         return pattern.search(text)
     for match in pattern.finditer(text):
         if label in PERSON_SUBJECT_DETECTORS and _PERSON_BEFORE.search(
             text, max(0, match.start() - 40), match.start()
         ):
             continue
-        if label in BODY_ONLY_DETECTORS and _FIRST_PERSON.search(_sentence_around(text, match.start())):
+        if label in MENTION_DETECTORS and mentioned(text, match.start()):
+            continue
+        if label in FIRST_PERSON_DETECTORS and own_wish(_sentence_around(text, match.start())):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
         return match
     return None
-
-
-_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
-)
 
 
 def _sentence_around(text: str, at: int) -> str:
@@ -309,11 +333,23 @@ def inspect_write(
     turn = domain == TURN_DOMAIN
     for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
         text = body if label in BODY_ONLY_DETECTORS else norm
-        match = _instruction_match(text, label, pattern) if _triggered(text, triggers) else None
+        if text.isascii():
+            hit = _triggered(text, _ASCII_TRIGGERS[label]) or (
+                label == _ADDRESSED and ADDRESS_SHORT_NAMES.search(text) is not None
+            )
+        else:
+            hit = _triggered(text, triggers)
+        match = _instruction_match(text, label, pattern) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
+    last: Triggers = ()
+    hit = False
     for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
-        match = pattern.search(norm) if _triggered(norm, triggers) else None
+        if triggers is not last:  # the subject templates share one trigger group: test it once
+            last, hit = triggers, _triggered(norm, triggers)
+        match = pattern.search(norm) if hit else None
+        if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
+            continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
         if match:
             label = "writes to a protected subject"
             reasons.append(Reason("protected_subject", label, _snippet(norm, match), rule="pattern"))

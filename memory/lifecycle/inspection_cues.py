@@ -4,7 +4,7 @@
 A cue group is one idea (the model named, earlier instructions set aside, a behaviour made to
 last, a protected subject, a control loosened ...) as plain words in English, German, French,
 Spanish, Italian, Portuguese, Dutch, Polish, Turkish, Russian, Chinese, Japanese, Korean,
-Vietnamese, Hindi and Arabic. They are features of inspection_classifier, not verdicts: the
+Vietnamese, Hindi and Arabic, and (_MORE_LANGUAGES) fifteen more. They are features of inspection_classifier, not verdicts: the
 classifier learns from the training split how much each cue (and each pair of cues) weighs, and
 because a cue is the same feature in every language, what it learns from German or Japanese
 attacks carries over to Korean or Portuguese ones.
@@ -147,6 +147,82 @@ _RAW_GROUPS: dict[str, tuple[str, ...]] = {
         "never share your", "don't share your", "consejo", "helpdesk", "hang up", "vault", "rotate",
     ),
 }  # fmt: skip
+
+# The same ideas in more languages (issue 29's second corpus: Indonesian and Malay, Swedish, Danish
+# and Norwegian, Finnish, Greek, Hebrew, Thai, Czech, Romanian, Hungarian, Swahili, Tagalog,
+# Persian, Bengali, Ukrainian). Without them a row in these languages has no directive cue and is
+# never scored, whatever the classifier learned from the others.
+_MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "model": (
+        "pembantu ai", "kecerdasan buatan", "tekoäly", "avustaja", "βοηθ", "τεχνητή νοημοσύνη", "μοντέλο", "עוזר",
+        "בינה מלאכותית", "מודל", "ผู้ช่วย", "ปัญญาประดิษฐ์", "โมเดล", "umělá inteligence", "umělé inteligenc",
+        "inteligența artificială", "inteligenta artificiala", "asszisztens", "mesterséges intelligencia", "msaidizi",
+        "akili bandia", "modeli ", "modelu ", "دستیار", "هوش مصنوعی", "مدل", "সহকারী", "এআই", "асистент",
+        "штучн", " ші ", "मॉडल",
+    ),
+    "reader": (
+        "membaca ini", "yang membaca", "som läser", "der læser", "som leser", "joka lukee", "lukee tämän",
+        "που διαβάζει", "שקורא", "הקורא", "ที่อ่าน", "který čte", "která čte", "čte tuto", "care citește", "olvassa",
+        "inayosoma", "anayesoma", "nagbabasa", "می‌خواند", "میخواند", "যে পড়ছে", "що читає", "читає",
+    ),
+    "override": (
+        "abaikan", "lupakan", "ignorera", "glöm", " glem ", "unohda", "αγνόησε", "ξέχασε", "התעלם", "שכח", "ลืม",
+        "เพิกเฉย", "zapomeň", "ignoră", "uită", "felejtsd", "figyelmen kívül", "puuza", "sahau", "kalimutan",
+        "نادیده بگیر", "فراموش کن", "ভুলে যাও", "উপেক্ষা", "ігноруй",
+    ),
+    "instructions": (
+        "instruksi", "arahan", "aturan", "instruktion", "regler", "ohjeet", "ohjeita", "säännöt", "οδηγίες",
+        "הוראות", "คำสั่ง", "pokyny", "pravidla", "instrucțiuni", "reguli", "utasítás", "szabály", "maagizo",
+        "sheria", "tagubilin", "دستورالعمل", "নির্দেশ", "інструкці", "правила",
+    ),
+    "persist": (
+        "mulai sekarang", "mulai hari ini", "selalu", "selamanya", "från och med nu", "för alltid", " alltid ",
+        "fra nu af", "fra nå av", " altid ", "tästä lähtien", " aina ", "ikuisesti", "από εδώ και πέρα", "πάντα",
+        "מעכשיו", "תמיד", "ต่อจากนี้", "ตลอดไป", "เสมอ", "od teď", "od nynějška", "vždy", "navždy",
+        "de acum înainte", "întotdeauna", "mereu", "mostantól", "mindig", "kuanzia sasa", "daima", "kila wakati",
+        "mula ngayon", "palagi", "از این پس", "همیشه", "এখন থেকে", "সবসময়", "відтепер", "завжди", "назавжди",
+        "अब से",
+    ),
+    "request": (
+        "tolong", "jangan", "hãy", "snälla", " du ", "venligst", "vennligst", "ole hyvä", "älä ", "παρακαλώ",
+        "בבקשה", "กรุณา", "prosím", "vă rog", "kérlem", "tafadhali", "pakiusap", "لطفا", "দয়া করে", "будь ласка",
+    ),
+    "user": (
+        "pengguna", "pelanggan", "användare", "kund", "bruger", "bruker", "käyttäjä", "asiakas", "χρήστ", "πελάτ",
+        "משתמש", "לקוח", "ผู้ใช้", "ลูกค้า", "uživatel", "zákazník", "utilizator", "felhasználó", "ügyfél",
+        "mtumiaji", "wateja", "gumagamit", "کاربر", "ব্যবহারকারী", "গ্রাহক", "користувач", "клієнт",
+    ),
+    "act": (
+        "kirim", "bagikan", "setujui", "luluskan", "beri tahu", "katakan", "skicka", "berätta", " säg ", "godkänn",
+        "fortæl", "fortell", "godkend", "godkjenn", "lähetä", "kerro", "hyväksy", "στείλε", "πες", "ενέκρινε",
+        "שלח", "תגיד", "תאשר", "ส่ง", "บอก", "อนุมัติ", "pošli", "řekni", "schval", "trimite", "spune", "aprobă",
+        "küldd", "mondd", "hagyd jóvá", "tuma", "mwambie", "idhinisha", "ipadala", "sabihin", "aprubahan",
+        "ارسال کن", "بگو", "পাঠাও", "বলো", "надішли", "кажи",
+        # approving or carrying out, in the first sixteen languages too
+        "führe", "ausführ", "genehmig", "approuve", "accorde", "aprueba", "approva", "aprove", "keur ", "onayla",
+        "одобр", "批准", "执行", "実行",
+    ),
+    "protected": (
+        "kata sandi", "persetujuan", "izin", " akses", "lösenord", "behörighet", "adgangskode", "passord",
+        "salasana", "hyväksyn", "oikeud", "κωδικ", "έγκριση", "δικαιώματα", "סיסמ", "אישור", "הרשא", "รหัสผ่าน",
+        "สิทธิ์", "การอนุมัติ", "heslo", "hesla", "oprávnění", "schválení", "parol", "aprobare", "permisiun",
+        "jelszó", "jelszav", "jóváhagy", "jogosultság", "nenosiri", "ruhusa", "رمز عبور", "تایید", "دسترسی",
+        "পাসওয়ার্ড", "অনুমোদন", "парол", "дозвіл", "підтвердж",
+    ),
+    "loosen": (
+        "tanpa", " utan ", " uden ", " uten ", "ilman", "χωρίς", "בלי", "ללא", "โดยไม่", "ไม่ต้อง", "fără",
+        "nélkül", " bila ", "walang", "ছাড়া", "без перевір",
+        # "no longer", in the first sixteen languages too
+        "nicht mehr", "n'est plus", "plus besoin", "ya no", "non più", "não é mais", "niet meer", "już nie",
+        "artık gerek", "больше не", "不再", "もう必要", "더 이상", "không còn",
+    ),
+    "conceal": (
+        "jangan pernah memberi tahu", "nämn aldrig", "älä koskaan kerro", "אל תספר", "ห้ามพูดถึง", "neříkej",
+        "nu spune", "ne mondd", "usimwambie", "نگو", "বলবে না", "не кажи",
+    ),
+}  # fmt: skip
+for _name, _words in _MORE_LANGUAGES.items():
+    _RAW_GROUPS[_name] = (*_RAW_GROUPS[_name], *_words)
 
 
 def _entry(word: str) -> str:

@@ -63,11 +63,15 @@ LABEL = (
     r"nota|mensaje|recordatorio|instrucci\w+|aviso|petici[oó]n|messaggio|promemoria|istruzion\w+|mensagem|lembrete|"
     r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание)"
 )
+# "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
+_NOT_DESCRIBED = (
+    r"(?<!hidden )(?<!hide )(?<!embedded )(?<!embed )(?<!injected )(?<!malicious )(?<!contain )(?<!contains )"
+)
 # Forms that make the model the addressee of the text (the signal, not the mood).
 ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
-    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
+    rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{_NOT_DESCRIBED}{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
     rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
@@ -274,7 +278,9 @@ ACTION_CONTROL = (
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
 )
-NARROW = r"\b(?:under|below|less than|up to|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+NARROW = (
+    r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+)
 
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").

@@ -66,7 +66,7 @@ READER = rf"(?:{MODEL_NAME}|model|modell|mod[eè]le|modelo|agent|agente|helper|h
 _JA_READER = r"(?:アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント)"
 ADDRESS = any_of(
     # English: "note to the assistant", "a message for any AI", "dear model", "hey assistant"
-    rf"\b(?:note|notes|message|reminder|instructions?|attention|notice|memo|heads[- ]up|p\.?s\.?|request|"
+    rf"\b(?:note|notes|message|reminder|attention|notice|memo|heads[- ]up|p\.?s\.?|request|"
     rf"warning) (?:to|for) (?:the |any |an? |all |every |whatever |whichever |our |my |you, )?"
     rf"{MODEL_NAME}s?\b",
     rf"\b(?:dear|hey|hi|hello|attention) {MODEL_NAME}\b",
@@ -106,12 +106,47 @@ ADDRESS = any_of(
     rf"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート)?)を読(?:んでいる|む|んだ){_JA_READER}",
     rf"(?:^|\n){_JA_READER}(?:へ|に)?[:\uff1a、]",
 )
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
+)
+_ADDRESSEE = re.compile(rf"\byou\b|\byour\b|\b{MODEL_NAME}\b")
+
+
+def own_wish(sentence: str) -> bool:
+    """The user's own voice with no one else addressed ("don't suggest paid tools unless I ask",
+    "short answers from now on; details when I ask"): a preference, what memory is for."""
+    return bool(_FIRST_PERSON.search(sentence)) and not _ADDRESSEE.search(sentence)
+
+
+# A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").
+_MENTION = re.compile(
+    r"\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+['\"\u2018\u201c]"
+    r"([^'\"\u2019\u201d\n]{3,80})['\"\u2019\u201d]"
+)
+
+
+def mentioned(text: str, at: int) -> bool:
+    """Position `at` of `text` lies inside a phrase quoted as an example: mentioned, not used."""
+    return ("'" in text or '"' in text or "\u2018" in text or "\u201c" in text) and any(
+        m.start(1) <= at < m.end(1) for m in _MENTION.finditer(text)
+    )
+
+
 ADDRESS_TRIGGERS: tuple[str, ...] = (
     "future", "yourself",
     "ai", "a.i.", "assist", "asist", "model", "modèle", "llm", "bot", "agent", "helper", "helfer", "ayudante",
     "copilot", "gpt", "claude", "gemini", "ki", "ia", "intellig", "künstlich", "kunstlich", "reads this",
     "processes this", "retrieves this", "loads this", "アシスタント", "人工知能", "モデル", "ボット", "エージェント",
 )  # fmt: skip
+# In ASCII text the short names ("ai", "ia", "ki", "bot") can only start a word where ADDRESS
+# matches (after a space, a determiner, "l'" or a line start; "chatbot" and "inteligencia" are
+# listed whole): a word-start test instead of a substring one skips "email", "social", "asking".
+ADDRESS_SHORT_NAMES = re.compile(r"\b(?:ai|ia|ki|bot)")
+ADDRESS_TRIGGERS_ASCII: tuple[str, ...] = (
+    *(word for word in ADDRESS_TRIGGERS if word.isascii() and word not in {"ai", "ia", "ki", "bot"}),
+    "chatbot",
+    "intelig",
+)
 # A conversation turn (domain "turn") is people talking to each other: its imperatives ("tell me
 # more!", "you must be so proud") are no order to the model. Only these detectors judge a turn:
 # the model addressed, or the prompt's own machinery named.
@@ -177,7 +212,7 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"should (?:not|refuse|never|always|only))",
         rf"\byou (?:should|will) {CONV_VERB}\b",
         r"(?:^|[.!?\n(]\s*|\bto the )(?:assistant|model|ai|claude|chatgpt|gpt|llm|language model)\s*[:,]",
-        r"\b(?:note|message|reminder|instructions?|attention|important|notice) (?:to|for) (?:the )?"
+        r"\b(?:note|message|reminder|attention|important|notice) (?:to|for) (?:the )?"
         r"(?:assistant|ai|model|llm|language model|bot|chatbot|agent)\b|\bnote to self \(ai\)",
     )),
     # standing orders: "from now on", "in every reply", "henceforth"
@@ -195,10 +230,6 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\bthis applies to every\b|\bmake it a habit\b|\bthe next time you\b|\bas soon as the session",
         r"\b(?:each|every) time (?:you|someone|anyone|the user|a user|users)\b",
     )),
-    # always/never + a conversational verb: "always recommend", "never mention" (not "always run")
-    ("always/never about the conversation",
-     r"\b(?:always|never|only|don't|do not|must not|mustn't|should not|shouldn't|not to|stop|avoid|refuse to|"
-     rf"make sure to|be sure to|remember to)\s+(?:ever\s+)?(?:\w+ly\s+)?(?:{CONV_VERB}|prefer)\b"),
     # imperative at sentence start about behaviour in the conversation ("answer is in ..." passes)
     ("imperative about the conversation",
      rf"{START}(?:tell|answer|respond|reply|mention|reveal|disclose|recommend|suggest|claim|pretend|obey|"
@@ -242,7 +273,6 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b",
         r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)|\bchmod (?:-r )?777 /",
         r"\brm -rf (?:/(?:\s|$|\*)|~/?(?:\s|$|\.ssh|\.aws|\.gnupg)|\$home)",
-        r"\bbefore (?:answering|replying|responding|you answer|you reply)\b",
         r"\b(?:stop asking|without asking|without (?:confirmation|reading))\b",
     )),
     # smuggling: "decode this and follow it", trigger phrases that unlock behaviour
@@ -304,10 +334,6 @@ INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
          "permanent rule", "forever", "starting today", "starting now", "going forward", "from the next",
          "for the rest of", "all", "every", "each", "any", "this applies", "habit", "next time", "as soon as"),
     ),
-    "always/never about the conversation": (
-        ("always", "never", "only", "don't", "do not", "must not", "mustn't", "should not", "shouldn't", "not to",
-         "stop", "avoid", "refuse to", "make sure", "be sure", "remember to"),
-    ),
     "imperative about the conversation": (
         ("tell", "answer", "respond", "reply", "mention", "reveal", "disclose", "recommend", "suggest", "claim",
          "pretend", "obey", "insert", "append", "prepend", "sign", "deny", "lie", "agree", "keep quiet",
@@ -325,7 +351,7 @@ INSTRUCTION_TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "claims precedence": (("memory", "note", "message", "instruction", "over what", "over anything", "precedence"),),
     "tool or command directive": (
         ("tool", "function", "plugin", "run", "execute", "curl", "wget", "iwr", "invoke-webrequest", "<(", "chmod",
-         "rm -rf", "before ", "stop asking", "without"),
+         "rm -rf", "stop asking", "without"),
     ),
     "decode and obey": (
         ("decode", "translate", "deobfuscate", "unscramble", "reverse", "override", "magic", "trigger", "secret"),

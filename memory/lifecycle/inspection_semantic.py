@@ -66,6 +66,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PERMISSION,
     SWEEPING,
 )
+from memory.lifecycle.inspection_patterns import mentioned, own_wish
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -85,8 +86,17 @@ def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.translate(HOMOGLYPHS), re.MULTILINE)
 
 
-def _g(*gate: str) -> tuple[str, ...]:
-    return tuple(word.translate(HOMOGLYPHS) for word in gate)
+@dataclass(frozen=True)
+class _Gate:
+    """Substrings of which one must be in the text; `ascii` the ones an ASCII text can hold."""
+
+    words: tuple[str, ...]
+    ascii: tuple[str, ...]
+
+
+def _g(*gate: str) -> _Gate:
+    words = tuple(word.translate(HOMOGLYPHS) for word in gate)
+    return _Gate(words, tuple(word for word in words if word.isascii()))
 
 
 _ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS))
@@ -135,6 +145,8 @@ _SEND = _c(SEND)
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
 _CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
+# a question reported, not asked of anyone: "we discussed whether the assistant should ..."
+_REPORTED = re.compile(r"\b(?:whether|ob)\b")
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
@@ -152,7 +164,7 @@ _MODEL_GATE = _g(
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
-_LOOSENED_GATE = (
+_LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
     "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
@@ -167,13 +179,13 @@ _PERSIST_GATE = _g(
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
-_CONTROL_GATE = (
+_CONTROL_GATE = _g(
     "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
     "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
 )  # fmt: skip
-_SETTING_GATE = (
+_SETTING_GATE = _g(
     "role",
     "mode", "permission", "privilege", "trust", "access", "admin", "verified", "mfa", "requires_", "can_", "spend",
     "prompt", "directive", "rule", "policy", "identity", "persona", "safety", "approv", "confirm",
@@ -182,7 +194,7 @@ _OVERRIDE_GATE = _g(
     "vergi", "ignor", "missacht", "oubli", "olvid", "diment", "esque", "negeer", "vergeet", "忽略", "無視", "忘れ",
     "игнор", "забуд", "du bist", "sie sind", "tu es", "vous ", "eres", "ahora es", "sei", "você", "voce", "je bent",
 )  # fmt: skip
-_TEMPLATE_GATE = (
+_TEMPLATE_GATE = _g(
     "[system",
     "[admin",
     "[operator",
@@ -198,13 +210,13 @@ _TEMPLATE_GATE = (
     "_memory",
     "[[",
 )
-_SEND_GATE = ("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
+_SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
 
-def _has(text: str, gate: tuple[str, ...]) -> bool:
-    contains = text.__contains__
-    return any(map(contains, gate))
+def _has(text: str, gate: _Gate) -> bool:
+    contains = text.__contains__  # an ASCII text (most rows) skips the other scripts' words
+    return any(map(contains, gate.ascii if text.isascii() else gate.words))
 
 
 def _snip(text: str, start: int) -> str:
@@ -250,6 +262,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     if other and (_ACT.search(norm) or not other[0].isascii()):
         return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
     for match in _OBLIGATION.finditer(norm):
+        if _REPORTED.search(norm, max(0, match.start() - 30), match.start()):
+            continue  # "Priya asked whether the assistant should ...": a question reported, no duty
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
         if act:
             return SemanticHit(
@@ -268,7 +282,7 @@ def _model_conduct(norm: str) -> SemanticHit | None:
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
         named = _MODEL_NAMED.search(text)
-        if not named:
+        if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
         if duty is None and _CONTROL.search(text):
@@ -288,7 +302,7 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         if not persist:
             continue
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
-        if not (scope and act) or _PERSON_PLANS.search(text):
+        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text):
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
@@ -304,13 +318,18 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
     return None
 
 
+def _sweeping_beyond(norm: str, words: str) -> bool:
+    """Sweeping words besides the loosening's own ("without approval" says "without" already)."""
+    return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
+
+
 def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
     empowered = _EMPOWERED.search(norm) if model else None
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
     standing = _STANDING.search(norm)
-    if standing and (_PERSIST.search(norm) or _SWEEPING.search(norm)):
+    if standing and (_PERSIST.search(norm) or _sweeping_beyond(norm, standing[0])):
         why = f"standing permission: '{standing[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
     if not _has(norm, _LOOSENED_GATE) or not _LOOSENED.search(norm):
@@ -325,7 +344,7 @@ def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
             action = _ACTION_CONTROL.fullmatch(control[0]) and not _NARROW.search(text)
-            if action or _SWEEPING.search(norm):
+            if action or _sweeping_beyond(norm, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -335,7 +354,7 @@ def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
 
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
-        found = pattern.search(norm)
+        found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
         if found:
             return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
     return None
@@ -363,6 +382,9 @@ def _settings_as_data(norm: str) -> SemanticHit | None:
 
 
 def _exfiltration_route(norm: str) -> SemanticHit | None:
+    # a sentence's match is a match in the whole text: without one there, no sentence has one
+    if not (_SEND.search(norm) and _SENT_THING.search(norm) and _OUTSIDE.search(norm)):
+        return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
         send = _SEND.search(text)

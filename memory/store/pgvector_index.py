@@ -31,7 +31,8 @@ barely nearer than the other 99,990 and a graph has nothing to walk along; no HN
 short of visiting most of the graph fixes it, and real embeddings are not like that.
 At 1M (the same 200 centres, so 5,000 near-equidistant vectors per topic: within a topic the
 top 10 are as hard to tell apart as in random data; one build, 200 queries): 0.710 / 0.881 /
-0.948 / 0.980 at ef_search 40 / 100 / 200 / 400, the same filtered by deliverable(); hence 400.
+0.948 / 0.980 at ef_search 40 / 100 / 200 / 400, the same filtered by deliverable(); hence 400
+at 1M, and less on smaller tables (ef_for_rows(): a smaller graph needs a shorter walk).
 Its cost, server time of the vector step p50 (p99): 1.1 (2.8) / 4.8 (9.3) / 8.0 (17.1) ms at
 40 / 200 / 400; the whole step as hybrid calls it 10.8 ms at 200 and 11.5 ms at 400 (p50).
 
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,7 +62,14 @@ logger = logging.getLogger(__name__)
 
 SETTING = "PROTOMEM_PGVECTOR"  # False: keep the in-process path even where pgvector is installed
 EF_SEARCH_SETTING = "PROTOMEM_PGVECTOR_EF_SEARCH"
-EF_SEARCH = 400  # candidates per HNSW search (pgvector's default is 40); at least 2 k (see above)
+EF_SEARCH = 400  # candidates per HNSW search at 1M rows (pgvector's default is 40); at least 2 k
+# Without the setting, ef_search follows the table's size: 100 at 100k rows (agreement
+# 0.995-1.000 there), growing as rows**0.602 to EF_SEARCH at 1M (0.980) and capped there; at
+# least EF_SEARCH_MIN. The size is pg_class.reltuples (kept by ANALYZE / autovacuum), re-read
+# every EF_SIZE_TTL seconds.
+EF_SEARCH_MIN = 40
+EF_SIZE_TTL = 60.0
+EF_SEARCH_ROWS_UNKNOWN = 1_000_000  # never analysed: assume a large table (the safe side)
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 128
 MAX_INDEXED_DIM = 2000  # pgvector's HNSW limit for `vector`; larger dims are searched exactly
@@ -153,6 +162,7 @@ def reset_cache() -> None:
     with _lock:
         _columns.clear()
         _indexed.clear()
+        _sizes.clear()
 
 
 def has_column(alias: str = DEFAULT_DB_ALIAS) -> bool:
@@ -361,8 +371,33 @@ def store(params: Sequence[tuple[int, str, int, bytes, int]], *, alias: str = DE
 # -- reads
 
 
-def _ef_search(k: int) -> int:
-    return max(int(getattr(settings, EF_SEARCH_SETTING, EF_SEARCH)), 2 * k)
+_sizes: dict[tuple[str, str], tuple[float, int]] = {}  # (alias, db) -> (read at, rows)
+_RELTUPLES = "SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass('memory_chunk_vector')"
+
+
+def ef_for_rows(rows: int) -> int:
+    """hnsw.ef_search for a table of `rows` vectors (see EF_SEARCH)."""
+    return max(EF_SEARCH_MIN, min(EF_SEARCH, round(100 * (max(rows, 1) / 100_000) ** 0.602)))
+
+
+def _table_rows(alias: str) -> int:
+    key, now = _key(alias), time.monotonic()
+    known = _sizes.get(key)
+    if known is not None and now - known[0] < EF_SIZE_TTL:
+        return known[1]
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_RELTUPLES)
+        row = cursor.fetchone()
+    rows = int(row[0]) if row and row[0] is not None and row[0] >= 0 else 0  # -1: never analysed
+    rows = rows or EF_SEARCH_ROWS_UNKNOWN
+    _sizes[key] = (now, rows)
+    return rows
+
+
+def _ef_search(k: int, alias: str) -> int:
+    fixed = getattr(settings, EF_SEARCH_SETTING, None)
+    ef = int(fixed) if fixed is not None else ef_for_rows(_table_rows(alias))
+    return max(ef, 2 * k)
 
 
 def _query_text(query: np.ndarray) -> tuple[int, str] | None:
@@ -391,7 +426,7 @@ def _ranked(sql: str, params: list[Any], k: int, alias: str) -> list[tuple[Any, 
     SELECT and end with it. Otherwise BEGIN, the settings, the SELECT and COMMIT are four round
     trips, which on a busy two-core host cost more than the search itself (1M rows: see
     bench/pgvector.py)."""
-    ef = _ef_search(k)
+    ef = _ef_search(k, alias)
     with connections[alias].cursor() as cursor:
         if _one_trip(cursor):
             cursor.execute(_SEARCH_PREFIX.format(ef=int(ef)) + sql, params)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import Future
 from datetime import UTC, date, datetime
 from typing import Any
@@ -471,3 +472,42 @@ def test_a_keyword_hit_below_the_vector_pool_keeps_its_vector_share(
 
     assert found == [ids[SHIP[0]]]
     assert pool_only == [ids[PARAPHRASE[0]]]
+
+
+def test_a_yearless_month_is_read_from_the_conversations_own_time() -> None:
+    """A conversation written in 2023 and asked about in 2026: "in June" is its June, not 2026's."""
+    march = "Alice: We went camping by the lake, lovely weather."
+    june = "Alice: We went camping by the lake again, the kids loved the campfire and the hike."
+    ids = store_sessions(
+        [("s1", "2023-03-03", [march, *FILLER_SESSION]), ("s2", "2023-06-20", [june, *FILLER_SESSION])]
+    )
+    question = "When did Alice go camping in June?"
+    keyword_first = [ids[march], ids[june]]
+    today = date(2026, 12, 5)
+    off = dataclasses.replace(structure.WEIGHTS, anchor_to_turns=False)
+
+    anchored = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today)
+    from_today = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today, weights=off)
+
+    assert anchored[0] == ids[june]
+    assert from_today[0] == ids[march]  # read from today, June 2026 holds no turn: the ranking stands
+
+
+def test_rows_that_are_not_turns_keep_today_as_the_reference_day() -> None:
+    drafts = [
+        ChunkDraft(
+            content=f"camping trip by the lake, note {n}",
+            namespace=NAMESPACE,
+            source="notes",
+            created_at=datetime(2023, month, 10, 12, tzinfo=UTC),
+        )
+        for n, month in enumerate((3, 6))
+    ]
+    add_chunks(drafts)
+    march, june = (Chunk.objects.get(content=d.content).pk for d in drafts)
+
+    ranked = structure.rerank(
+        "camping trip by the lake in June", [[march, june]], k=2, queryset=scope(), today=date(2026, 12, 5)
+    )
+
+    assert ranked == [march, june]  # no turn: "in June" is June 2026, and neither note gets the boost

@@ -372,3 +372,40 @@ def test_onnxruntime_still_loads_after_the_ann_index_is_opened(tmp_path: Path) -
 
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().endswith("CPU")
+
+
+def _mapped_rss_kb(path: Path) -> int:
+    """Resident kB of this process's mappings of `path` (/proc/self/smaps)."""
+    target, total, inside = os.path.realpath(path), 0, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = line.split()
+            if head and "-" in head[0] and not head[0].endswith(":"):
+                inside = line.rstrip().endswith(target)
+            elif inside and head[0] == "Rss:":
+                total += int(head[1])
+    return total
+
+
+def test_searches_release_the_mapped_pages_past_the_budget(
+    db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker does not keep the pages of the shared file it touched: past RESIDENT_BUDGET they
+    are dropped from its page tables (they stay in the page cache), and answers are unchanged."""
+    rows = clustered(3000, seed=31, dim=64)
+    chunks = [ChunkFactory() for _ in range(len(rows))]
+    vectors_store(zip((c.pk for c in chunks), rows, strict=True), model=M)
+    set_threshold(settings, 100)
+    ann_index.build(M)
+    base = ann_index.active_base(M)
+    assert base is not None
+    assert base.mapped, "the base's mapping was not found in /proc/self/maps"
+    path = ann_index.index_dir() / base.meta["file"]  # type: ignore[operator]
+    queries = [near(rows[i], seed=i, noise=0.3) for i in range(0, 3000, 150)]
+    kept = [nearest_ids(q, k=10, model=M) for q in queries]  # default budget: nothing released
+    assert _mapped_rss_kb(path) > 0
+
+    monkeypatch.setattr(ann_index, "RESIDENT_BUDGET", 0)
+    released = [nearest_ids(q, k=10, model=M) for q in queries]
+    assert released == kept
+    assert _mapped_rss_kb(path) == 0

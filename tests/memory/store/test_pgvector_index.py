@@ -325,3 +325,31 @@ def test_a_zero_query_vector_finds_nothing(db: Any) -> None:
     vectors_store([(chunk.pk, unit(0))], model=M)
 
     assert nearest_ids(np.zeros(DIM, dtype=np.float32), k=3, model=M) == []
+
+
+def test_ef_search_follows_the_table_size_unless_set(db: Any, settings: Any) -> None:
+    """100 at 100k rows (measured enough there), 400 at 1M and beyond, 40 for small tables;
+    an unanalysed table counts as large; the setting overrides; never under 2 k."""
+    assert pgvector_index.ef_for_rows(100_000) == 100
+    assert pgvector_index.ef_for_rows(1_000_000) == pgvector_index.EF_SEARCH
+    assert pgvector_index.ef_for_rows(50_000_000) == pgvector_index.EF_SEARCH
+    assert pgvector_index.ef_for_rows(500) == pgvector_index.EF_SEARCH_MIN
+    assert 100 < pgvector_index.ef_for_rows(300_000) < 400
+    if hasattr(settings, pgvector_index.EF_SEARCH_SETTING):
+        delattr(settings, pgvector_index.EF_SEARCH_SETTING)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = 'memory_chunk_vector'::regclass")
+        unanalysed = cursor.fetchone()[0] <= 0
+    if unanalysed:
+        assert pgvector_index._ef_search(5, "default") == pgvector_index.EF_SEARCH
+    chunks = [ChunkFactory() for _ in range(30)]
+    vectors_store(((c.pk, unit(i)) for i, c in enumerate(chunks)), model=M)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memory_chunk_vector")
+    pgvector_index.reset_cache()
+    assert pgvector_index._ef_search(5, "default") == pgvector_index.EF_SEARCH_MIN
+    assert pgvector_index._ef_search(30, "default") == 60
+    settings.PROTOMEM_PGVECTOR_EF_SEARCH = 250
+    assert pgvector_index._ef_search(5, "default") == 250
+    found = nearest_ids(unit(3), k=1, model=M)
+    assert found == [chunks[3].pk]
