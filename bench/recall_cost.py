@@ -21,13 +21,15 @@ interleaved, memory.lifecycle.selectors.chunk_search at k=5:
   hybrid/any-term  the same, with the keyword top taking the search plan's any-term (OR) step
                  as it did before first_keyword_rows skipped it on plain stores
 
-Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
+Each query runs the variants in a shuffled order (the first to run a query reads its pages
+cold). Prints p50/p90/p99 of each and the ratios to keyword p50 (the goal: hybrid <= 2x keyword).
 Ratios, not absolute times, compare across runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import random
 import statistics
@@ -116,19 +118,28 @@ def main() -> None:
         "hybrid/any-term": [],
     }
     no_cover = dataclasses.replace(structure.WEIGHTS, plain_coverage_power=0.0)
+
+    def run(label: str, query: str) -> float:
+        common.set_knowledge(embeddings=label != "keyword", embed_model=MODEL)
+        if label == "hybrid+model":
+            embeddings.forget_queries()  # and "?": a text the local model's own query cache has not seen
+            return common.timed_ms(lambda: chunk_search(f"{query}?", k=K))[0]
+        patches = {
+            "hybrid/pool": mock.patch.object(hybrid, "first_keyword_rows", whole_pool),
+            "hybrid/no-cover": mock.patch.object(structure, "WEIGHTS", no_cover),
+            "hybrid/any-term": mock.patch.object(hybrid, "search_chunk_rows", every_term),
+        }
+        with patches.get(label, contextlib.nullcontext()):
+            return common.timed_ms(lambda: chunk_search(query, k=K))[0]
+
+    order = random.Random(7)
     for query in queries:
-        common.set_knowledge(embeddings=False, embed_model=MODEL)
-        samples["keyword"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
-        common.set_knowledge(embeddings=True, embed_model=MODEL)
-        samples["hybrid"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
-        embeddings.forget_queries()  # and "?": a text the local model's own query cache has not seen
-        samples["hybrid+model"].append(common.timed_ms(lambda q=query: chunk_search(f"{q}?", k=K))[0])
-        with mock.patch.object(hybrid, "first_keyword_rows", whole_pool):
-            samples["hybrid/pool"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
-        with mock.patch.object(structure, "WEIGHTS", no_cover):
-            samples["hybrid/no-cover"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
-        with mock.patch.object(hybrid, "search_chunk_rows", every_term):
-            samples["hybrid/any-term"].append(common.timed_ms(lambda q=query: chunk_search(q, k=K))[0])
+        # Each query's variants in a shuffled order: the first to run a query's terms reads their
+        # pages cold, so a fixed order flattered every variant after keyword's.
+        labels = list(samples)
+        order.shuffle(labels)
+        for label in labels:
+            samples[label].append(run(label, query))
     print(f"{len(queries)} queries, k={K}, {args.rows} notes")
     for label, values in samples.items():
         common.print_latency(label, values)

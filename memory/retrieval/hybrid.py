@@ -7,9 +7,11 @@ between rank 1 and rank 2 so neither list dominates. Ties (same score) go to the
 better single rank, then to the earlier list (keyword first), then the lower id.
 
 `hybrid_chunk_ids` asks each side for structure.pool_size(k) candidates (3k, at least 20), both
-filtered by the same queryset; the keyword side asks for its top max(k, 5) first and for the
-pool only when that top holds a turn or the query a date (first_keyword_rows: a 20-row pool
-forced the search plan's OR step on plain stores for rows fusion never read). When none of the
+filtered by the same queryset; the keyword side asks for its top max(k, 5) first, without the
+search plan's any-term (OR) step, and for the pool only when that top or the vector side's holds
+a turn or the query a date (first_keyword_rows: a 20-row pool, and the OR step, scored rows on
+plain stores that fusion never read or could not rank: statements per plain-store hybrid query
+6 -> 5 on SQLite, 5 -> 4 on PostgreSQL). When none of the
 top max(k, 5) of either is a conversation turn
 and the query names no date, those tops are fused by RRF (a plain store), with the
 same list weights as rerank (structure.WEIGHTS: keyword 1, vector 1.5; on memory/evals/recall.jsonl
@@ -31,7 +33,7 @@ it returns structure.keyword_ids: the keyword ranking through the same steps.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -146,8 +148,31 @@ def hybrid_scored(
     except embeddings.EmbeddingError as exc:
         logger.debug("hybrid search fell back to keyword-only: %s", exc)
         return structure.keyword_scored(query, k=k, queryset=queryset, held=held if whole else None), False
+
+    def requery(pool: dict[int, structure.Row]) -> np.ndarray | None:
+        """The vector of the text the whole pool's speakers call for, if not `text`'s (the top
+        read first skipped the any-term step, so it may have missed turns and their speakers)."""
+        names = structure.speakers(pool.values())
+        structure.remember_speakers(names)
+        better = structure.vector_query(query, names)
+        if better == text:
+            return None
+        try:
+            return embeddings.embed_query(better, model=model)
+        except embeddings.EmbeddingError as exc:
+            logger.debug("hybrid search kept the first query vector: %s", exc)
+            return None
+
     return fused_scored(
-        query, query_vector, k=k, queryset=queryset, model=model, held=held, whole=whole, sessions=sessions
+        query,
+        query_vector,
+        k=k,
+        queryset=queryset,
+        model=model,
+        held=held,
+        whole=whole,
+        sessions=sessions,
+        requery=None if whole else requery,
     ), True
 
 
@@ -196,13 +221,16 @@ def fused_scored(
     held: dict[int, structure.Row] | None = None,
     whole: bool = True,
     sessions: structure.Sessions | None = None,
+    requery: Callable[[dict[int, structure.Row]], np.ndarray | None] | None = None,
 ) -> list[tuple[int, float]]:
     """(id, score) of the keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
     rows, best first (first_keyword_rows), if the caller has them, and `whole` whether they are
     the whole pool (else only the top, read again when the structure steps need the pool);
     every ranked row is read once, for the turn check and for rerank. `sessions`: turns of
-    sessions the caller already read (structure.read_sessions), not read again."""
+    sessions the caller already read (structure.read_sessions), not read again. `requery`: given
+    the whole pool when it is read here, the vector of the text it calls for if that is not the
+    text `query_vector` embeds (hybrid_scored: the speakers its turns name), else None."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
@@ -229,6 +257,17 @@ def fused_scored(
         scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
         structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
         return _ordered(scores, [keyword_top, semantic_top], k)
+    if not whole:  # the vector side found turns the keyword top did not: the whole pool
+        held = structure.search_rows(query, k=pool, queryset=queryset)
+        rows.update(held)
+        better = requery(held) if requery is not None else None
+        if better is not None:  # its turns name other speakers: the vector side of their text
+            query_vector = better
+            found = vectors.nearest_rows(
+                query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+            )
+            semantic = [row[0] for row in found]
+            rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
     deep = semantic  # exact, and the top held every row the vector side can find
     if not exact:  # an approximate search's candidates depend on k: the deep ranking is its own search
         deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
@@ -239,9 +278,6 @@ def fused_scored(
             query_vector, k=max(structure.VECTOR_DEPTH, pool), model=model, queryset=queryset
         )
         semantic = deep[:pool]
-    if not whole:  # the vector side found turns the keyword top did not: the whole pool
-        held = structure.search_rows(query, k=pool, queryset=queryset)
-        rows.update(held)
     ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
     return structure.rerank_scored(
         query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from memory.embedding import embeddings
 from memory.lifecycle.writes import ChunkDraft, add_chunks
 from memory.retrieval import hybrid as hybrid_module
 from memory.retrieval import structure
@@ -157,3 +158,41 @@ def test_a_dated_question_on_a_plain_store_reads_the_whole_pool(
     hybrid_chunk_ids("billing deployed in January 2026", k=5, queryset=queryset, model=MODEL)
 
     assert depths(keyword_searches) == [structure.pool_size(5)]  # a date range reorders the whole pool
+
+
+def test_a_turn_found_only_by_the_any_term_step_still_names_its_speaker(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plain top skips the OR step, so it can miss turns whose speaker the question names;
+    once the vector side shows turns, the whole pool is read and the vector side embeds the
+    text without that speaker, as when the pool was read first (conversation stores unmoved)."""
+    add_chunks(
+        ChunkDraft(content=f"billing ledger invoice note {i}", domain="note", namespace="mixed")
+        for i in range(3)
+    )
+    add_chunks(
+        ChunkDraft(content=f"Zed: my canine friend number {i}", domain="turn", namespace="mixed", source="s0")
+        for i in range(6)
+    )
+    ids = list(Chunk.objects.filter(namespace="mixed").values_list("pk", flat=True))
+    chunks_embed(chunk_ids=ids, model=MODEL)
+    queryset = deliverable(Chunk.objects.filter(namespace="mixed"))
+    query = "what did Zed say about the dog billing ledger invoice"
+    embedded: list[str] = []
+    real = embeddings.embed_query
+
+    def spying(text: str, **options: Any) -> Any:
+        embedded.append(text)
+        return real(text, **options)
+
+    monkeypatch.setattr(embeddings, "embed_query", spying)
+    found = hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL)
+
+    assert "what did say about the dog billing ledger invoice" in embedded  # the speaker dropped
+    structure.forget_speakers()
+
+    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+
+    monkeypatch.setattr(hybrid_module, "first_keyword_rows", whole_pool)
+    assert hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL) == found
