@@ -83,10 +83,10 @@ _RAW_GROUPS: dict[str, tuple[str, ...]] = {
         "запомни", "以后", "今后", "每次", "永远", "始终", "今後", "毎回", "常に", "앞으로", "항상", "매번", "từ nay",
         "luôn", "हमेशा", "دائما", "من الآن",
     ),
-    # a request or an imperative aimed at the reader
+    # a request or an imperative aimed at the reader (not Polish " ty ": Vietnamese "công ty" is "company")
     "request": (
         " please", " you ", " your ", " you'", "bitte", " du ", " dich ", " dir ", " vous ", " tu ", "s'il", "por favor",
-        " puedes", " usted", "per favore", " você", " jij ", " je ", "alsjeblieft", "proszę", " ty ", "lütfen", " ты ",
+        " puedes", " usted", "per favore", " você", " jij ", " je ", "alsjeblieft", "proszę", "lütfen", " ты ",
         " вы ", "пожалуйста", "你", "您", "请", "ください", "お願い", "주세요", "하세요", "마세요", "십시오", "hãy",
         "कृपया", "करें", "من فضلك", "would be wonderful", "would be nice", "would help", "it would", "wouldn't it",
         "ideal answer", "should", " must", "shall",
