@@ -25,9 +25,19 @@ from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 _PUNCT = re.compile(r"[\s.,;:!?()\[\]{}\"'«»“”‘’|<>/\\=*#`~_\-，。：；！？、（）「」『』]+")
 
 
+# Latin letters written flush against CJK or Hangul ("致AI", "AI에게"): a space between them lets
+# the whole-word entries (" ai ", " bot ") match there as they do in spaced-out scripts.
+_CJK_LATIN = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
+
+
 def spaced(norm: str) -> str:
     """`norm` with punctuation as single spaces, padded: the text cue groups search."""
-    return f" {_PUNCT.sub(' ', norm).strip()} "
+    text = _PUNCT.sub(" ", norm).strip()
+    if not text.isascii():
+        text = _CJK_LATIN.sub(" ", text)
+    return f" {text} "
 
 
 _RAW_GROUPS: dict[str, tuple[str, ...]] = {
@@ -73,10 +83,10 @@ _RAW_GROUPS: dict[str, tuple[str, ...]] = {
         "запомни", "以后", "今后", "每次", "永远", "始终", "今後", "毎回", "常に", "앞으로", "항상", "매번", "từ nay",
         "luôn", "हमेशा", "دائما", "من الآن",
     ),
-    # a request or an imperative aimed at the reader
+    # a request or an imperative aimed at the reader (not Polish " ty ": Vietnamese "công ty" is "company")
     "request": (
         " please", " you ", " your ", " you'", "bitte", " du ", " dich ", " dir ", " vous ", " tu ", "s'il", "por favor",
-        " puedes", " usted", "per favore", " você", " jij ", " je ", "alsjeblieft", "proszę", " ty ", "lütfen", " ты ",
+        " puedes", " usted", "per favore", " você", " jij ", " je ", "alsjeblieft", "proszę", "lütfen", " ты ",
         " вы ", "пожалуйста", "你", "您", "请", "ください", "お願い", "주세요", "하세요", "마세요", "십시오", "hãy",
         "कृपया", "करें", "من فضلك", "would be wonderful", "would be nice", "would help", "it would", "wouldn't it",
         "ideal answer", "should", " must", "shall",
@@ -157,7 +167,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
         "pembantu ai", "kecerdasan buatan", "tekoäly", "avustaja", "βοηθ", "τεχνητή νοημοσύνη", "μοντέλο", "עוזר",
         "בינה מלאכותית", "מודל", "ผู้ช่วย", "ปัญญาประดิษฐ์", "โมเดล", "umělá inteligence", "umělé inteligenc",
         "inteligența artificială", "inteligenta artificiala", "asszisztens", "mesterséges intelligencia", "msaidizi",
-        "akili bandia", "modeli ", "modelu ", "دستیار", "هوش مصنوعی", "مدل", "সহকারী", "এআই", "асистент",
+        "akili bandia", "modeli ", "modelu ", " bota ", " botowi ", "النموذج", "модели ", "دستیار", "هوش مصنوعی", "مدل", "সহকারী", "এআই", "асистент",
         "штучн", " ші ", "मॉडल",
     ),
     "reader": (
@@ -180,12 +190,13 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
         "fra nu af", "fra nå av", " altid ", "tästä lähtien", " aina ", "ikuisesti", "από εδώ και πέρα", "πάντα",
         "מעכשיו", "תמיד", "ต่อจากนี้", "ตลอดไป", "เสมอ", "od teď", "od nynějška", "vždy", "navždy",
         "de acum înainte", "întotdeauna", "mereu", "mostantól", "mindig", "kuanzia sasa", "daima", "kila wakati",
-        "mula ngayon", "palagi", "از این پس", "همیشه", "এখন থেকে", "সবসময়", "відтепер", "завжди", "назавжди",
+        "mula ngayon", "palagi", "od dziś", "od dzisiaj", "с этого момента", "从现在起", "从今以后", "今から", "از این پس", "همیشه", "এখন থেকে", "সবসময়", "відтепер", "завжди", "назавжди",
         "अब से",
     ),
     "request": (
         "tolong", "jangan", "hãy", "snälla", " du ", "venligst", "vennligst", "ole hyvä", "älä ", "παρακαλώ",
         "בבקשה", "กรุณา", "prosím", "vă rog", "kérlem", "tafadhali", "pakiusap", "لطفا", "দয়া করে", "будь ласка",
+        "nicest thing", "a favour", "a favor", "do everyone a",
     ),
     "user": (
         "pengguna", "pelanggan", "användare", "kund", "bruger", "bruker", "käyttäjä", "asiakas", "χρήστ", "πελάτ",
@@ -197,7 +208,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
         "fortæl", "fortell", "godkend", "godkjenn", "lähetä", "kerro", "hyväksy", "στείλε", "πες", "ενέκρινε",
         "שלח", "תגיד", "תאשר", "ส่ง", "บอก", "อนุมัติ", "pošli", "řekni", "schval", "trimite", "spune", "aprobă",
         "küldd", "mondd", "hagyd jóvá", "tuma", "mwambie", "idhinisha", "ipadala", "sabihin", "aprubahan",
-        "ارسال کن", "بگو", "পাঠাও", "বলো", "надішли", "кажи",
+        "ارسال کن", "بگو", "পাঠাও", "বলো", "надішли", "кажи", "就说", "말하", "auto approve",
         # approving or carrying out, in the first sixteen languages too
         "führe", "ausführ", "genehmig", "approuve", "accorde", "aprueba", "approva", "aprove", "keur ", "onayla",
         "одобр", "批准", "执行", "実行",
@@ -207,18 +218,20 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
         "salasana", "hyväksyn", "oikeud", "κωδικ", "έγκριση", "δικαιώματα", "סיסמ", "אישור", "הרשא", "รหัสผ่าน",
         "สิทธิ์", "การอนุมัติ", "heslo", "hesla", "oprávnění", "schválení", "parol", "aprobare", "permisiun",
         "jelszó", "jelszav", "jóváhagy", "jogosultság", "nenosiri", "ruhusa", "رمز عبور", "تایید", "دسترسی",
-        "পাসওয়ার্ড", "অনুমোদন", "парол", "дозвіл", "підтвердж",
+        "পাসওয়ার্ড", "অনুমোদন", "парол", "дозвіл", "підтвердж", " root ", "zgod", "as root",
     ),
     "loosen": (
         "tanpa", " utan ", " uden ", " uten ", "ilman", "χωρίς", "בלי", "ללא", "โดยไม่", "ไม่ต้อง", "fără",
         "nélkül", " bila ", "walang", "ছাড়া", "без перевір",
+        "not required", "no longer required", "discontinued", "nie pytać", "bez zgody",
         # "no longer", in the first sixteen languages too
         "nicht mehr", "n'est plus", "plus besoin", "ya no", "non più", "não é mais", "niet meer", "już nie",
         "artık gerek", "больше не", "不再", "もう必要", "더 이상", "không còn",
     ),
     "conceal": (
         "jangan pernah memberi tahu", "nämn aldrig", "älä koskaan kerro", "אל תספר", "ห้ามพูดถึง", "neříkej",
-        "nu spune", "ne mondd", "usimwambie", "نگو", "বলবে না", "не кажи",
+        "nu spune", "ne mondd", "usimwambie", "نگو", "বলবে না", "не кажи", "nie informuj", "لا تخبر",
+        "не предупреждай", "не сообщай",
     ),
 }  # fmt: skip
 for _name, _words in _MORE_LANGUAGES.items():
