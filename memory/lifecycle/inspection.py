@@ -189,10 +189,14 @@ _ADDRESSED = "model addressed"
 # by ADDRESS_TRIGGERS_ASCII and the short names at a word start (ADDRESS_SHORT_NAMES).
 _TRIGGER_SETS = {label: tuple(map(frozenset, groups)) for label, groups in INSTRUCTION_TRIGGERS.items()}
 _ADDRESS_ASCII_SET = frozenset(ADDRESS_TRIGGERS_ASCII)
+_PROTECTED_WORDS = {word for group in AUTHORITY_TRIGGERS for word in group} | {
+    normalise(subject) for subject in DEFAULT_PROTECTED_SUBJECTS
+}
 _SCAN = LiteralScan(
     {word for groups in INSTRUCTION_TRIGGERS.values() for group in groups for word in group}
     | set(ADDRESS_TRIGGERS_ASCII)
     | GATE_WORDS
+    | _PROTECTED_WORDS
 )
 
 
@@ -224,14 +228,24 @@ _TRIGRAM_MIN_WORDS = 30
 
 
 @lru_cache(maxsize=32)
-def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
+def _protected_patterns(
+    subjects: tuple[str, ...],
+) -> tuple[tuple[Triggers, tuple[frozenset[str], ...] | None, re.Pattern[str]], ...]:
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
     named: Triggers = (tuple(ordered),)
     by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
-    return (by_subject if alternation else ()) + by_authority
+    # the groups as sets where _SCAN covers their words (configured subjects may be others)
+    return tuple(
+        (triggers, tuple(map(frozenset, triggers)) if _scanned(triggers) else None, pattern)
+        for triggers, pattern in (by_subject if alternation else ()) + by_authority
+    )
+
+
+def _scanned(triggers: Triggers) -> bool:
+    return all(word in _PROTECTED_WORDS for group in triggers for word in group)
 
 
 _CODE_CONDITION = re.compile(
@@ -360,9 +374,10 @@ def inspect_write(
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
     last: Triggers = ()
     hit = False
-    for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
+    for triggers, scanned, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         if triggers is not last:  # the subject templates share one trigger group: test it once
-            last, hit = triggers, _triggered(norm, triggers)
+            last = triggers
+            hit = _triggered(norm, triggers) if scanned is None else _hit(found_norm, scanned)
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
