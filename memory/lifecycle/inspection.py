@@ -64,10 +64,11 @@ from memory.lifecycle.inspection_patterns import (
     PERSON,
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
+    LiteralScan,
     mentioned,
     own_wish,
 )
-from memory.lifecycle.inspection_semantic import semantic_reasons
+from memory.lifecycle.inspection_semantic import GATE_WORDS, semantic_reasons
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -179,17 +180,35 @@ def _normalised_heading(heading: str) -> str:
 Triggers = tuple[tuple[str, ...], ...]
 
 
-def _ascii_only(groups: Triggers) -> Triggers:
-    """The trigger groups an ASCII text can meet: other scripts' words can never be in it."""
-    return tuple(tuple(word for word in group if word.isascii()) for group in groups)
-
-
 _INSTRUCTIONS = tuple(
     (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
-_ASCII_TRIGGERS = {label: _ascii_only(triggers) for label, triggers in INSTRUCTION_TRIGGERS.items()}
 _ADDRESSED = "model addressed"
-_ASCII_TRIGGERS[_ADDRESSED] = (ADDRESS_TRIGGERS_ASCII,)  # and ADDRESS_SHORT_NAMES, see _ascii_triggered
+# Each detector's trigger groups as sets, tested against the words one LiteralScan found in the
+# text (the scan also covers the semantic layer's gates); an ASCII text's model address is tested
+# by ADDRESS_TRIGGERS_ASCII and the short names at a word start (ADDRESS_SHORT_NAMES).
+_TRIGGER_SETS = {label: tuple(map(frozenset, groups)) for label, groups in INSTRUCTION_TRIGGERS.items()}
+_ADDRESS_ASCII_SET = frozenset(ADDRESS_TRIGGERS_ASCII)
+_PROTECTED_WORDS = {word for group in AUTHORITY_TRIGGERS for word in group} | {
+    normalise(subject) for subject in DEFAULT_PROTECTED_SUBJECTS
+}
+_SCAN = LiteralScan(
+    {word for groups in INSTRUCTION_TRIGGERS.values() for group in groups for word in group}
+    | set(ADDRESS_TRIGGERS_ASCII)
+    | GATE_WORDS
+    | _PROTECTED_WORDS
+)
+
+
+def _hit(found: set[str], groups: tuple[frozenset[str], ...]) -> bool:
+    return all(not group.isdisjoint(found) for group in groups)
+
+
+@lru_cache(maxsize=1024)
+def _heading_found(head: str) -> frozenset[str]:
+    return frozenset(_SCAN.found(head))
+
+
 _TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
 
 
@@ -209,14 +228,24 @@ _TRIGRAM_MIN_WORDS = 30
 
 
 @lru_cache(maxsize=32)
-def _protected_patterns(subjects: tuple[str, ...]) -> tuple[tuple[Triggers, re.Pattern[str]], ...]:
+def _protected_patterns(
+    subjects: tuple[str, ...],
+) -> tuple[tuple[Triggers, tuple[frozenset[str], ...] | None, re.Pattern[str]], ...]:
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
     named: Triggers = (tuple(ordered),)
     by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
-    return (by_subject if alternation else ()) + by_authority
+    # the groups as sets where _SCAN covers their words (configured subjects may be others)
+    return tuple(
+        (triggers, tuple(map(frozenset, triggers)) if _scanned(triggers) else None, pattern)
+        for triggers, pattern in (by_subject if alternation else ()) + by_authority
+    )
+
+
+def _scanned(triggers: Triggers) -> bool:
+    return all(word in _PROTECTED_WORDS for group in triggers for word in group)
 
 
 _CODE_CONDITION = re.compile(
@@ -331,22 +360,24 @@ def inspect_write(
     norm = f"{head}\n{body}" if head and body else head or body
     reasons = _hidden_text(raw)
     turn = domain == TURN_DOMAIN
-    for label, triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
-        text = body if label in BODY_ONLY_DETECTORS else norm
-        if text.isascii():
-            hit = _triggered(text, _ASCII_TRIGGERS[label]) or (
-                label == _ADDRESSED and ADDRESS_SHORT_NAMES.search(text) is not None
-            )
+    # no trigger word holds a line break, so the row's words are the heading's and the body's
+    found_body = _SCAN.found(body)
+    found_norm = found_body | _heading_found(head) if head else found_body
+    for label, _triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
+        text, found = (body, found_body) if label in BODY_ONLY_DETECTORS else (norm, found_norm)
+        if label == _ADDRESSED and text.isascii():
+            hit = not _ADDRESS_ASCII_SET.isdisjoint(found) or ADDRESS_SHORT_NAMES.search(text) is not None
         else:
-            hit = _triggered(text, triggers)
+            hit = _hit(found, _TRIGGER_SETS[label])
         match = _instruction_match(text, label, pattern) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
     last: Triggers = ()
     hit = False
-    for triggers, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
+    for triggers, scanned, pattern in () if turn else _protected_patterns(tuple(protected_subjects)):
         if triggers is not last:  # the subject templates share one trigger group: test it once
-            last, hit = triggers, _triggered(norm, triggers)
+            last = triggers
+            hit = _triggered(norm, triggers) if scanned is None else _hit(found_norm, scanned)
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
@@ -356,7 +387,7 @@ def inspect_write(
             break
     if not reasons or not {r.code for r in reasons} & {"instruction", "protected_subject"}:
         # the semantic layer (what the row does, in any wording) where no pattern spoke already
-        for hit in semantic_reasons(body, turn=turn):
+        for hit in semantic_reasons(body, turn=turn, found=found_body):
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
         # the trained layer (inspection_classifier): new wording and languages the cues do not list

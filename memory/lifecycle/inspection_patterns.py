@@ -8,6 +8,44 @@ pattern. Matching runs on `normalise()`d text: lower case, Latin letters only, o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+
+
+class LiteralScan:
+    """Which of `words` occur in a text (as substrings), found in one regex pass instead of one
+    `in` per word: a trie alternation in a lookahead finds the longest word starting at each
+    position, and every word that is a prefix of it starts there too."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        ordered = sorted(set(words))
+        self._pattern = re.compile(f"(?=({_trie(ordered)}))")
+        self._prefixes = {word: frozenset(p for p in ordered if word.startswith(p)) for word in ordered}
+
+    def found(self, text: str) -> set[str]:
+        out: set[str] = set()
+        prefixes = self._prefixes
+        for match in self._pattern.finditer(text):
+            out |= prefixes[match[1]]
+        return out
+
+
+def _trie(words: Sequence[str]) -> str:
+    """An alternation of `words` as a trie; greedy, so it matches the longest word it can."""
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(root)
 
 
 def any_of(*alternatives: str) -> str:

@@ -66,7 +66,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PERMISSION,
     SWEEPING,
 )
-from memory.lifecycle.inspection_patterns import mentioned, own_wish
+from memory.lifecycle.inspection_patterns import LiteralScan, mentioned, own_wish
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -88,15 +88,18 @@ def _c(pattern: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class _Gate:
-    """Substrings of which one must be in the text; `ascii` the ones an ASCII text can hold."""
+    """Substrings of which one must be in the text (found by one LiteralScan of the text)."""
 
-    words: tuple[str, ...]
-    ascii: tuple[str, ...]
+    words: frozenset[str]
+
+
+_ALL_GATE_WORDS: set[str] = set()
 
 
 def _g(*gate: str) -> _Gate:
-    words = tuple(word.translate(HOMOGLYPHS) for word in gate)
-    return _Gate(words, tuple(word for word in words if word.isascii()))
+    words = frozenset(word.translate(HOMOGLYPHS) for word in gate)
+    _ALL_GATE_WORDS.update(words)
+    return _Gate(words)
 
 
 _ADDRESS = _c("|".join(f"(?:{p})" for p in ADDRESS_FORMS))
@@ -214,9 +217,12 @@ _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
 
-def _has(text: str, gate: _Gate) -> bool:
-    contains = text.__contains__  # an ASCII text (most rows) skips the other scripts' words
-    return any(map(contains, gate.ascii if text.isascii() else gate.words))
+GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
+_GATE_SCAN = LiteralScan(GATE_WORDS)
+
+
+def _has(found: set[str], gate: _Gate) -> bool:
+    return not gate.words.isdisjoint(found)
 
 
 def _snip(text: str, start: int) -> str:
@@ -323,7 +329,7 @@ def _sweeping_beyond(norm: str, words: str) -> bool:
     return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
 
 
-def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
+def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit | None:
     empowered = _EMPOWERED.search(norm) if model else None
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
@@ -332,7 +338,7 @@ def _control_loosened(norm: str, *, model: bool) -> SemanticHit | None:
     if standing and (_PERSIST.search(norm) or _sweeping_beyond(norm, standing[0])):
         why = f"standing permission: '{standing[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
-    if not _has(norm, _LOOSENED_GATE) or not _LOOSENED.search(norm):
+    if not _has(found, _LOOSENED_GATE) or not _LOOSENED.search(norm):
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
@@ -360,14 +366,14 @@ def _override_or_persona(norm: str) -> SemanticHit | None:
     return None
 
 
-def _settings_as_data(norm: str) -> SemanticHit | None:
-    if _has(norm, _TEMPLATE_GATE):
+def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
+    if _has(found, _TEMPLATE_GATE):
         template = _TEMPLATE.search(norm)
         if template:
             return SemanticHit(
                 "settings_as_data", f"prompt frame: '{template[0].strip()}'", _snip(norm, template.start())
             )
-    if not (_has(norm, _SETTING_GATE) and ("=" in norm or ":" in norm)):
+    if not (_has(found, _SETTING_GATE) and ("=" in norm or ":" in norm)):
         return None
     for setting in _SETTING.finditer(norm):
         line_start = norm.rfind("\n", 0, setting.start()) + 1
@@ -398,10 +404,15 @@ def _exfiltration_route(norm: str) -> SemanticHit | None:
     return None
 
 
-def semantic_reasons(norm: str, *, turn: bool = False) -> list[SemanticHit]:
-    """The semantic classes `norm` (a normalise()d row) matches; at most one hit per class."""
+def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = None) -> list[SemanticHit]:
+    """The semantic classes `norm` (a normalise()d row) matches; at most one hit per class.
+
+    `found`: the gate words in `norm` (a LiteralScan over at least GATE_WORDS), when the caller
+    scanned the text already."""
+    if found is None:
+        found = _GATE_SCAN.found(norm)
     hits: list[SemanticHit | None] = []
-    model = _has(norm, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
+    model = _has(found, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
     if model:
         hits.append(_addressed_directive(norm, turn=turn))
     if turn:
@@ -409,13 +420,13 @@ def semantic_reasons(norm: str, *, turn: bool = False) -> list[SemanticHit]:
     if model:
         hits.append(_model_obligation(norm))
         hits.append(_model_conduct(norm))
-    if _has(norm, _OVERRIDE_GATE):
+    if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
-    if _has(norm, _PERSIST_GATE):
+    if _has(found, _PERSIST_GATE):
         hits.append(_lasting_behaviour(norm))
-    if _has(norm, _CONTROL_GATE) or model:
-        hits.append(_control_loosened(norm, model=model))
-    hits.append(_settings_as_data(norm))
-    if _has(norm, _SEND_GATE):
+    if _has(found, _CONTROL_GATE) or model:
+        hits.append(_control_loosened(norm, found, model=model))
+    hits.append(_settings_as_data(norm, found))
+    if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm))
     return [hit for hit in hits if hit]

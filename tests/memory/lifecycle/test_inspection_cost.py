@@ -110,3 +110,23 @@ def test_ascii_address_prefilter_skips_words_that_only_contain_a_short_name() ->
     text = "the email about social media asked for details"
     assert not _triggered(text, (ADDRESS_TRIGGERS_ASCII,))
     assert not ADDRESS_SHORT_NAMES.search(text)
+
+
+def test_literal_scan_finds_exactly_the_words_in_the_text() -> None:
+    """One LiteralScan pass finds the same words as one `in` per word, on the corpus and on
+    random texts built from overlapping words and their pieces (prefixes of one another)."""
+    from memory.lifecycle.inspection import _SCAN
+    from memory.lifecycle.inspection_patterns import LiteralScan
+
+    words = ["a", "ai", "ai ", "aim", "assist", "assistant", "sis", "t a", "#", "<|", "ignor", "ignore"]
+    scan = LiteralScan(words)
+    rng = random.Random(29)
+    pieces = [*words, "x", " ", "s", "t", "i", "n", "\u00e9"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert scan.found(text) == {w for w in words if w in text}, text
+    all_words = sorted(_SCAN._prefixes)
+    assert len(all_words) > 300
+    for row in load_corpus():
+        text = normalise(row.content)
+        assert _SCAN.found(text) == {w for w in all_words if w in text}, row.id
