@@ -1,5 +1,5 @@
 """gunicorn config for `bench.load --profile DIR`: the repository's settings plus cProfile in each
-worker, from fork to exit (gunicorn's own accept / parse / write included), one file per worker.
+worker, from app loaded to exit (gunicorn's own accept / parse / write included), one file per worker.
 
 CPU time, not wall: a worker waiting for a core on a shared machine is not charged for it.
 """
@@ -24,7 +24,7 @@ globals().update(
 _profiler: cProfile.Profile | None = None
 
 
-def post_fork(server: Any, worker: Any) -> None:
+def post_worker_init(worker: Any) -> None:
     global _profiler
     _profiler = cProfile.Profile(time.process_time)
     _profiler.enable()
