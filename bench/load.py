@@ -86,6 +86,41 @@ def _mix(spec: str) -> list[tuple[str, float]]:
     return out
 
 
+def _profile_dir(path: str) -> Path | None:
+    if not path:
+        return None
+    out = Path(path)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("worker-*.prof"):
+        old.unlink()
+    return out
+
+
+def _print_profile(path: Path, requests: int) -> None:
+    """The workers' merged profile: own CPU by area per request, then the top functions."""
+    import io
+    import pstats
+
+    from bench.load_profile import cpu_by_area
+
+    files = sorted(str(p) for p in path.glob("worker-*.prof"))
+    if not files:
+        print(f"  profile: no worker profiles in {path}")
+        return
+    stats = pstats.Stats(*files)
+    areas = cpu_by_area(stats)
+    whole = sum(areas.values()) or 1.0
+    print(f"  server profile ({len(files)} workers, whole worker lives, profiler on; {path}):")
+    for area, seconds in sorted(areas.items(), key=lambda kv: -kv[1]):
+        print(
+            f"    {area:<34} {seconds / whole * 100:5.1f}%  "
+            f"{seconds * 1000 / max(requests, 1):5.2f} ms/request"
+        )
+    out = io.StringIO()
+    pstats.Stats(*files, stream=out).sort_stats("tottime").print_stats(25)
+    print(out.getvalue())
+
+
 def _machine_busy() -> tuple[int, int]:
     """(busy, total) jiffies of the whole machine, from /proc/stat."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -112,6 +147,11 @@ def main() -> None:
         default="protomem.settings",
         help="the server's DJANGO_SETTINGS_MODULE (a variant on the same databases; extend PYTHONPATH)",
     )
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="a directory: cProfile every gunicorn worker (CPU time) and print where the server's CPU went",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database afterwards")
     args = parser.parse_args()
     args.agents = args.agents or args.clients
@@ -128,6 +168,7 @@ def main() -> None:
         timeout=args.timeout,
         log_level=args.log_level,
         settings=args.server_settings,
+        profile_dir=_profile_dir(args.profile),
     )
     try:
         server.wait_ready()
@@ -280,6 +321,8 @@ def main() -> None:
     print(f"  server log ({server.log}): {server_line}")
     for line in log_examples:
         print(f"    {line}")
+    if args.profile:
+        _print_profile(Path(args.profile), len(samples))
     lost = len(check["missing"]) + len(check["altered"])
     verdict = five_xx == 0 and transport == 0 and lost == 0
     print(f"  target no 5xx and no lost writes at {args.clients} clients: {'PASS' if verdict else 'FAIL'}")

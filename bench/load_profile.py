@@ -148,6 +148,7 @@ AREAS = (
     ("Django ORM (building SQL, rows)", ("django/db/",)),
     ("DRF", ("rest_framework/", "rest_framework_api_key/", "drf_spectacular/")),
     ("Django request / middleware / urls", ("django/",)),
+    ("gunicorn (accept, parse, write, log)", ("gunicorn/",)),
     (
         "product code",
         ("/memory/", "/delivery/", "/sessions_app/", "/protomem/", "/audit/", "/observability/"),

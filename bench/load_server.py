@@ -232,7 +232,15 @@ class Server:
     """gunicorn serving protomem.wsgi on loopback, logs in the instance dir."""
 
     def __init__(
-        self, instance: Path, *, workers: int, threads: int, timeout: int, log_level: str, settings: str
+        self,
+        instance: Path,
+        *,
+        workers: int,
+        threads: int,
+        timeout: int,
+        log_level: str,
+        settings: str,
+        profile_dir: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.log = instance / "gunicorn.log"
@@ -261,6 +269,9 @@ class Server:
             "--error-logfile",
             "-",
         ]
+        if profile_dir is not None:  # cProfile in every worker (bench/load_gunicorn_profile.py)
+            env["BENCH_PROFILE_DIR"] = str(profile_dir)
+            cmd += ["--config", str(Path(__file__).with_name("load_gunicorn_profile.py"))]
         self._log_fh = self.log.open("w")
         self.proc = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             cmd, cwd=common.REPO, env=env, stdout=self._log_fh, stderr=subprocess.STDOUT
