@@ -75,7 +75,11 @@ EXPANSION_ADD = 128
 # Search-time beam (a search asking for more candidates widens it to their count). 1M x 384
 # int8 built with EXPANSION_ADD 64 (bench/ann.py --tune, top 10 over deliverable() against
 # exact): 64 -> 0.56 agreement at p50 2.6 ms, 128 -> 0.74 / 3.3 ms, 256 -> 0.83 / 5.5 ms.
-EXPANSION_SEARCH = 256
+# 1M rows built with 128 (bench/ann.py --tune, 100 queries, top 10 over deliverable()): development
+# split 0.978 at 256 (p50 3.75 ms), 0.981 at 384 (5.08 ms), 0.984 at 512; rescoring 40 instead of
+# 20 hits adds <= 0.001: the graph walk, not the int8 ranking, loses the rest. Held-out split:
+# 0.988 at 256 and at 384.
+EXPANSION_SEARCH = 384
 # Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
 # its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
 # (deliverable rows, ~93% of them) passes k of the first 2k; a namespace among many needs more.
