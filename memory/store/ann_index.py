@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import QuerySet
 
@@ -74,7 +75,11 @@ EXPANSION_ADD = 128
 # Search-time beam (a search asking for more candidates widens it to their count). 1M x 384
 # int8 built with EXPANSION_ADD 64 (bench/ann.py --tune, top 10 over deliverable() against
 # exact): 64 -> 0.56 agreement at p50 2.6 ms, 128 -> 0.74 / 3.3 ms, 256 -> 0.83 / 5.5 ms.
-EXPANSION_SEARCH = 256
+# 1M rows built with 128 (bench/ann.py --tune, 100 queries, top 10 over deliverable()): development
+# split 0.978 at 256 (p50 3.75 ms), 0.981 at 384 (5.08 ms), 0.984 at 512; rescoring 40 instead of
+# 20 hits adds <= 0.001: the graph walk, not the int8 ranking, loses the rest. Held-out split:
+# 0.988 at 256 and at 384.
+EXPANSION_SEARCH = 384
 # Candidates checked against the caller's filter, as multiples of k: an HNSW search costs about
 # its candidate count (100k x 384 here: ~17 ms for 400 against ~2 ms for 40), and the usual filter
 # (deliverable rows, ~93% of them) passes k of the first 2k; a namespace among many needs more.
@@ -85,13 +90,19 @@ REBUILD_DELTA_MIN = 10_000
 REBUILD_DELTA_SHARE = 0.05
 AUTO_BUILD = True  # writers start background builds (tests switch it off and call build())
 IN_BATCH = 500
-# Pages of the mapped base a process keeps in its page tables between releases. A search touches
-# scattered pages of the file and the kernel maps ~16 pages around each fault (MADV_RANDOM does
-# not stop it), so a worker's VmRSS grew by the whole file (1M rows: 508 of its 687 MB after 100
-# queries). The pages stay in the page cache, shared by every process; dropping this process's
-# mappings of them (MADV_DONTNEED on the read-only shared mapping) costs only minor faults the
-# next time they are touched, and the hot upper levels of the graph are mapped again at once.
-RESIDENT_BUDGET = 64 * 2**20
+# Bytes of the mapped base a process may keep in its page tables between releases; None: no
+# release (the default). A search touches scattered pages of the file and the kernel maps ~16
+# pages around each fault (MADV_RANDOM does not stop it), so a worker's VmRSS grows by the whole
+# file within ~100 queries (1M rows: 508 of its 687 MB). Those pages are the page cache, shared
+# by every process mapping the file (and charged to the cgroup whether mapped or not): PSS and
+# private memory are a worker's own cost. Releasing (MADV_DONTNEED on the read-only shared
+# mapping) keeps VmRSS down, but a query touches ~64 MB of mappings, so a budget under the
+# file's size releases every query or two and each query pays the madvise and the minor faults
+# again: at 300k rows, budget 64 MB, VmRSS after 100 queries 145 MB against 297 MB, for hybrid
+# p50 57 against 42 ms (bench/ann.py, one run). Hence opt-in: settings.PROTOMEM_ANN_RESIDENT_BUDGET
+# (bytes), for hosts that police a worker's VmRSS.
+RESIDENT_BUDGET: int | None = None
+RESIDENT_BUDGET_SETTING = "PROTOMEM_ANN_RESIDENT_BUDGET"
 _MADV_DONTNEED = 4
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -196,12 +207,16 @@ class Base:
     shared_mark: int = 0  # this process's resident shared pages after its last release
 
     def searched(self) -> None:
-        """After a search (under self.lock): release the mapped pages once they outgrow
-        RESIDENT_BUDGET (/proc/self/statm's resident shared pages, read in a few microseconds)."""
-        if not self.mapped:
+        """After a search (under self.lock): release the mapped pages once they outgrow the
+        budget (RESIDENT_BUDGET or the setting; /proc/self/statm's resident shared pages, read in
+        a few microseconds)."""
+        budget = RESIDENT_BUDGET
+        if budget is None:
+            budget = getattr(settings, RESIDENT_BUDGET_SETTING, None)
+        if budget is None or not self.mapped:
             return
         shared = _resident_shared_pages()
-        if shared is None or (shared - self.shared_mark) * _PAGE <= RESIDENT_BUDGET:
+        if shared is None or (shared - self.shared_mark) * _PAGE <= int(budget):
             return
         for address, length in self.mapped:
             _madvise(address, length, _MADV_DONTNEED)

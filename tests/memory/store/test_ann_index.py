@@ -390,8 +390,9 @@ def _mapped_rss_kb(path: Path) -> int:
 def test_searches_release_the_mapped_pages_past_the_budget(
     db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A worker does not keep the pages of the shared file it touched: past RESIDENT_BUDGET they
-    are dropped from its page tables (they stay in the page cache), and answers are unchanged."""
+    """With a resident budget set, a worker does not keep the pages of the shared file it touched:
+    past it they are dropped from its page tables (they stay in the page cache), and answers are
+    unchanged. Without one (the default) they stay mapped."""
     rows = clustered(3000, seed=31, dim=64)
     chunks = [ChunkFactory() for _ in range(len(rows))]
     vectors_store(zip((c.pk for c in chunks), rows, strict=True), model=M)
@@ -402,10 +403,10 @@ def test_searches_release_the_mapped_pages_past_the_budget(
     assert base.mapped, "the base's mapping was not found in /proc/self/maps"
     path = ann_index.index_dir() / base.meta["file"]  # type: ignore[operator]
     queries = [near(rows[i], seed=i, noise=0.3) for i in range(0, 3000, 150)]
-    kept = [nearest_ids(q, k=10, model=M) for q in queries]  # default budget: nothing released
+    kept = [nearest_ids(q, k=10, model=M) for q in queries]  # no budget: nothing released
     assert _mapped_rss_kb(path) > 0
 
-    monkeypatch.setattr(ann_index, "RESIDENT_BUDGET", 0)
+    settings.PROTOMEM_ANN_RESIDENT_BUDGET = 0
     released = [nearest_ids(q, k=10, model=M) for q in queries]
     assert released == kept
     assert _mapped_rss_kb(path) == 0
