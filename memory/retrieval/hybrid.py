@@ -42,7 +42,6 @@ from django.db.models import QuerySet
 
 from memory.embedding import embeddings
 from memory.retrieval import structure
-from memory.retrieval.search import search_chunk_rows
 from memory.store import vectors
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
@@ -194,16 +193,10 @@ def first_keyword_rows(
     depth, pool = max(k, structure.PLAIN_DEPTH), structure.pool_size(k)
     if structure.any_turn_or_date(query, ()):  # a date: the boost reads the whole pool
         return structure.search_rows(query, k=pool, queryset=queryset), True
-    top = _rows(
-        search_chunk_rows(query, k=depth, queryset=queryset, fields=structure.ROW_FIELDS, any_term=False)
-    )
+    top = structure.search_rows(query, k=depth, queryset=queryset, any_term=False)
     if not structure.any_turn_or_date(query, top.values()):
         return top, False
     return structure.search_rows(query, k=pool, queryset=queryset), True
-
-
-def _rows(found: list[tuple[Any, ...]]) -> dict[int, structure.Row]:
-    return {row[0]: structure.Row(*row) for row in found}
 
 
 def fused_ids(query: str, query_vector: np.ndarray, **options: Any) -> list[int]:

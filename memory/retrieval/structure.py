@@ -499,9 +499,13 @@ def any_turn_or_date(query: str, rows: Iterable[Row], *, today: date | None = No
     return dates.date_range(query, today or timezone.localdate()) is not None
 
 
-def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk]) -> dict[int, Row]:
-    """The keyword search's best `k` rows of `queryset`, read with their ranking, best first."""
-    return {row[0]: Row(*row) for row in search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS)}
+def search_rows(
+    query: str, *, k: int, queryset: QuerySet[Chunk], any_term: bool = True
+) -> dict[int, Row]:
+    """The keyword search's best `k` rows of `queryset`, read with their ranking, best first
+    (`any_term`: see search_chunk_rows)."""
+    found = search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS, any_term=any_term)
+    return {row[0]: Row(*row) for row in found}
 
 
 def turn_sources(rows: Iterable[Row]) -> set[str]:

@@ -55,7 +55,6 @@ def keyword_searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
         return search_chunk_rows(query, k=k, queryset=queryset, **options)
 
     monkeypatch.setattr(structure, "search_chunk_rows", counting)
-    monkeypatch.setattr(hybrid_module, "search_chunk_rows", counting)
     return asked
 
 
