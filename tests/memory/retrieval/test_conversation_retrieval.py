@@ -413,6 +413,20 @@ def test_a_turn_said_by_the_speaker_the_question_names_ranks_first() -> None:
     assert unnamed[0] == ids[addressed]  # no speaker named: the ranking stands
 
 
+def test_the_window_lends_the_asked_speakers_boost_only_to_that_speakers_turns() -> None:
+    hit = "Nate: I adopted two turtles from the rescue centre downtown last spring."
+    reply = "Joanna: Wow, that sounds like a big responsibility, how are they settling in?"
+    other = "Nate: The rescue centre let me adopt a third turtle, a tiny one, this week."
+    ids = store_sessions([("s1", "2026-04-02", [hit, reply, *FILLER_SESSION]), ("s2", "2026-04-09", [other])])
+    keyword = [ids[hit], *[None] * 8, ids[other]]  # the second Nate turn matched tenth
+
+    named = structure.rerank("What did Nate adopt from the rescue centre?", [keyword], k=3, queryset=scope())
+    unnamed = structure.rerank("What came from the rescue centre downtown?", [keyword], k=3, queryset=scope())
+
+    assert named[:2] == [ids[hit], ids[other]]  # Joanna's reply, lent the hit's score, comes after
+    assert unnamed[:2] == [ids[hit], ids[reply]]  # no speaker named: the reply is lent it all
+
+
 def test_a_turn_that_says_more_of_the_question_outranks_a_shorter_one_word_match() -> None:
     short = "Alice: Fantasy is my favourite kind of story, honestly, always has been."
     full = "Alice: The fantasy movie about the dragon library was the best film of the festival."
