@@ -10,7 +10,8 @@ round times, on the same rows:
               inspection (agent-written rows: source_type "knowledge_ingest"), audit, insert
   raw         the same rows' column values (as add_chunks would store them) in one
               `executemany` INSERT into memory_chunk inside one transaction
-  inspect     memory.lifecycle.inspection.inspect_write on each row alone (no database)
+  inspect     memory.lifecycle.inspection.inspect_write on each row alone (no database), and
+              inspect_writes on all rows at once (as add_chunks inspects a batch): us per row
   plain       add_chunks again with the classifier layer (inspection_classifier) switched off
 
 The rows are the poisoning corpus's benign rows of at most 1,500 chars (memory and document
@@ -114,11 +115,31 @@ def _time_inspect(drafts: Sequence[Any]) -> float:
     return _clock() - start
 
 
+def _time_inspect_batch(drafts: Sequence[Any]) -> float:
+    """The same rows through inspect_writes at once, as add_chunks inspects a batch."""
+    from memory.lifecycle.inspection import inspect_writes
+
+    writes = [
+        {"content": d.content, "heading": d.heading, "delivery_policy": None, "source_type": d.source_type,
+         "domain": d.domain}
+        for d in drafts
+    ]  # fmt: skip
+    start = _clock()
+    inspect_writes(writes)
+    return _clock() - start
+
+
 def _time_add_chunks_without_classifier(drafts: Sequence[Any]) -> float:
     """add_chunks with the classifier layer switched off: what that layer costs in bulk, paired."""
     from unittest import mock
 
-    with mock.patch("memory.lifecycle.inspection.classify", return_value=None):
+    def unscored(rows: Sequence[Any], model: Any = None) -> list[None]:
+        return [None] * len(rows)
+
+    with (
+        mock.patch("memory.lifecycle.inspection.classify", return_value=None),
+        mock.patch("memory.lifecycle.inspection.classify_many", unscored),
+    ):
         return _time_add_chunks(drafts)
 
 
@@ -137,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sql, rows = _raw_rows(drafts)
     _time_inspect(drafts[:500])  # warm-up: pattern compilation
     ratios, shares, plain = [], [], []
+    per_row: list[tuple[float, float]] = []
     setup = f"{args.rows} rows (SQLite, FTS5 triggers on), {args.rounds} rounds, {args.clock} clock"
     print(f"bulk insert of {setup}")
     for round_no in range(1, args.rounds + 1):
@@ -145,19 +167,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         _clear()
         raw = _time_raw(sql, rows)
         inspect = _time_inspect(drafts)
+        batched = _time_inspect_batch(drafts)
         _clear()
         without = _time_add_chunks_without_classifier(drafts)
-        ratio, share = raw / bulk, inspect / bulk
+        ratio, share = raw / bulk, batched / bulk
         ratios.append(ratio)
         shares.append(share)
         plain.append(raw / without)
+        per_row.append((inspect / len(drafts) * 1e6, batched / len(drafts) * 1e6))
         print(
             f"  round {round_no}: add_chunks / raw executemany = {ratio:.2f}x   "
-            f"inspection = {share:.0%} of add_chunks' time per row "
-            f"({inspect / raw:.2f}x the raw insert's); "
-            f"without the classifier layer {raw / without:.2f}x"
+            f"inspection (batched, as add_chunks runs it) = {share:.0%} of add_chunks' time per row "
+            f"({batched / raw:.2f}x the raw insert's); "
+            f"without the classifier layer {raw / without:.2f}x; "
+            f"inspect_write {per_row[-1][0]:.0f} us/row alone, {per_row[-1][1]:.0f} us/row batched"
         )
     print(f"median without the classifier layer: {statistics.median(plain):.2f}x")
+    print(
+        f"median inspection cost: inspect_write {statistics.median(r[0] for r in per_row):.0f} us/row alone, "
+        f"inspect_writes {statistics.median(r[1] for r in per_row):.0f} us/row batched"
+    )
     print(
         f"median: add_chunks rows/s / raw executemany rows/s = {statistics.median(ratios):.2f}x; "
         f"inspection share of add_chunks = {statistics.median(shares):.0%}"

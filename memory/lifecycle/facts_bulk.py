@@ -42,8 +42,8 @@ from memory.lifecycle.writes import (
     ChunkDraft,
     _bulk_columns,
     _db_row,
-    _prepared_values,
     chunk_supersede,
+    prepared_values_many,
     record_write_events,
     refuse_gated_always_write,
 )
@@ -130,8 +130,8 @@ class _Batch:
         self.now = now
         self.db = str(connection.settings_dict.get("NAME", ""))
         self.items: list[_Draft] = []
-        for d in drafts:
-            values = _prepared_values(d)  # raises on invalid input, before anything is written
+        # raises on invalid input, before anything is written; one inspection for the batch
+        for values in prepared_values_many(drafts):
             if values is None:
                 self.items.append(_Draft(values=None, action="dropped"))
                 continue

@@ -49,8 +49,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Required, TypedDict
 
-from memory.lifecycle.inspection_classifier import classify
+from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     ADDRESS_SHORT_NAMES,
@@ -333,6 +334,20 @@ def _oversized(length: int, typical_length: int | None) -> Reason | None:
     return None
 
 
+class WriteToInspect(TypedDict, total=False):
+    """inspect_write's keywords, one write of a batch for inspect_writes."""
+
+    content: Required[str]
+    heading: str
+    delivery_policy: Required[str | None]
+    source_type: Required[str | None]
+    domain: str | None
+    typical_length: int | None
+    copies_from_sessions: int
+    supersedes_operator_row: bool
+    protected_subjects: Sequence[str]
+
+
 def inspect_write(
     *,
     content: str,
@@ -352,6 +367,52 @@ def inspect_write(
     no other domain relaxes the detectors, since a planted instruction is as dangerous in a
     "code" row as in a "note".
     """
+    row = _rules(content, heading, domain, protected_subjects)
+    verdict = classify(row.body, row.head) if classifier and row.classify else None
+    return _finish(
+        row, verdict, content, delivery_policy, source_type, typical_length, copies_from_sessions,
+        supersedes_operator_row,
+    )  # fmt: skip
+
+
+def inspect_writes(writes: Sequence[WriteToInspect], *, classifier: bool = True) -> list[Inspection]:
+    """inspect_write() of many writes, the same Inspections in the same order (bulk writes): the
+    classifier layer scores every row that reaches it in one batch (classify_many)."""
+    rows = [
+        _rules(w["content"], w.get("heading", ""), w.get("domain"), w.get("protected_subjects", _DEFAULT))
+        for w in writes
+    ]
+    scored = [i for i, row in enumerate(rows) if row.classify] if classifier else []
+    verdicts: list[Verdict | None] = [None] * len(rows)
+    for i, verdict in zip(scored, classify_many([(rows[i].body, rows[i].head) for i in scored]), strict=True):
+        verdicts[i] = verdict
+    out = []
+    for row, verdict, w in zip(rows, verdicts, writes, strict=True):
+        found = _finish(
+            row, verdict, w["content"], w["delivery_policy"], w["source_type"], w.get("typical_length"),
+            w.get("copies_from_sessions", 0), w.get("supersedes_operator_row", False),
+        )  # fmt: skip
+        out.append(found)
+    return out
+
+
+_DEFAULT = DEFAULT_PROTECTED_SUBJECTS
+
+
+@dataclass
+class _Ruled:
+    """A write after the rules and the semantic layer, before the classifier layer."""
+
+    raw: str
+    body: str
+    norm: str
+    head: str
+    reasons: list[Reason]
+    classify: bool  # whether the classifier layer judges it (no rule spoke, not a turn)
+
+
+def _rules(content: str, heading: str, domain: str | None, protected_subjects: Sequence[str]) -> _Ruled:
+    """Normalisation, the detectors and the semantic layer of one write (see the module docstring)."""
     raw = f"{heading}\n{content}" if heading else content
     # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
     # normalise() works line by line, so the whole row's form is the heading's and the body's joined.
@@ -389,12 +450,26 @@ def inspect_write(
         # the semantic layer (what the row does, in any wording) where no pattern spoke already
         for hit in semantic_reasons(body, turn=turn, found=found_body):
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
-    if classifier and not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}:
-        # the trained layer (inspection_classifier): new wording and languages the cues do not list
-        verdict = classify(body, head)
-        if verdict is not None and verdict.held:
-            why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
-            reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
+    # the trained layer (inspection_classifier): new wording and languages the cues do not list
+    spoken = not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}
+    return _Ruled(raw, body, norm, head, reasons, classify=spoken)
+
+
+def _finish(
+    row: _Ruled,
+    verdict: Verdict | None,
+    content: str,
+    delivery_policy: str | None,
+    source_type: str | None,
+    typical_length: int | None,
+    copies_from_sessions: int,
+    supersedes_operator_row: bool,
+) -> Inspection:
+    """The classifier's verdict (None: not judged), the structural checks, risk and hold."""
+    raw, body, norm, reasons = row.raw, row.body, row.norm, row.reasons
+    if verdict is not None and verdict.held:
+        why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
+        reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:

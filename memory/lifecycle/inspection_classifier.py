@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -71,19 +72,25 @@ def _bigrams(unigrams: np.ndarray) -> np.ndarray:
     return ((unigrams[:-1] * _PAIR_A) ^ (unigrams[1:] * _PAIR_B) ^ _PAIR_SEED) & _MASK
 
 
-def _byte_grams(body: str) -> list[tuple[int, np.ndarray]]:
-    """Hashed byte n-grams of `body` in one vectorised pass: (n, the index at each position)."""
-    data = np.frombuffer(body.encode("utf-8"), dtype=np.uint8).astype(np.uint32)
+def _byte_hashes(data: np.ndarray) -> list[np.ndarray]:
+    """Hashed byte n-grams at every position of `data` (uint32 bytes, several rows end to end),
+    one array per n of BYTE_GRAMS; a row takes the positions of its own grams (see _row_grams)."""
     count = len(data) - BYTE_GRAMS[-1] + 1
     if count <= 0:
-        return []
+        return [np.zeros(0, dtype=np.int64) for _n in BYTE_GRAMS]
     h = np.full(count, _BYTE_SEED, dtype=np.uint32)
     found = []
     for j in range(BYTE_GRAMS[-1]):
         h = (h ^ data[j : j + count]) * _FNV_PRIME
         if j + 1 in BYTE_GRAMS:
-            found.append((j + 1, ((h ^ np.uint32(j)) & np.uint32(_MASK)).astype(np.int64)))
+            found.append(((h ^ np.uint32(j)) & np.uint32(_MASK)).astype(np.int64))
     return found
+
+
+def _byte_grams(body: str) -> list[tuple[int, np.ndarray]]:
+    """Hashed byte n-grams of `body` in one vectorised pass: (n, the index at each position)."""
+    by_n = _byte_hashes(np.frombuffer(body.encode("utf-8"), dtype=np.uint8).astype(np.uint32))
+    return [(n, idx) for n, idx in zip(BYTE_GRAMS, by_n, strict=True)] if len(by_n[0]) else []
 
 
 def featurize(
@@ -91,30 +98,57 @@ def featurize(
 ) -> Features:
     """The feature vector of a normalised body (and normalised heading): three blocks (byte
     n-grams, words, cues), the first two scaled to unit length whatever the row's length."""
+    cues = cue_names(body, heading) if cues is None else cues
+    (features,) = featurize_many([(body, heading, cues)])
+    if not with_names:
+        return features
     words = _WORD.findall(body)
     unigrams = np.fromiter((_hash(w) for w in words), dtype=np.int64, count=len(words))
-    word_idx = np.concatenate((unigrams, _bigrams(unigrams))) if len(words) > 1 else unigrams
     heads = _WORD.findall(heading)
-    cues = cue_names(body, heading) if cues is None else cues
-    extra = np.fromiter((_hash(n) for n in (*(f"h:{w}" for w in heads), *cues)), dtype=np.int64)
-    by_n = _byte_grams(body)
-    grams = np.concatenate([idx for _n, idx in by_n]) if by_n else np.zeros(0, dtype=np.int64)
-    index = np.concatenate((grams, word_idx, extra))
-    value = np.empty(len(index), dtype=np.float32)
-    value[: len(grams)] = 1.0 / np.sqrt(max(1, len(grams)))
-    value[len(grams) : len(grams) + len(word_idx)] = 1.0 / np.sqrt(max(1, len(word_idx)))
-    value[len(grams) + len(word_idx) :] = _CUE_WEIGHT
     names: dict[int, str] = {}
-    if with_names:
-        raw = body.encode("utf-8")
-        for n, idx in by_n:
-            for position, i in enumerate(idx.tolist()):
-                names.setdefault(i, "g:" + raw[position : position + n].decode("utf-8", "replace"))
-        names.update(zip(unigrams.tolist(), words, strict=True))
-        names.update(zip(_bigrams(unigrams).tolist(), (f"{a} {b}" for a, b in pairwise(words)), strict=False))
-        names.update({_hash(f"h:{w}"): f"heading:{w}" for w in heads})
-        names.update({_hash(n): n for n in cues})
-    return Features(index, value, names)
+    raw = body.encode("utf-8")
+    for n, idx in _byte_grams(body):
+        for position, i in enumerate(idx.tolist()):
+            names.setdefault(i, "g:" + raw[position : position + n].decode("utf-8", "replace"))
+    names.update(zip(unigrams.tolist(), words, strict=True))
+    names.update(zip(_bigrams(unigrams).tolist(), (f"{a} {b}" for a, b in pairwise(words)), strict=False))
+    names.update({_hash(f"h:{w}"): f"heading:{w}" for w in heads})
+    names.update({_hash(n): n for n in cues})
+    return Features(features.index, features.value, names)
+
+
+def featurize_many(rows: Sequence[tuple[str, str, list[str]]]) -> list[Features]:
+    """featurize() of many (body, heading, cues) rows at once, the same vectors (without names):
+    one byte-hashing pass over all bodies end to end, one hash lookup per distinct word, one
+    bigram pass, then a slice per row, so a bulk write pays numpy's per-call cost once per block.
+    """
+    encoded = [body.encode("utf-8") for body, _heading, _cues in rows]
+    hashes = _byte_hashes(np.frombuffer(b"".join(encoded), dtype=np.uint8).astype(np.uint32))
+    words = [_WORD.findall(body) for body, _heading, _cues in rows]
+    extras = [[*(f"h:{w}" for w in _WORD.findall(heading)), *cues] for _body, heading, cues in rows]
+    flat_words = [w for row in words for w in row]
+    unigrams = np.fromiter(map(_hash, flat_words), dtype=np.int64, count=len(flat_words))
+    pairs = _bigrams(unigrams) if len(unigrams) > 1 else unigrams[:0]
+    flat_extra = [n for row in extras for n in row]
+    extra = np.fromiter(map(_hash, flat_extra), dtype=np.int64, count=len(flat_extra))
+    out = []
+    start = word_at = extra_at = 0
+    for data, row_words, row_extra in zip(encoded, words, extras, strict=True):
+        # a row's grams start at its own bytes and end inside them (as _byte_grams counts them)
+        count = max(0, len(data) - BYTE_GRAMS[-1] + 1)
+        grams = [idx[start : start + count] for idx in hashes] if count else []
+        n_words = len(row_words)
+        word_end, extra_end = word_at + n_words, extra_at + len(row_extra)
+        bigrams = [pairs[word_at : word_end - 1]] if n_words > 1 else []
+        index = np.concatenate((*grams, unigrams[word_at:word_end], *bigrams, extra[extra_at:extra_end]))
+        n_grams, n_word_idx = count * len(BYTE_GRAMS), n_words + max(0, n_words - 1)
+        value = np.empty(len(index), dtype=np.float32)
+        value[:n_grams] = 1.0 / np.sqrt(max(1, n_grams))
+        value[n_grams : n_grams + n_word_idx] = 1.0 / np.sqrt(max(1, n_word_idx))
+        value[n_grams + n_word_idx :] = _CUE_WEIGHT
+        out.append(Features(index, value, {}))
+        start, word_at, extra_at = start + len(data), word_end, extra_end
+    return out
 
 
 @dataclass(frozen=True)
@@ -185,12 +219,31 @@ def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
 
 def classify(body: str, heading: str = "", model: Model | None = None) -> Verdict | None:
     """The class a normalised row matches, its attack probability and why; None without a model."""
+    (verdict,) = classify_many([(body, heading)], model=model)
+    return verdict
+
+
+_NOT_DIRECTIVE = Verdict(BENIGN, 0.0, False, ())
+
+
+def classify_many(rows: Sequence[tuple[str, str]], model: Model | None = None) -> list[Verdict | None]:
+    """classify() of many normalised (body, heading) rows, the same verdicts in the same order:
+    the rows with a directive cue are featurised together (featurize_many), the rest not at all."""
     model = model or load_model()
     if model is None:
-        return None
-    probs = _probabilities(model, body, heading)
-    if probs is None:
-        return Verdict(BENIGN, 0.0, False, ())
+        return [None] * len(rows)
+    cues = [cue_names(body, heading) for body, heading in rows]
+    scored = [i for i, row_cues in enumerate(cues) if directive(row_cues)]
+    features = featurize_many([(*rows[i], cues[i]) for i in scored]) if scored else []
+    verdicts: list[Verdict | None] = [_NOT_DIRECTIVE] * len(rows)
+    for i, row_features in zip(scored, features, strict=True):
+        probs = _softmax(model.logits(row_features))
+        verdicts[i] = _verdict(model, *rows[i], cues[i], probs)
+    return verdicts
+
+
+def _verdict(model: Model, body: str, heading: str, cues: list[str], probs: np.ndarray) -> Verdict:
+    """A scored row's verdict; when held, the features that pushed hardest toward its class."""
     benign = model.classes.index(BENIGN)
     attack = float(1.0 - probs[benign])
     held = attack >= model.threshold
@@ -198,7 +251,7 @@ def classify(body: str, heading: str = "", model: Model | None = None) -> Verdic
         return Verdict(BENIGN, attack, False, ())
     order = [i for i in np.argsort(-probs) if i != benign]
     best = int(order[0])
-    named = featurize(body, heading, with_names=True)
+    named = featurize(body, heading, with_names=True, cues=cues)
     # how far each feature pushed toward `best` rather than benign (a repeated feature adds up)
     push: dict[int, float] = {}
     margin = (model.by_feature[named.index, best] - model.by_feature[named.index, benign]) * named.value

@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_patterns import LiteralScan
 
 _PUNCT = re.compile(r"[\s.,;:!?()\[\]{}\"'«»“”‘’|<>/\\=*#`~_\-，。：；！？、（）「」『』]+")
 
@@ -335,6 +336,14 @@ _PHRASE_GROUPS = {
 }
 
 
+_ENTRY_GROUPS: dict[str, frozenset[str]] = {
+    word: frozenset(name for name, words in CUE_GROUPS.items() if word in words)
+    for words in CUE_GROUPS.values()
+    for word in words
+}
+_SCAN = LiteralScan(_ENTRY_GROUPS)
+
+
 @lru_cache(maxsize=1 << 16)  # words repeat across rows: each is resolved once
 def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
     """The groups a word starts or is, and the phrases that may start with it."""
@@ -356,9 +365,8 @@ def _word_groups(token: str) -> tuple[frozenset[str], tuple[str, ...]]:
 def _groups_found(text: str) -> set[str]:
     """The cue groups in a spaced() text. ASCII text (most rows) is looked up word by word (one
     cached lookup a word, then the phrases its words may start); other text entry by entry."""
-    if not text.isascii():
-        contains = text.__contains__
-        return {name for name, words in CUE_GROUPS.items() if any(map(contains, words))}
+    if not text.isascii():  # every entry found as a substring, in one regex pass over the text
+        return {name for word in _SCAN.found(text) for name in _ENTRY_GROUPS[word]}
     found: set[str] = set()
     for token in set(text.split()):
         groups, phrases = _word_groups(token)

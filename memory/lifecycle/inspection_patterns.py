@@ -19,7 +19,8 @@ class LiteralScan:
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(set(words))
         self._pattern = re.compile(f"(?=({_trie(ordered)}))")
-        self._prefixes = {word: frozenset(p for p in ordered if word.startswith(p)) for word in ordered}
+        known = frozenset(ordered)  # a word's prefixes among the words, by its own prefixes (not all pairs)
+        self._prefixes = {w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered}
 
     def found(self, text: str) -> set[str]:
         out: set[str] = set()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.lifecycle.inspection import TURN_DOMAIN, inspect_write
 
@@ -45,14 +46,18 @@ class SplitVerdict:
 
 def _content_reasons(part: Part, *, turn: bool = False) -> dict[str, str]:
     """What `part` alone is held for: detector label -> snippet (instruction, protected subject)."""
+    return dict(_reasons_of(part.content, part.heading, TURN_DOMAIN if turn else part.domain))
+
+
+# A session's window slides one write at a time: its earlier writes were each judged alone when
+# they were the new write, so the per-ingest path judges only the new write and the joined tails.
+@lru_cache(maxsize=256)
+def _reasons_of(content: str, heading: str, domain: str | None) -> tuple[tuple[str, str], ...]:
     found = inspect_write(
-        content=part.content,
-        heading=part.heading,
-        delivery_policy=None,
-        source_type="memory_ingest",
-        domain=TURN_DOMAIN if turn else part.domain,
+        content=content, heading=heading, delivery_policy=None, source_type="memory_ingest", domain=domain
     )
-    return {r.text: r.snippet for r in found.reasons if r.code in _CONTENT_CODES}
+    reasons = {r.text: r.snippet for r in found.reasons if r.code in _CONTENT_CODES}
+    return tuple(reasons.items())
 
 
 _UNFINISHED = (":", ",", ";", "-", "\u2026", "...", "\uff1a", "\u3001")
@@ -87,11 +92,11 @@ def split_verdict(window: Sequence[Part]) -> SplitVerdict | None:
     """
     if len(window) < 2:
         return None
-    last = window[-1]
-    if _content_reasons(last):
+    last = _content_reasons(window[-1])
+    if last:
         return None
+    alone = [*(_content_reasons(part) for part in window[:-1]), last]
     before = window[-2]
-    alone = [_content_reasons(part) for part in window]
     if alone[-2] and before.content.rstrip().endswith(_UNFINISHED) and before.domain != TURN_DOMAIN:
         label, snippet = next(iter(alone[-2].items()))
         return SplitVerdict(parts=(len(window) - 1,), label=f"continues: {label}", snippet=snippet)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import hashlib
+import itertools
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, cast
@@ -20,7 +20,15 @@ from django.utils import timezone
 from audit.services import CREDENTIAL_REDACTED, audit_event_record, hot_written_record
 from memory.lifecycle.authority import PROPOSED_REVISION
 from memory.lifecycle.guardrail import is_only_reasoning, strip_reasoning
-from memory.lifecycle.inspection import HOLDING_CODES, LEAKED_CREDENTIAL, inspect_write
+from memory.lifecycle.inspection import (
+    HOLDING_CODES,
+    LEAKED_CREDENTIAL,
+    Inspection,
+    Reason,
+    WriteToInspect,
+    inspect_write,
+    inspect_writes,
+)
 from memory.lifecycle.redaction import redact_secrets
 from memory.lifecycle.rendering import without_invisible
 from memory.lifecycle.scope import write_scope
@@ -85,7 +93,33 @@ _CHOICE_VALUES = {name: frozenset(choices.values) for name, choices in _CHOICE_F
 
 
 def _prepared_values(draft: ChunkDraft) -> dict[str, Any] | None:
-    """Guardrail + stamps + validation as Chunk field values; None when only reasoning was sent."""
+    """Guardrail + stamps + validation + the write inspection as Chunk field values; None when
+    only reasoning was sent."""
+    values = _stamped_values(draft)
+    if values is not None:
+        _inspect(values, draft)
+    return values
+
+
+def prepared_values_many(drafts: Sequence[ChunkDraft]) -> list[dict[str, Any] | None]:
+    """_prepared_values() of each draft, in order, with the inspection of the whole batch in one
+    call (inspection.inspect_writes: its classifier layer scores the batch at once); raises on the
+    first invalid draft, before anything is inspected."""
+    stamped = [_stamped_values(draft) for draft in drafts]
+    todo = [
+        (values, draft)
+        for values, draft in zip(stamped, drafts, strict=True)
+        if values is not None and trust_tier(draft.source_type) != TrustTier.OPERATOR
+    ]
+    found = inspect_writes([_inspection_input(values, draft) for values, draft in todo])
+    for (values, draft), inspection in zip(todo, found, strict=True):
+        _apply_inspection(values, draft, inspection)
+    return stamped
+
+
+def _stamped_values(draft: ChunkDraft) -> dict[str, Any] | None:
+    """Guardrail + stamps + validation as Chunk field values (not inspected yet); None when only
+    reasoning was sent."""
     for name, choices in _CHOICE_FIELDS:
         value = getattr(draft, name)
         if value is not None and value not in _CHOICE_VALUES[name]:
@@ -114,7 +148,6 @@ def _prepared_values(draft: ChunkDraft) -> dict[str, Any] | None:
         created_at=draft.created_at or timezone.now(),
         scope=draft.scope or write_scope(agent=draft.agent_id),
     )
-    _inspect(values, draft)
     return values
 
 
@@ -128,18 +161,30 @@ def _inspect(values: dict[str, Any], draft: ChunkDraft) -> None:
     """
     if trust_tier(draft.source_type) == TrustTier.OPERATOR:
         return
-    found = inspect_write(
-        content=values["content"],
-        heading=values["heading"],
-        delivery_policy=values["delivery_policy"],
-        source_type=draft.source_type,
-        domain=draft.domain,
-        supersedes_operator_row=draft.proposes_id is not None,
-    )
+    _apply_inspection(values, draft, inspect_write(**_inspection_input(values, draft)))
+
+
+def _inspection_input(values: dict[str, Any], draft: ChunkDraft) -> WriteToInspect:
+    return {
+        "content": values["content"],
+        "heading": values["heading"],
+        "delivery_policy": values["delivery_policy"],
+        "source_type": draft.source_type,
+        "domain": draft.domain,
+        "supersedes_operator_row": draft.proposes_id is not None,
+    }
+
+
+_REASON_FIELDS = tuple(f.name for f in fields(Reason))
+
+
+def _apply_inspection(values: dict[str, Any], draft: ChunkDraft, found: Inspection) -> None:
+    """_inspect's effect of an inspection on the row's values (risk, hold, redaction), in place."""
     values["risk"] = found.risk
     codes = [reason.code for reason in found.reasons if reason.code in HOLDING_CODES]
-    # Why (Chunk.held_detail): every reason as found, whatever fields Reason carries.
-    detail = [dataclasses.asdict(reason) for reason in found.reasons]
+    # Why (Chunk.held_detail): every reason as found, whatever fields Reason carries (a shallow
+    # copy of its str fields: dataclasses.asdict deep-copies each, a cost on every held row).
+    detail = [{name: getattr(reason, name) for name in _REASON_FIELDS} for reason in found.reasons]
     if draft.proposes_id is not None:
         codes.append(PROPOSED_REVISION)
         detail.append({"code": PROPOSED_REVISION, "text": "would replace a row it may not supersede",
@@ -277,15 +322,17 @@ def add_chunks(
         batch.clear()
 
     with text_index.sql().page_cache(BULK_PAGE_CACHE_KIB) if fast else contextlib.nullcontext():
-        for draft in drafts:
-            values = _prepared_values(draft)
-            if values is not None:
-                batch.append(values)
-            if len(batch) >= batch_size:
+        for part in _chunked(drafts, batch_size):
+            batch.extend(values for values in prepared_values_many(part) if values is not None)
+            if batch:
                 flush()
-        if batch:
-            flush()
     return stored
+
+
+def _chunked(drafts: Iterable[ChunkDraft], size: int) -> Iterator[list[ChunkDraft]]:
+    it = iter(drafts)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
 
 
 def chunk_supersede(*, old_id: int, new_id: int, now: datetime | None = None) -> bool:
