@@ -256,6 +256,7 @@ def fused_scored(
             query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
         )
     semantic = [row[0] for row in found]
+    requeried = False
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
@@ -274,15 +275,17 @@ def fused_scored(
         better = requery(held) if requery is not None else None
         if better is not None:  # its turns name other speakers: the vector side of their text
             query_vector = better
-            found = vectors.nearest_rows(
-                query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
-            )
-            semantic = [row[0] for row in found]
-            rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
+            requeried = exact  # exact: the one deep scan below is the new vector's pool too
+            if not exact:
+                found = vectors.nearest_rows(
+                    query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+                )
+                semantic = [row[0] for row in found]
+                rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
     deep = semantic  # exact, and the top held every row the vector side can find
     if not exact:  # an approximate search's candidates depend on k: the deep ranking is its own search
         deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
-    elif len(found) == first:
+    elif requeried or len(found) == first:
         # The exact scan's order is total, so the pool and the deep ranking are heads of one
         # ranking: one scan for both (rerank reads the pool's rows not read yet, in one statement).
         deep = vectors.nearest_ids(

@@ -556,3 +556,31 @@ def test_a_turn_the_keyword_side_ranks_first_stays_in_the_top_ten() -> None:
 
     assert ids[shia] in kept
     assert ids[shia] not in without  # small talk, one list: fusion alone puts it past ten
+
+
+def test_a_requery_on_the_exact_scan_reads_the_new_vector_once(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the pool's speakers call for another vector, the exact scan's deep read is that
+    vector's pool too: no second pool read first, and the same answer as starting from it."""
+    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "Which corgi did Alice's family adopt?"
+    asked = embeddings.embed_query(question, model=MODEL)
+    better = embeddings.embed_query("Which corgi did family adopt?", model=MODEL)
+    top = structure.search_rows(question, k=structure.PLAIN_DEPTH, queryset=scope(), any_term=False)
+    calls: list[int] = []
+    real = vectors.nearest_rows
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["k"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vectors, "nearest_rows", counted)
+    options: dict[str, Any] = {"k": 3, "queryset": scope(), "model": MODEL, "held": top, "whole": False}
+    found = fused_ids(question, asked, requery=lambda pool: better, **options)
+    reads = len(calls)
+    direct = fused_ids(question, better, requery=lambda pool: None, **options)
+
+    assert reads == 2  # the first vector's top, then the new vector's pool and deep ranking in one
+    assert found == direct
