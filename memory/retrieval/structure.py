@@ -127,7 +127,9 @@ class Weights:
     repeat_factor: float = 0.5
     name_only_factor: float = 0.2  # tuned: 0.5 / 0.2 / 0.0 gave keyword all@10 0.543 / 0.546 / 0.538
     coverage_power: float = 1.0  # a turn keeps (share of the topic it says) ** this of its keyword share
-    speaker_boost: float = 0.5  # tuned on both tuning splits (ours, LoCoMo's): 0.3 / 0.5 / 1.0 flat
+    # tuned on both tuning splits (ours, LoCoMo's): 0.3 / 0.5 / 1.0 flat; flat again (0.3 / 0.8 / 1.0)
+    # once the window lent neighbours of other speakers 1 / (1 + speaker_boost) of the offer
+    speaker_boost: float = 0.5
     # A plain row (not a turn) keeps (share of the query's terms it says) ** this of its keyword
     # share: plain_keyword_shares. memory/evals/recall.jsonl, halves by chunk number (tuned on
     # the even one), hybrid MRR: 0 (none) 0.786 / 0.807, 1: 0.804 / 0.811, 2: 0.823 / 0.816,
@@ -388,7 +390,11 @@ def _window(
     ours tuning 0.867/0.916 -> 0.872/0.935; held out: 42/43 0.748/0.822 -> 0.777/0.836, ours
     0.891/0.940 -> 0.918/0.946; a share of 0.5 / 0.8 was flat on the tuning splits. Lending the
     hit's unboosted score and boosting an asked speaker's neighbour instead: LoCoMo 26/30/41 r@5
-    0.789, the rest the same or lower)."""
+    0.789, the rest the same or lower). Tried on top, not kept: scaling each offer by the
+    neighbour's own vector rank (the deep ranking; LoCoMo 26/30/41 r@5 0.794 -> 0.765-0.786, ours
+    up a little), one more step of reach for the asked speaker's turns (LoCoMo flat, ours r@10
+    +0.011), treating the other speaker's turns that name the asked one as the asked one's
+    (LoCoMo r@5 0.757), damping them (flat), and lenders of the other speaker lending less (flat)."""
     ranked = sorted(scores, key=lambda i: -scores[i])
     hits = [rows[i] for i in ranked[: weights.window_hits] if i in rows and rows[i].is_turn]
     wanted = turn_sources(hits)
