@@ -380,6 +380,10 @@ _DESCRIBED = re.compile(
 
 _SALUTATION_END = re.compile(r"[:,：，]")
 SALUTATION_CHARS = 60
+# A vocative before a comma is a word or three ("Chatbot,", "Dear assistant,"); a heading-like
+# address before a colon may be longer ("Note for the AI reading this:"). A longer first clause is
+# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it.
+SALUTATION_WORDS = {",": 3, "，": 3, ":": 6, "：": 6}
 
 
 def _salutation(norm: str) -> bool:
@@ -387,7 +391,10 @@ def _salutation(norm: str) -> bool:
     "Chatbot, ..."): a short first clause, ended by a colon or comma, that names the model. Who is
     addressed is the signal, in any language, whatever the verbs after it."""
     end = _SALUTATION_END.search(norm, 0, SALUTATION_CHARS)
-    return end is not None and "model" in _groups_found(spaced(norm[: end.start()]))
+    if end is None:
+        return False
+    head = norm[: end.start()]
+    return len(head.split()) <= SALUTATION_WORDS[end[0]] and "model" in _groups_found(spaced(head))
 
 
 def cue_names(norm: str, heading: str = "") -> list[str]:

@@ -189,7 +189,10 @@ CONTROL = (
     r"guardrails?|sandbox\w*|spending (?:caps?|limits?)|caps?|limits?|allow-?lists?|whitelists?|block-?lists?|"
     r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
     r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
-    r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n)\b|承認|確認|権限|审批|权限)"
+    r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"
+    r"ceilings?|thresholds?|approvers?|firewall(?: rules?)?|kill switch(?:es)?|security questions?|fraud checks?|"
+    r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*)\b|"
+    r"承認|確認|権限|审批|权限)"
 )
 # A control loosened or widened, reported as news.
 LOOSENED = (
@@ -203,12 +206,19 @@ LOOSENED = (
     r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
     r"widened|broadened|relaxed|loosened|opened up|(?:is|are) now optional|made optional|optional now|freiwillig|"
     r"facultati\w+|opcional\w*|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
-    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
+    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa]|"
+    r"paused|auto-?approved|(?:approved|accepted|granted) automatically|opened to|delegated to|inherits?|"
+    r"added to the [\w ]{0,20}admins?(?: group)?|transferred to|set to (?:maximum|max|unlimited)|advisory only|"
+    r"(?:is|are) gone|no (?:upper bound|cap|limit|ceiling)|accord[ée]e?s? [àa]|d[ée]sactiv[ée]e?s?|"
+    r"ya no se (?:exige|requiere|pide)|desactivad[oa]s?|desativad[oa]s?|zniesion\w*|wy[łl][aą]czon\w*|"
+    r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
     r"(?:\b(?:any|all|every|everything|unlimited|unrestricted|directly|without|own|domain admin|owner|superadmin|"
-    r"maximum|full|immediately|effective immediately|jede[rsn]?|alle|tous|toutes|todos|todas|qualsiasi)\b|"
+    r"maximum|full|immediately|effective immediately|jede[rsn]?|alle|tous|toutes|todos|todas|qualsiasi|"
+    r"no limit|no upper bound|whatever the amount|anyone|everyone|nobody|no one|indefinitely|permanent\w*|"
+    r"never expires?|wszystk\w*|t[üu]m)\b|"
     rf"\b{STRONG_MODEL}\b|\b(?:agents?|assistants?|tools?)\b)"
 )
 # The model's settings written as data: keys that grant, and the values that grant them.

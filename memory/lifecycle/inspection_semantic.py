@@ -172,6 +172,9 @@ _LOOSENED_GATE = _g(
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
     "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
+    "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
+    "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
+    "admins",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -187,6 +190,8 @@ _CONTROL_GATE = _g(
     "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
+    "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
+    "moderator", "superuser", "weryfikacj", "onay",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
