@@ -35,7 +35,9 @@ from memory.lifecycle.inspection_classifier import (
 )
 
 NOT_TAUGHT = frozenset({"secret", "oversized"})
-STEPS = 400
+# Fewer steps fit the tune rows less tightly: on dev, 97 (150 steps) vs 95 (400) of 114 attacks held
+# at the threshold where the classifier holds one dev benign row.
+STEPS = 150
 LEARNING_RATE = 0.05
 L2 = 1e-4
 MAX_DEV_BENIGN_HELD = 0.01  # what the classifier may add to the rules' own holds on dev

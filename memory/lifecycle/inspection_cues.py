@@ -262,7 +262,7 @@ _MORE_IDEAS: dict[str, tuple[str, ...]] = {
     ),
     "protected": (
         " approv", "superuser", "moderator", "whitelist", "firewall", "sandbox", "audit log", "kill switch",
-        "guardrail", "content filter", " safety", "fraud", "multi factor", "two factor", " login", "session timeout",
+        "guardrail", "content filter", " safety", "multi factor", "two factor", " login", "session timeout",
         "withdrawal", "payout", "ceiling", "ownership", " identity", "security question", "verificaci", "identidad",
         "weryfikacj", "tożsamoś", "doğrulama", "kimlik", "xác minh", "uthibitisho", "אימות", "सत्यापन", "ยืนยัน",
         "verifikasi", "droits d", "administrat",

@@ -167,7 +167,10 @@ PERSIST = (
     r"ab sofort|von nun an|k[üu]nftig|dauerhaft|f[üu]r immer|in jeder (?:sitzung|unterhaltung)|"
     r"[àa] partir de maintenant|d[ée]sormais|pour toujours|[àa] chaque (?:fois|session|conversation)|"
     r"a partir de (?:ahora|hoy)|de ahora en adelante|para siempre|siempre que|cada vez|"
-    r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
+    r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu|"
+    r"no (?:end date|expiry|expiration)|after today|long haul|outlives?|from here on(?: out)?|beyond (?:this|today)|"
+    r"for all (?:chats|sessions|conversations)|(?:chats?|sessions?|conversations?) to come|"
+    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
 CONVERSATION = (
@@ -179,7 +182,8 @@ CONVERSATION = (
     r"\b(?:every|each|any|all)(?: future| later)? (?:tasks?|files?|commits?|scripts?|emails?|documents?)\b|"
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
-    r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
+    r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
+    r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b)"
 )
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
