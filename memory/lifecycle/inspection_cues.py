@@ -263,7 +263,7 @@ _MORE_IDEAS: dict[str, tuple[str, ...]] = {
     ),
     "protected": (
         " approv", "superuser", "moderator", "whitelist", "firewall", "sandbox", "audit log", "kill switch",
-        "guardrail", "content filter", " safety", "fraud", "multi factor", "two factor", " login", "session timeout",
+        "guardrail", "content filter", " safety", "multi factor", "two factor", " login", "session timeout",
         "withdrawal", "payout", "ceiling", "ownership", " identity", "security question", "verificaci", "identidad",
         "weryfikacj", "tożsamoś", "doğrulama", "kimlik", "xác minh", "uthibitisho", "אימות", "सत्यापन", "ยืนยัน",
         "verifikasi", "droits d", "administrat",
@@ -388,6 +388,10 @@ _DESCRIBED = re.compile(
 
 _SALUTATION_END = re.compile(r"[:,：，]")
 SALUTATION_CHARS = 60
+# A vocative before a comma is a word or three ("Chatbot,", "Dear assistant,"); a heading-like
+# address before a colon may be longer ("Note for the AI reading this:"). A longer first clause is
+# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it.
+SALUTATION_WORDS = {",": 3, "，": 3, ":": 6, "：": 6}
 
 
 def _salutation(norm: str) -> bool:
@@ -395,7 +399,10 @@ def _salutation(norm: str) -> bool:
     "Chatbot, ..."): a short first clause, ended by a colon or comma, that names the model. Who is
     addressed is the signal, in any language, whatever the verbs after it."""
     end = _SALUTATION_END.search(norm, 0, SALUTATION_CHARS)
-    return end is not None and "model" in _groups_found(spaced(norm[: end.start()]))
+    if end is None:
+        return False
+    head = norm[: end.start()]
+    return len(head.split()) <= SALUTATION_WORDS[end[0]] and "model" in _groups_found(spaced(head))
 
 
 def cue_names(norm: str, heading: str = "") -> list[str]:

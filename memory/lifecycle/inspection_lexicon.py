@@ -167,7 +167,10 @@ PERSIST = (
     r"ab sofort|von nun an|k[üu]nftig|dauerhaft|f[üu]r immer|in jeder (?:sitzung|unterhaltung)|"
     r"[àa] partir de maintenant|d[ée]sormais|pour toujours|[àa] chaque (?:fois|session|conversation)|"
     r"a partir de (?:ahora|hoy)|de ahora en adelante|para siempre|siempre que|cada vez|"
-    r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
+    r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu|"
+    r"no (?:end date|expiry|expiration)|after today|long haul|outlives?|from here on(?: out)?|beyond (?:this|today)|"
+    r"for all (?:chats|sessions|conversations)|(?:chats?|sessions?|conversations?) to come|"
+    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
 CONVERSATION = (
@@ -179,7 +182,8 @@ CONVERSATION = (
     r"\b(?:every|each|any|all)(?: future| later)? (?:tasks?|files?|commits?|scripts?|emails?|documents?)\b|"
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
-    r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona))"
+    r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
+    r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b)"
 )
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
@@ -189,7 +193,10 @@ CONTROL = (
     r"guardrails?|sandbox\w*|spending (?:caps?|limits?)|caps?|limits?|allow-?lists?|whitelists?|block-?lists?|"
     r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
     r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
-    r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n)\b|承認|確認|権限|审批|权限)"
+    r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"
+    r"ceilings?|thresholds?|approvers?|firewall(?: rules?)?|kill switch(?:es)?|security questions?|fraud checks?|"
+    r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*)\b|"
+    r"承認|確認|権限|审批|权限)"
 )
 # A control loosened or widened, reported as news.
 LOOSENED = (
@@ -203,12 +210,19 @@ LOOSENED = (
     r"ya no (?:necesita|requiere)\w*|braucht\w* keine|nicht mehr n[öo]tig|plus besoin|n'ont plus besoin|non serve pi[uù]|"
     r"widened|broadened|relaxed|loosened|opened up|(?:is|are) now optional|made optional|optional now|freiwillig|"
     r"facultati\w+|opcional\w*|set to (?:permissive|off|none|disabled|open|allow\w*|lenient|low)|skips?|skipping|bypass\w*|circumvent\w*|"
-    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa])\b|廃止|不要|取消)"
+    r"no longer (?:bound|restricted|limited|subject) (?:by|to)|erweitert|[ée]largie?s?|ampliad[oa]s?|ampliat[oa]|"
+    r"paused|auto-?approved|(?:approved|accepted|granted) automatically|opened to|delegated to|inherits?|"
+    r"added to the [\w ]{0,20}admins?(?: group)?|transferred to|set to (?:maximum|max|unlimited)|advisory only|"
+    r"(?:is|are) gone|no (?:upper bound|cap|limit|ceiling)|accord[ée]e?s? [àa]|d[ée]sactiv[ée]e?s?|"
+    r"ya no se (?:exige|requiere|pide)|desactivad[oa]s?|desativad[oa]s?|zniesion\w*|wy[łl][aą]czon\w*|"
+    r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi])\b|廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
     r"(?:\b(?:any|all|every|everything|unlimited|unrestricted|directly|without|own|domain admin|owner|superadmin|"
-    r"maximum|full|immediately|effective immediately|jede[rsn]?|alle|tous|toutes|todos|todas|qualsiasi)\b|"
+    r"maximum|full|immediately|effective immediately|jede[rsn]?|alle|tous|toutes|todos|todas|qualsiasi|"
+    r"no limit|no upper bound|whatever the amount|anyone|everyone|nobody|no one|indefinitely|permanent\w*|"
+    r"never expires?|wszystk\w*|t[üu]m)\b|"
     rf"\b{STRONG_MODEL}\b|\b(?:agents?|assistants?|tools?)\b)"
 )
 # The model's settings written as data: keys that grant, and the values that grant them.

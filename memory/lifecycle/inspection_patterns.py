@@ -474,7 +474,8 @@ AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in 
     # review and approval switched off
     any_of(
         r"\bno (?:longer )?(?:needs?|requires?) (?:approval|confirmation|review|permission|sign-off)",
-        r"\b(?:bypass|skip|circumvent|disable|turn off)\b.{0,20}?"
+        # not when negated or only reported as asked for ("never disable", "asks you to skip"): advice
+        r"(?<!never )(?<!not )(?<!n't )(?<!to )\b(?:bypass|skip|circumvent|disable|turn off)\b.{0,20}?"
         r"\b(?:approval|review|confirmation|moderation|verification|2fa|mfa)\b",
         r"\b(?:approval|review|confirmation|verification) (?:\w+ ){0,3}?(?:can|may|should|will) be "
         r"(?:skipped|bypassed|ignored|disabled|waived)",

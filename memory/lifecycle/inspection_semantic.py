@@ -66,7 +66,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PERMISSION,
     SWEEPING,
 )
-from memory.lifecycle.inspection_patterns import LiteralScan, mentioned, own_wish
+from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_wish
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -150,6 +150,14 @@ _OUTSIDE = _c(OUTSIDE)
 _CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
 # a question reported, not asked of anyone: "we discussed whether the assistant should ..."
 _REPORTED = re.compile(r"\b(?:whether|ob)\b")
+# A duty that is not the model's: a permission negated ("ne peut pas", "no puede": a limit, no power;
+# "must not" / "ne doit pas" stay duties), or a person as its subject ("staff may use the assistant").
+_PERMISSION_WORD = re.compile(
+    r"\b(?:peut|peuvent|puede|pueden|pode|podem|kann|k[öo]nnen|darf|d[üu]rfen|can|may)\b"
+)
+_NEGATED_DUTY_BEFORE = re.compile(r"\b(?:ne|n'|no|not|nicht|nie|non|não|nao)\s*$")
+_NEGATED_DUTY_AFTER = re.compile(r"\s*(?:pas|not|nicht|nie)\b")
+_PERSON_DUTY = re.compile(rf"(?:^|\W)(?:{PERSON})\s+$")
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
@@ -172,6 +180,9 @@ _LOOSENED_GATE = _g(
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
     "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
+    "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
+    "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
+    "admins",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -179,6 +190,8 @@ _PERSIST_GATE = _g(
     "from now", "going forward", "hencefor", "hereafter", "until", "stick", "carr", "lasting", "drop", "keep",
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
+    "no end", "no expir", "after today", "long haul", "outlive", "from here on", "beyond", "for all", "to come",
+    "en todas", "für alle", "fur alle",
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
@@ -187,6 +200,8 @@ _CONTROL_GATE = _g(
     "sandbox", "cap", "limit", "list", "permission", "access", "right", "privilege", "role", "admin", "owner",
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
+    "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
+    "moderator", "superuser", "weryfikacj", "onay",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -293,10 +308,18 @@ def _model_conduct(norm: str) -> SemanticHit | None:
         duty = _DEONTIC.search(text) or _POWER.search(text)
         if duty is None and _CONTROL.search(text):
             duty = _LOOSENED.search(text)
+        if duty is not None and _not_the_models(text, duty):
+            continue
         if duty is not None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
     return None
+
+
+def _not_the_models(text: str, duty: re.Match[str]) -> bool:
+    before = text[max(0, duty.start() - 40) : duty.start()]
+    negated = _NEGATED_DUTY_BEFORE.search(before) or _NEGATED_DUTY_AFTER.match(text, duty.end())
+    return bool(negated and _PERMISSION_WORD.search(duty[0])) or bool(_PERSON_DUTY.search(before))
 
 
 def _lasting_behaviour(norm: str) -> SemanticHit | None:
