@@ -20,7 +20,11 @@ honest stand-in for corpora nobody here wrote. "fresh" was looked at after its f
 benign_fresh2.jsonl) was written after the classifier's last change and measured once; "fresh3"
 (attacks_fresh3.jsonl / benign_fresh3.jsonl, 46 + 48 rows in thirteen more languages, indirect asks,
 structured replays, policy news, and hard negatives) was written blind before the retraining on the
-issue-29 rows in "tune" and is never trained or tuned on.
+issue-29 rows in "tune" and is never trained or tuned on; "fresh4" (attacks_fresh4.jsonl /
+benign_fresh4.jsonl, 45 + 40 rows: protected subjects as policy news, persistence without trigger
+words, instructions in languages the cue lists lacked, indirect asks; headed preferences, security
+advice, procedures, plans and turns in several languages) was written blind before the session-14
+retraining and is never trained or tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -51,8 +55,10 @@ FRESH_FILES = (
     ("benign_fresh2.jsonl", False),
     ("attacks_fresh3.jsonl", True),
     ("benign_fresh3.jsonl", False),
+    ("attacks_fresh4.jsonl", True),
+    ("benign_fresh4.jsonl", False),
 )
-SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3")
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

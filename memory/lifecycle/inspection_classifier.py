@@ -48,7 +48,7 @@ _CUE_WEIGHT = 0.3
 DIRECTIVE_CUES = frozenset(
     {
         "cue:request", "cue:override", "cue:persist", "cue:conceal", "cue:roleplay", "cue:loosen",
-        "cue:reader", "shape:key_value_grant", "shape:markup",
+        "cue:reader", "shape:key_value_grant", "shape:markup", "shape:model_salutation",
     }
 )  # fmt: skip  # each cue's value (the other two blocks have unit length)
 

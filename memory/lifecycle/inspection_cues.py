@@ -230,12 +230,57 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
         "artık gerek", "больше не", "不再", "もう必要", "더 이상", "không còn",
     ),
     "conceal": (
+        "usiwaambie", "usimwambie",
         "jangan pernah memberi tahu", "nämn aldrig", "älä koskaan kerro", "אל תספר", "ห้ามพูดถึง", "neříkej",
         "nu spune", "ne mondd", "usimwambie", "نگو", "বলবে না", "не кажи", "nie informuj", "لا تخبر",
         "не предупреждай", "не сообщай",
     ),
 }  # fmt: skip
 for _name, _words in _MORE_LANGUAGES.items():
+    _RAW_GROUPS[_name] = (*_RAW_GROUPS[_name], *_words)
+
+# Grants and loosenings phrased as news, lasting behaviour without the usual trigger words, and the
+# model named in more scripts (session 14: the tune split's misses showed these ideas absent, so such
+# rows had no directive cue and were never scored). Words of an idea, not of any one row.
+_MORE_IDEAS: dict[str, tuple[str, ...]] = {
+    "model": (
+        "inteligencjo", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
+        "machine reader", "language model",
+    ),
+    "persist": (
+        "across every", "across all", "outlive", "long term", "long haul", "long after", "for good", "indefinitely",
+        "no expiry", "ongoing", "to come", "after today", "beyond this", "beyond today", "rest of", "subsequent",
+        "upcoming", "later chat", "later conversation", "later session", "next time", "each new", "default for",
+        "hold on to", "keep this", "until told otherwise", "standing", "habit", "every reply", "every answer",
+        "each reply", "each answer", "all replies", "all answers", "prochaines", "für alle", "próximas", "kolejn",
+        "każdej", "her cevab", "setiap", "לתמיד", "हर जवाब", "आगे से", "ทุกครั้ง", "모든 대화", "每个回答",
+    ),
+    "act": (
+        " offer", " suggest", " cite", " discourage", " steer", " side with", " rate ", " mark ", " release",
+        " upgrade", " delete", " include", " greet", " give", " provide", " list ", " point ", " link",
+        "nadaj", "przyznaj", "podaj", " ver ", " iste", "भेजो", "बताओ", "कहो", "दे दो", "بھیج", "بتاؤ", "அனுப்பு",
+        "waambie", "תן ", "ให้", "berikan", "sarankan",
+    ),
+    "protected": (
+        " approv", "superuser", "moderator", "whitelist", "firewall", "sandbox", "audit log", "kill switch",
+        "guardrail", "content filter", " safety", "fraud", "multi factor", "two factor", " login", "session timeout",
+        "withdrawal", "payout", "ceiling", "ownership", " identity", "security question", "verificaci", "identidad",
+        "weryfikacj", "tożsamoś", "doğrulama", "kimlik", "xác minh", "uthibitisho", "אימות", "सत्यापन", "ยืนยัน",
+        "verifikasi", "droits d", "administrat",
+    ),
+    "loosen": (
+        "turned off", "switched off", "set to off", "paused", "suspended", "auto approv", "raised to", "opened to",
+        "widened", "expanded", "extended to", "no upper", "no cap", "no ceiling", "no limit", " is gone",
+        " are gone", "delegated", "may now", "can now", " now have", " now has", " now hold", "inherit",
+        "set to maximum", "optional", "advisory only", "any employee", " anyone", " everyone", "all users",
+        "self approv", "their own", "automatically", "no analyst", "no manager", " nobody", "straight out",
+        "zniesion", "nie jest wymagan", "wyłączon", "gerekli değil", "kaldırıldı", "doğrudan", "abgeschafft",
+        "aufgehoben", "deaktiviert", "désactivé", "accordés à tous", "desactivad", "desativad", "đã tắt",
+        "dihapus", "dinonaktifkan", "imeondolewa", "בוטל", "बिना", "हटा दिया", "ยกเลิก", "필요 없", "отключен",
+        "same privileges", "same access", "same rights", "same permissions", "same role",
+    ),
+}  # fmt: skip
+for _name, _words in _MORE_IDEAS.items():
     _RAW_GROUPS[_name] = (*_RAW_GROUPS[_name], *_words)
 
 
@@ -341,6 +386,18 @@ _DESCRIBED = re.compile(
 )
 
 
+_SALUTATION_END = re.compile(r"[:,：，]")
+SALUTATION_CHARS = 60
+
+
+def _salutation(norm: str) -> bool:
+    """The row opens by naming the model as its addressee ("Do asystenta:", "AI உதவியாளருக்கு:",
+    "Chatbot, ..."): a short first clause, ended by a colon or comma, that names the model. Who is
+    addressed is the signal, in any language, whatever the verbs after it."""
+    end = _SALUTATION_END.search(norm, 0, SALUTATION_CHARS)
+    return end is not None and "model" in _groups_found(spaced(norm[: end.start()]))
+
+
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
     found = _groups_found(spaced(norm))
@@ -355,6 +412,8 @@ def cue_names(norm: str, heading: str = "") -> list[str]:
             names.append("shape:key_value_grant")
             if "model" in found or "agent" in found:
                 names.append("shape:model_settings")
+    if _salutation(norm):
+        names.append("shape:model_salutation")
     stripped = norm.lstrip()
     if stripped[:1] in "{[<":
         names.append("shape:markup")

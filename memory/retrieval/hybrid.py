@@ -42,7 +42,7 @@ from django.db.models import QuerySet
 
 from memory.embedding import embeddings
 from memory.retrieval import structure
-from memory.store import vectors
+from memory.store import pgvector_ahead, vectors
 from memory.store.models import Chunk
 from memory.store.row_filter import RowFilter
 
@@ -130,6 +130,7 @@ def hybrid_scored(
         return [], True
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
+    ahead = vector_rows_ahead(started, k=k, model=model, queryset=queryset)
     held, whole = first_keyword_rows(query, k=k, queryset=queryset)
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
@@ -172,7 +173,20 @@ def hybrid_scored(
         whole=whole,
         sessions=sessions,
         requery=None if whole else requery,
+        ahead=ahead if text == started.guess else None,
     ), True
+
+
+def vector_rows_ahead(
+    started: StartedEmbedding, *, k: int, model: str, queryset: QuerySet[Chunk]
+) -> Future[list[tuple[Any, ...]] | None] | None:
+    """fused_scored's first vector search (pool_size(k) rows, ROW_FIELDS) of the guessed text's
+    vector, started now on a connection of its own so that PostgreSQL runs it beside the keyword
+    search (memory.store.pgvector_ahead); None where it cannot (SQLite, inside a transaction).
+    Only pgvector's approximate search gets here, whose first search is always the pool."""
+    return pgvector_ahead.nearest_rows_ahead(
+        started.vector, k=structure.pool_size(k), model=model, queryset=queryset, fields=structure.ROW_FIELDS
+    )
 
 
 def first_keyword_rows(
@@ -215,6 +229,7 @@ def fused_scored(
     whole: bool = True,
     sessions: structure.Sessions | None = None,
     requery: Callable[[dict[int, structure.Row]], np.ndarray | None] | None = None,
+    ahead: Future[list[tuple[Any, ...]] | None] | None = None,
 ) -> list[tuple[int, float]]:
     """(id, score) of the keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
@@ -223,7 +238,8 @@ def fused_scored(
     every ranked row is read once, for the turn check and for rerank. `sessions`: turns of
     sessions the caller already read (structure.read_sessions), not read again. `requery`: given
     the whole pool when it is read here, the vector of the text it calls for if that is not the
-    text `query_vector` embeds (hybrid_scored: the speakers its turns name), else None."""
+    text `query_vector` embeds (hybrid_scored: the speakers its turns name), else None. `ahead`:
+    the vector side's first search of `query_vector` already under way (vector_rows_ahead)."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
@@ -234,10 +250,13 @@ def fused_scored(
     # (a plain store reads no more; 15 rows of content fewer a query) and the pool only if needed.
     exact = vectors.exact_scan(model, queryset)
     first = min(depth, pool) if exact else pool
-    found = vectors.nearest_rows(
-        query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
-    )
+    found = ahead.result() if ahead is not None else None
+    if found is None:
+        found = vectors.nearest_rows(
+            query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+        )
     semantic = [row[0] for row in found]
+    requeried = False
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
     rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
@@ -256,15 +275,17 @@ def fused_scored(
         better = requery(held) if requery is not None else None
         if better is not None:  # its turns name other speakers: the vector side of their text
             query_vector = better
-            found = vectors.nearest_rows(
-                query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
-            )
-            semantic = [row[0] for row in found]
-            rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
+            requeried = exact  # exact: the one deep scan below is the new vector's pool too
+            if not exact:
+                found = vectors.nearest_rows(
+                    query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+                )
+                semantic = [row[0] for row in found]
+                rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
     deep = semantic  # exact, and the top held every row the vector side can find
     if not exact:  # an approximate search's candidates depend on k: the deep ranking is its own search
         deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)
-    elif len(found) == first:
+    elif requeried or len(found) == first:
         # The exact scan's order is total, so the pool and the deep ranking are heads of one
         # ranking: one scan for both (rerank reads the pool's rows not read yet, in one statement).
         deep = vectors.nearest_ids(

@@ -78,7 +78,7 @@ def reset_backend_cache() -> None:
 def plan(terms: list[str], *, any_term: bool = True) -> list[Any]:
     """Index expressions to try in order (see module docstring), for this database's index;
     without the any-term step (3.) when `any_term` is False (two terms at least, or the one)."""
-    steps = text_index.plan(terms)
+    steps = text_index.chunk_plan(terms)
     return steps if any_term or len(terms) < 2 else steps[:-1]
 
 

@@ -90,17 +90,18 @@ REBUILD_DELTA_MIN = 10_000
 REBUILD_DELTA_SHARE = 0.05
 AUTO_BUILD = True  # writers start background builds (tests switch it off and call build())
 IN_BATCH = 500
-# Bytes of the mapped base a process may keep in its page tables between releases; None: no
-# release (the default). A search touches scattered pages of the file and the kernel maps ~16
-# pages around each fault (MADV_RANDOM does not stop it), so a worker's VmRSS grows by the whole
-# file within ~100 queries (1M rows: 508 of its 687 MB). Those pages are the page cache, shared
-# by every process mapping the file (and charged to the cgroup whether mapped or not): PSS and
-# private memory are a worker's own cost. Releasing (MADV_DONTNEED on the read-only shared
-# mapping) keeps VmRSS down, but a query touches ~64 MB of mappings, so a budget under the
-# file's size releases every query or two and each query pays the madvise and the minor faults
-# again: at 300k rows, budget 64 MB, VmRSS after 100 queries 145 MB against 297 MB, for hybrid
-# p50 57 against 42 ms (bench/ann.py, one run). Hence opt-in: settings.PROTOMEM_ANN_RESIDENT_BUDGET
-# (bytes), for hosts that police a worker's VmRSS.
+# Bytes of the mapped base a process may keep in its page tables between releases. A search
+# touches scattered pages of the file and the kernel maps ~16 pages around each fault (MADV_RANDOM
+# does not stop it), so without a release a worker's VmRSS grows by the whole file within ~100
+# queries (1M rows: 508 of its 687 MB). Those pages are the page cache, shared by every process
+# mapping the file (and charged to the cgroup whether mapped or not): PSS and private memory are a
+# worker's own cost, but hosts police VmRSS. Releasing (MADV_DONTNEED on the read-only shared
+# mapping) drops them from this process's page tables; they stay cached, so a re-touch is a minor
+# fault, but each release and the faults after it cost time, so the default budget only bites on
+# large files: a store whose file fits it never releases. MADV_COLD does not unmap the pages (VmRSS
+# unchanged: measured). settings.PROTOMEM_ANN_RESIDENT_BUDGET overrides it (bytes; None: never
+# release); RESIDENT_BUDGET overrides both (benches, tests).
+DEFAULT_RESIDENT_BUDGET = 128 * 2**20
 RESIDENT_BUDGET: int | None = None
 RESIDENT_BUDGET_SETTING = "PROTOMEM_ANN_RESIDENT_BUDGET"
 _MADV_DONTNEED = 4
@@ -199,25 +200,40 @@ def _decode_rows(blobs: Sequence[bytes], dim: int) -> np.ndarray:
 class Base:
     stamp: tuple[int, int, int]  # the pointer file's (inode, mtime, size) when read
     meta: dict[str, Any]
-    index: Any  # usearch.index.Index, viewed (memory-mapped) from meta["file"]
+    # usearch.index.Index viewed (memory-mapped) from `path` without its key -> slot table: a search
+    # needs none, and building it walks every node of the file when a process maps it (1M rows:
+    # the whole node section faulted in and a hash table in anonymous memory)
+    index: Any
+    path: Path
     # one call at a time per base: concurrent calls on one index from several Python threads
     # (gunicorn --threads) are not something usearch's Python API promises; a search is ~1 ms
     lock: threading.Lock = field(default_factory=threading.Lock)
-    mapped: list[tuple[int, int]] = field(default_factory=list)  # (address, length) of its mappings
+    # (address, length) of this process's mappings of `path`, found at the first release
+    mapped: list[tuple[int, int]] | None = None
     shared_mark: int = 0  # this process's resident shared pages after its last release
+    _keyed: Any = None
+
+    def keyed(self) -> Any:
+        """(Under self.lock.) The same file viewed with key lookups, for contains() and get()
+        (writers, check()): a view without them answers False and None, not an error."""
+        if self._keyed is None:
+            keyed = _new_index(self.dim, str(self.meta.get("dtype", "f32")), key_lookups=True)
+            keyed.view(str(self.path))
+            self._keyed = keyed
+        return self._keyed
 
     def searched(self) -> None:
         """After a search (under self.lock): release the mapped pages once they outgrow the
-        budget (RESIDENT_BUDGET or the setting; /proc/self/statm's resident shared pages, read in
-        a few microseconds)."""
-        budget = RESIDENT_BUDGET
+        budget (resident_budget(); /proc/self/statm's resident shared pages, read in a few
+        microseconds)."""
+        budget = resident_budget()
         if budget is None:
-            budget = getattr(settings, RESIDENT_BUDGET_SETTING, None)
-        if budget is None or not self.mapped:
             return
         shared = _resident_shared_pages()
-        if shared is None or (shared - self.shared_mark) * _PAGE <= int(budget):
+        if shared is None or (shared - self.shared_mark) * _PAGE <= budget:
             return
+        if self.mapped is None:
+            self.mapped = _mappings_of(self.path) if _libc_madvise_fn is not None else []
         for address, length in self.mapped:
             _madvise(address, length, _MADV_DONTNEED)
         self.shared_mark = _resident_shared_pages() or 0
@@ -253,6 +269,14 @@ def _madvise(address: int, length: int, advice: int) -> None:
         _libc_madvise_fn(address, length, advice)  # failure only leaves the pages mapped
 
 
+def resident_budget() -> int | None:
+    """Bytes of the mapped base a process keeps between releases; None: it never releases."""
+    if RESIDENT_BUDGET is not None:
+        return RESIDENT_BUDGET
+    budget = getattr(settings, RESIDENT_BUDGET_SETTING, DEFAULT_RESIDENT_BUDGET)
+    return None if budget is None else int(budget)
+
+
 def _resident_shared_pages() -> int | None:
     try:
         with open("/proc/self/statm", "rb") as statm:
@@ -274,7 +298,7 @@ def _mappings_of(path: Path) -> list[tuple[int, int]]:
     return out
 
 
-def _new_index(dim: int, dtype: str) -> Any:
+def _new_index(dim: int, dtype: str, *, key_lookups: bool = True) -> Any:
     # onnxruntime (the local embedding model, memory.store.int8_scan) crashes the process with
     # SIGSEGV while it is imported if usearch's native library was loaded before it (onnxruntime
     # 1.32, usearch 2.26.6; the other order is fine): load it first wherever it is installed.
@@ -289,6 +313,7 @@ def _new_index(dim: int, dtype: str) -> Any:
         connectivity=CONNECTIVITY,
         expansion_add=EXPANSION_ADD,
         expansion_search=EXPANSION_SEARCH,
+        enable_key_lookups=key_lookups,
     )
 
 
@@ -313,15 +338,15 @@ def current_base(model: str, *, alias: str = DEFAULT_DB_ALIAS) -> Base | None:
             return cached
         try:
             meta = json.loads(pointer.read_text())
-            index = _new_index(int(meta["dim"]), str(meta.get("dtype", "f32")))
-            index.view(str(directory / meta["file"]))
-            mapped = _mappings_of(directory / meta["file"]) if _libc_madvise_fn is not None else []
+            path = directory / meta["file"]
+            index = _new_index(int(meta["dim"]), str(meta.get("dtype", "f32")), key_lookups=False)
+            index.view(str(path))
         except (OSError, ValueError, KeyError, RuntimeError):
             logger.warning(
                 "ANN index %s unreadable; exact search until it is rebuilt", pointer, exc_info=True
             )
             return None
-        base = Base(stamp=stamp, meta=meta, index=index, mapped=mapped)
+        base = Base(stamp=stamp, meta=meta, index=index, path=path)
         base.shared_mark = _resident_shared_pages() or 0
         _bases[key] = base
         return base
@@ -572,7 +597,7 @@ def _log_changed(directory: Path, chunk_ids: list[int], model: str | None, alias
         if base is not None:
             keys = np.asarray(chunk_ids, dtype=np.uint64)
             with base.lock:
-                held = keys[np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)]
+                held = keys[np.asarray(base.keyed().contains(keys), dtype=bool).reshape(-1)]
             if len(held):
                 directory.mkdir(parents=True, exist_ok=True)
                 fd = os.open(_changed_log(directory, name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -747,7 +772,7 @@ def check(model: str, *, alias: str = DEFAULT_DB_ALIAS, sample: int = 200) -> li
     if rows:
         keys = np.asarray([r[0] for r in rows], dtype=np.uint64)
         with base.lock:
-            held = np.asarray(base.index.contains(keys), dtype=bool).reshape(-1)
+            held = np.asarray(base.keyed().contains(keys), dtype=bool).reshape(-1)
         if not held.all():
             problems.append(
                 f"{model}: {int((~held).sum())} of {len(rows)} sampled table rows missing from the base"
@@ -755,7 +780,7 @@ def check(model: str, *, alias: str = DEFAULT_DB_ALIAS, sample: int = 200) -> li
         else:
             stored = _decode_rows([r[1] for r in rows], base.dim)
             with base.lock:
-                got = np.asarray(base.index.get(keys, dtype=np.float32), dtype=np.float32)
+                got = np.asarray(base.keyed().get(keys, dtype=np.float32), dtype=np.float32)
             got = got.reshape(len(rows), base.dim)
             got /= np.maximum(np.linalg.norm(got, axis=1, keepdims=True), 1e-12)
             # f32 holds the table's vectors as they are; i8 / f16 round each component

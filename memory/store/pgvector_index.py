@@ -43,6 +43,7 @@ adds the column later, backfills it from the BLOBs and builds the indexes after 
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -139,10 +140,16 @@ def _create_index_sql(dim: int) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _text_format(dim: int) -> str:
+    return "[" + ",".join(["%.9g"] * dim) + "]"
+
+
 def as_text(vector: np.ndarray | Sequence[float]) -> str:
-    """A vector as pgvector's text input, '[x,y,...]' (float32 values, shortest repr)."""
+    """A vector as pgvector's text input, '[x,y,...]': nine significant digits, which read back
+    as the same float32 values (repr of their doubles took 3x as long and 1.6x the bytes)."""
     values = np.asarray(vector, dtype=np.float32).ravel()
-    return "[" + ",".join(map(repr, values.tolist())) + "]"
+    return _text_format(len(values)) % tuple(values.tolist())
 
 
 # -- is it there

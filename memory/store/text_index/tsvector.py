@@ -47,8 +47,22 @@ def any_pair(terms: Sequence[str]) -> Expression:
     return tuple((a, b) for i, a in enumerate(terms) for b in terms[i + 1 :])
 
 
-def tsquery(expression: Expression) -> tuple[str, list[object]]:
+class Steps(tuple[Expression, ...]):
+    """Plan steps ranked by one statement (chunk_plan): a row ranks in the first step it
+    matches, by that step's rank, so the rows come in the order the steps would give one
+    statement each (rows an earlier step gave are not repeated by a later one either way).
+    Each step must hold the ones before it (all terms within any pair): the last one is the
+    statement's match."""
+
+
+def steps(expressions: Sequence[Expression]) -> Steps:
+    return Steps(expressions)
+
+
+def tsquery(expression: Expression | Steps) -> tuple[str, list[object]]:
     """SQL for the expression as one tsquery value, and its parameters (one per term)."""
+    if isinstance(expression, Steps):
+        return tsquery(expression[-1])
     groups = ["(" + " && ".join([_TERM] * len(group)) + ")" for group in expression if group]
     if not groups:
         return "''::tsquery", []
@@ -56,12 +70,15 @@ def tsquery(expression: Expression) -> tuple[str, list[object]]:
 
 
 def _ranked(
-    expression: Expression, limit: int | None, *, table: str = CHUNK_TABLE
+    expression: Expression | Steps, limit: int | None, *, table: str = CHUNK_TABLE
 ) -> tuple[str, list[object]]:
-    """(id, score) of `table`'s rows matching the expression, best first; `table` is a constant."""
+    """(id, step, score) of `table`'s rows matching the expression, best first (step 0 unless
+    Steps); `table` is a constant."""
+    if isinstance(expression, Steps):
+        return _ranked_steps(expression, limit, table=table)
     query, params = tsquery(expression)
     sql = (
-        f"SELECT c.id, ts_rank(%s, c.search_vector, {query}, %s) AS score "  # noqa: S608 - see docstring
+        f"SELECT c.id, 0 AS step, ts_rank(%s, c.search_vector, {query}, %s) AS score "  # noqa: S608 - see docstring
         f"FROM {table} AS c WHERE c.search_vector @@ {query} ORDER BY score DESC, c.id"
     )
     args: list[object] = [RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params]
@@ -71,7 +88,35 @@ def _ranked(
     return sql, args
 
 
-def match_ids(expression: Expression, *, limit: int | None) -> list[int]:
+def _ranked_steps(expression: Steps, limit: int | None, *, table: str) -> tuple[str, list[object]]:
+    """_ranked for Steps: each row's first matching step, then that step's rank."""
+    queries = [tsquery(step) for step in expression]
+    last = len(queries) - 1
+    step_sql: list[str] = []
+    score_sql: list[str] = []
+    step_args: list[object] = []
+    score_args: list[object] = []
+    for index, (query, params) in enumerate(queries[:-1]):
+        step_sql.append(f"WHEN c.search_vector @@ {query} THEN {index}")
+        step_args += params
+        score_sql.append(f"WHEN c.search_vector @@ {query} THEN ts_rank(%s, c.search_vector, {query}, %s)")
+        score_args += [*params, RANK_WEIGHTS, *params, RANK_NORMALIZATION]
+    broadest, params = queries[-1]
+    sql = (
+        f"SELECT c.id, CASE {' '.join(step_sql)} ELSE {last} END AS step, "  # noqa: S608 - see docstring
+        f"CASE {' '.join(score_sql)} ELSE ts_rank(%s, c.search_vector, {broadest}, %s) END AS score "
+        f"FROM {table} AS c WHERE c.search_vector @@ {broadest} ORDER BY step, score DESC, c.id"
+    )
+    args: list[object] = [
+        *step_args, *score_args, RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params
+    ]
+    if limit is not None:
+        sql += " LIMIT %s"
+        args.append(limit)
+    return sql, args
+
+
+def match_ids(expression: Expression | Steps, *, limit: int | None) -> list[int]:
     """Chunk ids matching an expression, best rank first (no filters)."""
     sql, params = _ranked(expression, limit)
     with connection.cursor() as cursor:
@@ -80,7 +125,7 @@ def match_ids(expression: Expression, *, limit: int | None) -> list[int]:
 
 
 def ranked_rows(
-    expression: Expression,
+    expression: Expression | Steps,
     *,
     columns: Sequence[str],
     where: str,
@@ -93,7 +138,7 @@ def ranked_rows(
     sql = (
         f"SELECT {', '.join(columns)}, count(*) OVER () FROM ({ranked}) AS m "  # noqa: S608 - see docstring
         f"LEFT JOIN memory_chunk ON memory_chunk.id = m.id AND ({where or 'TRUE'}) "
-        "ORDER BY memory_chunk.id IS NULL, m.score DESC, m.id LIMIT %s"
+        "ORDER BY memory_chunk.id IS NULL, m.step, m.score DESC, m.id LIMIT %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, *where_params, take])

@@ -413,6 +413,20 @@ def test_a_turn_said_by_the_speaker_the_question_names_ranks_first() -> None:
     assert unnamed[0] == ids[addressed]  # no speaker named: the ranking stands
 
 
+def test_the_window_lends_the_asked_speakers_boost_only_to_that_speakers_turns() -> None:
+    hit = "Nate: I adopted two turtles from the rescue centre downtown last spring."
+    reply = "Joanna: Wow, that sounds like a big responsibility, how are they settling in?"
+    other = "Nate: The rescue centre let me adopt a third turtle, a tiny one, this week."
+    ids = store_sessions([("s1", "2026-04-02", [hit, reply, *FILLER_SESSION]), ("s2", "2026-04-09", [other])])
+    keyword = [ids[hit], *[None] * 8, ids[other]]  # the second Nate turn matched tenth
+
+    named = structure.rerank("What did Nate adopt from the rescue centre?", [keyword], k=3, queryset=scope())
+    unnamed = structure.rerank("What came from the rescue centre downtown?", [keyword], k=3, queryset=scope())
+
+    assert named[:2] == [ids[hit], ids[other]]  # Joanna's reply, lent the hit's score, comes after
+    assert unnamed[:2] == [ids[hit], ids[reply]]  # no speaker named: the reply is lent it all
+
+
 def test_a_turn_that_says_more_of_the_question_outranks_a_shorter_one_word_match() -> None:
     short = "Alice: Fantasy is my favourite kind of story, honestly, always has been."
     full = "Alice: The fantasy movie about the dragon library was the best film of the festival."
@@ -542,3 +556,31 @@ def test_a_turn_the_keyword_side_ranks_first_stays_in_the_top_ten() -> None:
 
     assert ids[shia] in kept
     assert ids[shia] not in without  # small talk, one list: fusion alone puts it past ten
+
+
+def test_a_requery_on_the_exact_scan_reads_the_new_vector_once(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the pool's speakers call for another vector, the exact scan's deep read is that
+    vector's pool too: no second pool read first, and the same answer as starting from it."""
+    ids = store_sessions([("s1", "2026-02-05", ADOPTION), ("s2", "2026-01-10", FILLER_SESSION)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "Which corgi did Alice's family adopt?"
+    asked = embeddings.embed_query(question, model=MODEL)
+    better = embeddings.embed_query("Which corgi did family adopt?", model=MODEL)
+    top = structure.search_rows(question, k=structure.PLAIN_DEPTH, queryset=scope(), any_term=False)
+    calls: list[int] = []
+    real = vectors.nearest_rows
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["k"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vectors, "nearest_rows", counted)
+    options: dict[str, Any] = {"k": 3, "queryset": scope(), "model": MODEL, "held": top, "whole": False}
+    found = fused_ids(question, asked, requery=lambda pool: better, **options)
+    reads = len(calls)
+    direct = fused_ids(question, better, requery=lambda pool: None, **options)
+
+    assert reads == 2  # the first vector's top, then the new vector's pool and deep ranking in one
+    assert found == direct

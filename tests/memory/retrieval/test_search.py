@@ -24,7 +24,7 @@ from memory.store import deliverable as deliverable_module
 from memory.store import row_filter, text_index
 from memory.store.deliverable import deliverable
 from memory.store.models import Chunk, PendingChunk
-from memory.store.text_index import fts5
+from memory.store.text_index import fts5, tsvector
 from tests.factories import AgentFactory, ChunkFactory
 
 pytestmark = pytest.mark.django_db
@@ -77,11 +77,12 @@ def test_backend_is_fts5_here():
 @pytest.mark.postgres_only
 def test_backend_is_tsvector_on_postgresql():
     assert search_backend_name() == "tsvector"
-    assert plan(["a", "b", "c"]) == [
-        (("a", "b", "c"),),
-        (("a", "b"), ("a", "c"), ("b", "c")),
-        (("a",), ("b",), ("c",)),
-    ]
+    first, last = plan(["a", "b", "c"])
+    # the all-terms and pair steps in one statement (text_index.chunk_plan), then any term
+    assert isinstance(first, tsvector.Steps)
+    assert list(first) == [(("a", "b", "c"),), (("a", "b"), ("a", "c"), ("b", "c"))]
+    assert last == (("a",), ("b",), ("c",))
+    assert plan(["a", "b", "c"], any_term=False) == [first]
 
 
 # -- the intended order (module docstring): coverage of the query first, bm25 within a step

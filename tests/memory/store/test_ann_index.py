@@ -390,9 +390,10 @@ def _mapped_rss_kb(path: Path) -> int:
 def test_searches_release_the_mapped_pages_past_the_budget(
     db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With a resident budget set, a worker does not keep the pages of the shared file it touched:
-    past it they are dropped from its page tables (they stay in the page cache), and answers are
-    unchanged. Without one (the default) they stay mapped."""
+    """Past the resident budget a worker does not keep the pages of the shared file it touched:
+    they are dropped from its page tables (they stay in the page cache), and answers are
+    unchanged. Under it (the default budget is larger than this small file) they stay mapped, and
+    the process never even looks its mappings up."""
     rows = clustered(3000, seed=31, dim=64)
     chunks = [ChunkFactory() for _ in range(len(rows))]
     vectors_store(zip((c.pk for c in chunks), rows, strict=True), model=M)
@@ -400,13 +401,47 @@ def test_searches_release_the_mapped_pages_past_the_budget(
     ann_index.build(M)
     base = ann_index.active_base(M)
     assert base is not None
-    assert base.mapped, "the base's mapping was not found in /proc/self/maps"
     path = ann_index.index_dir() / base.meta["file"]  # type: ignore[operator]
+    assert os.path.getsize(path) < ann_index.DEFAULT_RESIDENT_BUDGET
     queries = [near(rows[i], seed=i, noise=0.3) for i in range(0, 3000, 150)]
-    kept = [nearest_ids(q, k=10, model=M) for q in queries]  # no budget: nothing released
+    kept = [nearest_ids(q, k=10, model=M) for q in queries]  # under the default budget: nothing released
     assert _mapped_rss_kb(path) > 0
+    assert base.mapped is None, "/proc/self/maps was read with no release due"
 
     settings.PROTOMEM_ANN_RESIDENT_BUDGET = 0
     released = [nearest_ids(q, k=10, model=M) for q in queries]
     assert released == kept
+    assert base.mapped, "the base's mapping was not found in /proc/self/maps"
     assert _mapped_rss_kb(path) == 0
+
+
+def test_the_resident_budget_has_a_default_a_setting_and_an_off_switch(settings: Any) -> None:
+    """No setting: the default (releases only on files larger than it); a setting in bytes wins;
+    None turns releases off; the module override (benches) wins over both."""
+    assert not hasattr(django_settings, ann_index.RESIDENT_BUDGET_SETTING)
+    assert ann_index.resident_budget() == ann_index.DEFAULT_RESIDENT_BUDGET
+    settings.PROTOMEM_ANN_RESIDENT_BUDGET = 5 * 2**20
+    assert ann_index.resident_budget() == 5 * 2**20
+    settings.PROTOMEM_ANN_RESIDENT_BUDGET = None
+    assert ann_index.resident_budget() is None
+    ann_index.RESIDENT_BUDGET = 7
+    try:
+        assert ann_index.resident_budget() == 7
+    finally:
+        ann_index.RESIDENT_BUDGET = None
+
+
+def test_the_search_view_has_no_key_table_and_writers_use_a_keyed_one(db: Any, settings: Any) -> None:
+    """A searching process maps the file without usearch's key -> slot table (building it walks
+    every node); contains() on such a view answers False, so the writer's changed log and check()
+    go through Base.keyed(), which does answer."""
+    rows = clustered(400, seed=5)
+    chunks = store(rows)
+    set_threshold(settings, 100)
+    ann_index.build(M)
+    base = ann_index.active_base(M)
+    assert base is not None
+    keys = np.asarray([chunks[0].pk], dtype=np.uint64)
+    assert not np.asarray(base.index.contains(keys)).any()
+    assert np.asarray(base.keyed().contains(keys)).all()
+    assert ann_index.check(M) == []

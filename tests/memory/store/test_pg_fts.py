@@ -100,3 +100,66 @@ def test_gin_indexes_skip_the_pending_list():
         options = dict(cursor.fetchall())
     assert len(options) == 3
     assert all(opts == ["fastupdate=off"] for opts in options.values()), options
+
+
+def _step_by_step(terms: list[str], k: int, where: str, where_params: list[object]) -> list[object]:
+    """The rows one statement per step would give: all terms, then pairs not given yet."""
+    out: dict[object, None] = {}
+    for expression in (tsvector.all_terms(terms), tsvector.any_pair(terms)):
+        found, _ = tsvector.ranked_rows(
+            expression, columns=["memory_chunk.id"], where=where, where_params=where_params,
+            considered=None, take=k + len(out),
+        )
+        for (chunk_id,) in found:
+            if len(out) < k:
+                out.setdefault(chunk_id, None)
+    return list(out)
+
+
+def test_the_all_terms_and_pair_steps_in_one_statement_give_the_rows_of_one_statement_each():
+    terms = ["quokka", "marmot", "wombat"]
+    long_text = " ".join(["padding"] * 30)
+    ChunkFactory(content=f"quokka marmot wombat {long_text}")  # all three, diluted
+    ChunkFactory(content="quokka marmot wombat")
+    ChunkFactory(content="quokka marmot wombat", review_state="rejected")  # filtered out
+    ChunkFactory(content="quokka quokka quokka marmot marmot")  # a pair, scored above the all-three rows
+    ChunkFactory(content=f"marmot wombat {long_text}")
+    ChunkFactory(heading="quokka", content="wombat")
+    ChunkFactory(content="quokka only")  # one term: neither step
+    ChunkFactory.create_batch(5, content="unrelated filler")
+    where, where_params = tsvector_where()
+    merged = tsvector.steps([tsvector.all_terms(terms), tsvector.any_pair(terms)])
+
+    for k in range(1, 8):
+        found, looked_at = tsvector.ranked_rows(
+            merged, columns=["memory_chunk.id"], where=where, where_params=where_params, considered=None, take=k
+        )
+        assert [row[0] for row in found] == _step_by_step(terms, k, where, where_params)
+    assert looked_at == 6  # the pair step's matches, the all-terms rows among them
+    assert len(_step_by_step(terms, 10, where, where_params)) == 5
+
+
+def test_a_three_term_search_reads_the_text_index_once_when_the_two_steps_fill_it():
+    ChunkFactory(content="quokka marmot wombat")
+    ChunkFactory(content="quokka marmot")
+    ChunkFactory(content="marmot wombat")
+    statements: list[str] = []
+
+    def capture(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        hits = chunk_search("quokka marmot wombat", k=3)
+
+    assert hits[0].content == "quokka marmot wombat"
+    assert len(hits) == 3
+    assert sum("@@" in sql for sql in statements) == 1
+
+
+def tsvector_where() -> tuple[str, list[object]]:
+    from memory.store.row_filter import compiled_filter
+
+    compiled = compiled_filter(deliverable())
+    assert compiled is not None
+    return compiled
