@@ -12,8 +12,9 @@ over (a) every row of the poisoning corpus (memory/evals/poisoning/, rows from 3
 25,000), (b) the corpus rows of at most 1,500 chars (the document-chunk limit; what agents
 store), and (c) a typical 300-char memory row. Prints p50 and p99 in microseconds and the
 inspect/lower ratio of each; then, paired in the same run, the p50 with and without the
-classifier layer (memory.lifecycle.inspection_classifier). No assertions: the issue's bar is
-"well under 1 ms for a typical row".
+classifier layer (memory.lifecycle.inspection_classifier), and the mean per row of the rows
+<= 1,500 chars one by one against inspect_writes on all of them at once (the bulk path). No
+assertions: the issue's bar is "well under 1 ms for a typical row".
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from bench.common import percentile
 from memory.evals.poisoning_score import CorpusRow, inspect_row, load_corpus
+from memory.lifecycle.inspection import WriteToInspect, inspect_writes
 
 TYPICAL_ROW = (
     "Deploys to production go through the release workflow: the on-call engineer cuts the tag on "
@@ -70,6 +72,28 @@ def classifier_share(rows: Sequence[CorpusRow], passes: int) -> tuple[float, flo
     return percentile(on, 50), percentile(off, 50)
 
 
+def batch_share(rows: Sequence[CorpusRow], passes: int) -> tuple[float, float]:
+    """(mean CPU µs per row one by one, the same through inspect_writes), alternated per pass."""
+    writes = [
+        WriteToInspect(
+            content=r.content, heading=r.heading, domain=r.domain, delivery_policy=r.delivery_policy,
+            source_type=r.source_type, typical_length=r.typical_length,
+            copies_from_sessions=r.copies_from_sessions,
+        )
+        for r in rows
+    ]  # fmt: skip
+    alone = batched = 0.0
+    for _ in range(passes):  # CPU time: whole passes on a shared machine would count its preemptions
+        start = time.process_time()
+        [inspect_row(row) for row in rows]
+        alone += time.process_time() - start
+        start = time.process_time()
+        inspect_writes(writes)
+        batched += time.process_time() - start
+    n = passes * len(rows)
+    return alone / n * 1e6, batched / n * 1e6
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--passes", type=int, default=20, help="passes over the corpus")
@@ -89,6 +113,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     for label, rows, passes in paired:
         on, off = classifier_share(rows, passes)
         print(f"  {label}: p50 with the classifier layer {on:.1f} µs, without {off:.1f} µs: {on / off:.2f}x")
+    alone, batched = batch_share(short, args.passes)
+    print(
+        f"  corpus <= 1,500, mean CPU per row: inspect_write one by one {alone:.1f} µs, "
+        f"inspect_writes on all at once (add_chunks' path) {batched:.1f} µs: {alone / batched:.2f}x"
+    )
     held = inspect_row(typical)
     print(f"  (typical row: hold={held.hold}, risk={held.risk}, reasons={[r.code for r in held.reasons]})")
 

@@ -20,7 +20,9 @@ class LiteralScan:
         ordered = sorted(set(words))
         self._pattern = re.compile(f"(?=({_trie(ordered)}))")
         known = frozenset(ordered)  # a word's prefixes among the words, by its own prefixes (not all pairs)
-        self._prefixes = {w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered}
+        self._prefixes = {
+            w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
+        }
 
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
