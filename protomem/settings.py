@@ -114,12 +114,19 @@ def sqlite_database(path: str) -> dict[str, object]:
     }
 
 
+# Django's PostgreSQL backend, with a health check that polls the kept connection's socket instead
+# of a SELECT 1 round trip on every request (protomem/db_backends/postgresql/base.py).
+POSTGRESQL_ENGINE = "protomem.db_backends.postgresql"
+
+
 def url_database(url: str) -> dict[str, object]:
     """A DATABASES entry from a URL (postgres://user@host:port/name, sqlite:///path)."""
     entry = dj_database_url.parse(url, conn_max_age=DATABASE_CONN_MAX_AGE)
     if entry["ENGINE"] == "django.db.backends.sqlite3":
         return sqlite_database(str(entry["NAME"]))
     entry["CONN_HEALTH_CHECKS"] = True  # a pooled connection killed by a PostgreSQL restart is replaced
+    if entry["ENGINE"] in ("django.db.backends.postgresql", "django.db.backends.postgresql_psycopg2"):
+        entry["ENGINE"] = POSTGRESQL_ENGINE
     return entry
 
 
