@@ -52,7 +52,10 @@ def _executor() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None or _pool[0] != os.getpid():  # a forked worker starts its own
-            _pool = (os.getpid(), ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pgvector-ahead"))
+            _pool = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pgvector-ahead"),
+            )
         return _pool[1]
 
 
@@ -79,7 +82,7 @@ def _search(
 ) -> list[tuple[Any, ...]] | None:
     try:
         vector = query.result()
-    except Exception:  # noqa: BLE001 - the caller meets the embedding error itself
+    except Exception:  # the caller meets the embedding error itself
         return None
     connection = connections[queryset.db]
     connection.close_if_unusable_or_obsolete()
