@@ -152,8 +152,10 @@ def agreement(kind: str, queries: int, ef_values: list[int]) -> None:
     passing = set(deliverable().values_list("id", flat=True))
     allowed = np.isin(ids, list(passing))
     qs = query_vectors(kind, queries)
-    print(f"  agreement with exact top-{K} over {len(ids):,} vectors ({len(passing):,} deliverable), "
-          f"{queries} queries")
+    print(
+        f"  agreement with exact top-{K} over {len(ids):,} vectors ({len(passing):,} deliverable), "
+        f"{queries} queries"
+    )
     for ef in ef_values:
         settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
         plain, filtered, t_plain = [], [], []
@@ -213,18 +215,23 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     t_kw, t_hy, t_seq, t_vec, t_old = [], [], [], [], []
     # (times, embeddings on, search ahead): each query runs all three in a shuffled order, so none
     # always meets the pages another one read first
-    variants = [(t_kw, False, True), (t_hy, True, True), (t_seq, True, False)]
+    variants = [(t_kw, False, False), (t_hy, True, False), (t_seq, True, True)]
     for q in texts:
         rng.shuffle(variants)
         for times, embeddings_on, ahead in variants:
             common.set_knowledge(embeddings=embeddings_on, embed_model=MODEL)
-            settings.PROTOMEM_PGVECTOR_AHEAD = ahead  # False: the vector step after the keyword one
+            settings.PROTOMEM_PGVECTOR_AHEAD = ahead  # True: the vector step beside the keyword one
             times.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
-        settings.PROTOMEM_PGVECTOR_AHEAD = True
+        settings.PROTOMEM_PGVECTOR_AHEAD = False
         common.set_knowledge(embeddings=True, embed_model=MODEL)
         vec = embeddings.embed_query(q)
-        t_vec.append(common.timed_ms(lambda vec=vec: vectors.nearest_rows(
-            vec, k=pool, model=MODEL, queryset=deliverable(), fields=structure.ROW_FIELDS))[0])
+        t_vec.append(
+            common.timed_ms(
+                lambda vec=vec: vectors.nearest_rows(
+                    vec, k=pool, model=MODEL, queryset=deliverable(), fields=structure.ROW_FIELDS
+                )
+            )[0]
+        )
         if in_process:
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
@@ -233,8 +240,8 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
     hy = common.print_latency("hybrid chunk_search (pgvector)", t_hy)
     common.print_latency(f"pgvector step alone (k={pool})", t_vec)
     print(f"  hybrid/keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
-    seq = common.print_latency("hybrid, no search ahead", t_seq)
-    print(f"  no search ahead/keyword: p50 x{seq['p50'] / kw['p50']:.2f}, p99 x{seq['p99'] / kw['p99']:.2f}")
+    seq = common.print_latency("hybrid, search ahead", t_seq)
+    print(f"  search ahead/keyword: p50 x{seq['p50'] / kw['p50']:.2f}, p99 x{seq['p99'] / kw['p99']:.2f}")
     if t_old:
         old = common.print_latency("hybrid, in-process index", t_old)
         p50, p99 = old["p50"] / kw["p50"], old["p99"] / kw["p99"]
@@ -265,8 +272,10 @@ def profile(kind: str, queries: int, ef_values: list[int]) -> None:
         fields = structure.ROW_FIELDS
         return vectors.nearest_rows(q, k=pool, model=MODEL, queryset=deliverable(), fields=fields)
 
-    print(f"  profile of the vector step (k={pool}, deliverable(), {len(structure.ROW_FIELDS)} columns), "
-          f"{queries} queries")
+    print(
+        f"  profile of the vector step (k={pool}, deliverable(), {len(structure.ROW_FIELDS)} columns), "
+        f"{queries} queries"
+    )
     for ef in ef_values:
         settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
         t_call, t_raw, t_server, statements = [], [], [], []
@@ -290,9 +299,11 @@ def profile(kind: str, queries: int, ef_values: list[int]) -> None:
                 cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + search, params)
                 t_server.append(cursor.fetchone()[0][0]["Execution Time"])
         c, r, sv = (common.summarize(t) for t in (t_call, t_raw, t_server))
-        print(f"    ef_search {ef:>4}: call p50/p99 {c['p50']:.2f}/{c['p99']:.2f} ms, raw SQL {r['p50']:.2f}/"
-              f"{r['p99']:.2f}, server {sv['p50']:.2f}/{sv['p99']:.2f}; exact fallbacks "
-              f"{sum(statements)}/{queries}")
+        print(
+            f"    ef_search {ef:>4}: call p50/p99 {c['p50']:.2f}/{c['p99']:.2f} ms, raw SQL {r['p50']:.2f}/"
+            f"{r['p99']:.2f}, server {sv['p50']:.2f}/{sv['p99']:.2f}; exact fallbacks "
+            f"{sum(statements)}/{queries}"
+        )
     sql, params = captured[-1]
     search = sql.rsplit("; ", 1)[-1]
     with connection.connection.transaction(), connection.connection.cursor() as cursor:
@@ -334,16 +345,40 @@ def child(mode: str, kind: str) -> None:
     vocab, rng = common.vocabulary(search_bench.VOCAB_SIZE), random.Random(SEED + 7)
     for _ in range(99):
         chunk_search(common.query_terms(rng, vocab, 3), k=5)
-    print(json.dumps({"ms": ms, "rss_mb": rss, "rss_mb_100": _rss_mb(), "answered_ms": answered,
-                      "pgvector": pgvector_index.active(), "hits": len(hits)}))
+    print(
+        json.dumps(
+            {
+                "ms": ms,
+                "rss_mb": rss,
+                "rss_mb_100": _rss_mb(),
+                "answered_ms": answered,
+                "pgvector": pgvector_index.active(),
+                "hits": len(hits),
+            }
+        )
+    )
 
 
 def fresh(mode: str, kind: str, rows: int, search_ef: int | None = None) -> dict[str, Any]:
     ef = ["--search-ef", str(search_ef)] if search_ef else []
     out = subprocess.run(  # noqa: S603 - this interpreter, this module
-        [sys.executable, "-m", "bench.pgvector", "--child", mode, "--vectors", kind, "--rows", str(rows),
-         *ef],
-        capture_output=True, text=True, check=True, cwd=common.REPO, env=os.environ.copy(),
+        [
+            sys.executable,
+            "-m",
+            "bench.pgvector",
+            "--child",
+            mode,
+            "--vectors",
+            kind,
+            "--rows",
+            str(rows),
+            *ef,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=common.REPO,
+        env=os.environ.copy(),
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -377,7 +412,10 @@ def main(argv: list[str] | None = None) -> None:
 
     common.migrate()
     params = {
-        "rows": args.rows, "vectors": args.vectors, "dim": DIM, "seed": SEED,
+        "rows": args.rows,
+        "vectors": args.vectors,
+        "dim": DIM,
+        "seed": SEED,
         "db": connection.settings_dict["NAME"],
     }
     built = common.is_built(instance, params)
@@ -393,12 +431,19 @@ def main(argv: list[str] | None = None) -> None:
     from memory.store import pgvector_index
 
     state = pgvector_index.status()
-    print(f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
-          f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
-          f"{pgvector_index.EF_SEARCH}")
-    print("  build (bench/pg_bulk.py): " + ", ".join(
-        f"{key} {value:.0f}" if isinstance(value, float) else f"{key} {value}" for key, value in built.items()
-        if key != "params"))
+    print(
+        f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
+        f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
+        f"{pgvector_index.EF_SEARCH}"
+    )
+    print(
+        "  build (bench/pg_bulk.py): "
+        + ", ".join(
+            f"{key} {value:.0f}" if isinstance(value, float) else f"{key} {value}"
+            for key, value in built.items()
+            if key != "params"
+        )
+    )
     skip = set(args.skip.split(","))
     if args.profile:
         profile(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
@@ -413,17 +458,21 @@ def main(argv: list[str] | None = None) -> None:
         return
     kw = fresh("keyword", args.vectors, args.rows, args.search_ef)
     hy = fresh("hybrid", args.vectors, args.rows, args.search_ef)
-    print(f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
-          f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); answered "
-          f"{hy['answered_ms']:.0f} ms after the process started (keyword {kw['answered_ms']:.0f} ms); "
-          "resident memory after 1 / 100 queries: "
-          f"keyword {kw['rss_mb']:.0f} / {kw['rss_mb_100']:.0f} MB, hybrid {hy['rss_mb']:.0f} / "
-          f"{hy['rss_mb_100']:.0f} MB")
+    print(
+        f"  fresh process, first keyword query {kw['ms']:.0f} ms; first hybrid query {hy['ms']:.0f} ms "
+        f"(x{hy['ms'] / kw['ms']:.2f}, pgvector={hy['pgvector']}); answered "
+        f"{hy['answered_ms']:.0f} ms after the process started (keyword {kw['answered_ms']:.0f} ms); "
+        "resident memory after 1 / 100 queries: "
+        f"keyword {kw['rss_mb']:.0f} / {kw['rss_mb_100']:.0f} MB, hybrid {hy['rss_mb']:.0f} / "
+        f"{hy['rss_mb_100']:.0f} MB"
+    )
     if "old" in skip:
         return
     old = fresh("in-process", args.vectors, args.rows)
-    print(f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
-          f"resident memory {old['rss_mb']:.0f} MB")
+    print(
+        f"  for contrast, today's in-process path (PROTOMEM_PGVECTOR off, index warmed): "
+        f"resident memory {old['rss_mb']:.0f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -40,7 +40,3 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 CELERY_BROKER_URL = os.environ.get("PROTOMEM_TEST_BROKER", "redis://127.0.0.1:6379/15")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.setdefault("CELERY_QUEUE", f"protomem-test-{TEST_RUN_DIR.name}")
-
-# No search on a pool thread's own connection (memory.store.pgvector_ahead): it would stay open on the
-# test database; tests/memory/store/test_pgvector_ahead.py turns it on and closes it.
-PROTOMEM_PGVECTOR_AHEAD = False

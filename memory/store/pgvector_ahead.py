@@ -6,8 +6,13 @@ Only when it reads what the caller's connection would read: the caller is in aut
 a transaction its uncommitted rows are invisible to another connection) and connections persist
 (CONN_MAX_AGE > 0 or None; opening one per search would cost more than it saves). Each pool
 thread keeps its own connection, closed when obsolete or broken as a request's would be
-(CONN_MAX_AGE, CONN_HEALTH_CHECKS). settings.PROTOMEM_PGVECTOR_AHEAD = False turns it off (the
-test settings do, so that no test leaves a thread's connection open on the test database).
+(CONN_MAX_AGE, CONN_HEALTH_CHECKS).
+
+Off unless settings.PROTOMEM_PGVECTOR_AHEAD = True: on the shared 2-core test host (load 13-23)
+it did not pay. bench/pgvector.py at 100k, interleaved: hybrid p50 31.6 ms with it against 35.8
+without (p99 65.7 against 56.7) in one run, 39.7 against 39.9 (p99 76.3 / 74.7) in another: the
+second backend and the pool thread compete for the same busy cores. A host with idle cores
+beside its web workers may differ: measure there (bench/pgvector.py's "search ahead" row).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ def available(queryset: QuerySet[Chunk]) -> bool:
     alias = queryset.db
     max_age = connections[alias].settings_dict.get("CONN_MAX_AGE", 0)
     return (
-        bool(getattr(settings, SETTING, True))
+        bool(getattr(settings, SETTING, False))
         and (max_age is None or max_age > 0)
         and not background.in_transaction(alias)
         and pgvector_index.active(alias)
@@ -52,7 +57,10 @@ def _executor() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None or _pool[0] != os.getpid():  # a forked worker starts its own
-            _pool = (os.getpid(), ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pgvector-ahead"))
+            _pool = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="pgvector-ahead"),
+            )
         return _pool[1]
 
 
@@ -79,7 +87,7 @@ def _search(
 ) -> list[tuple[Any, ...]] | None:
     try:
         vector = query.result()
-    except Exception:  # noqa: BLE001 - the caller meets the embedding error itself
+    except Exception:  # the caller meets the embedding error itself
         return None
     connection = connections[queryset.db]
     connection.close_if_unusable_or_obsolete()

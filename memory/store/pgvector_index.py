@@ -4,10 +4,14 @@ Storage: a nullable `embedding vector` column on memory_chunk_vector (migration 
 beside the float32 BLOB by the same upsert, so the rows the other readers use (stored_vectors,
 vector_count, the missing-vector sweep) and the delete triggers of migration 0011 stay as they
 are. The column is untyped (`vector`, any dimension): each dimension in use gets its own partial
-HNSW index over the cast `(embedding::vector(N))` WHERE dim = N (cosine), so a model with 384
-dimensions and one with 1536 can live in one table, each searched through its own graph. The
-dimension is always an int formatted into the SQL (it is part of the index's expression and
-predicate, which a bound parameter could not match); every value is a parameter.
+HNSW index over the half-precision cast `(embedding::halfvec(N))` WHERE dim = N (cosine;
+migration 0018), so a model with 384 dimensions and one with 1536 can live in one table, each
+searched through its own graph. Half precision halves the index (100k x 384: 195 -> 112 MB, more
+of it in shared buffers) and about halves the walk's server time; the index is walked for
+RERANK x k rows and the best k kept by their float32 distance, so near-ties are ordered as an
+exact search would (bench/pgvector.py). The dimension is always an int formatted into the SQL (it
+is part of the index's expression and predicate, which a bound parameter could not match);
+every value is a parameter.
 
 Queries: one statement joins the vector rows to memory_chunk with the caller's WHERE exactly as
 the keyword search compiles it (row_filter.compiled_filter, or the queryset as a subquery when
@@ -73,7 +77,8 @@ EF_SIZE_TTL = 60.0
 EF_SEARCH_ROWS_UNKNOWN = 1_000_000  # never analysed: assume a large table (the safe side)
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 128
-MAX_INDEXED_DIM = 2000  # pgvector's HNSW limit for `vector`; larger dims are searched exactly
+RERANK = 2  # rows walked by the half-precision index per row returned (at most ef_search: _ef_search)
+MAX_INDEXED_DIM = 4000  # pgvector's HNSW limit for `halfvec`; larger dims are searched exactly
 BACKFILL_BATCH = 2000
 BUILD_MEMORY_SETTING = "PROTOMEM_PGVECTOR_BUILD_MEMORY"
 # maintenance_work_mem for an index build: a graph that fits is built in memory, fast (1M x 384
@@ -97,7 +102,7 @@ _DROP_COLUMN = "ALTER TABLE memory_chunk_vector DROP COLUMN IF EXISTS embedding"
 _DIMS = "SELECT DISTINCT dim FROM memory_chunk_vector ORDER BY dim"
 _INDEXED_DIMS = (
     "SELECT indexname FROM pg_indexes WHERE tablename = 'memory_chunk_vector' "
-    "AND indexname LIKE 'memory_chunk_vector_hnsw_%%'"
+    "AND indexname LIKE 'memory_chunk_halfvec_hnsw_%%'"
 )
 _PENDING = (
     "SELECT id, vector FROM memory_chunk_vector WHERE embedding IS NULL AND id > %s ORDER BY id LIMIT %s"
@@ -128,14 +133,14 @@ class PgvectorUnavailable(Exception):
 
 
 def _index_name(dim: int) -> str:
-    return f"memory_chunk_vector_hnsw_{int(dim)}"
+    return f"memory_chunk_halfvec_hnsw_{int(dim)}"
 
 
 def _create_index_sql(dim: int) -> str:
     dim = int(dim)
     return (
         f"CREATE INDEX IF NOT EXISTS {_index_name(dim)} ON memory_chunk_vector "
-        f"USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
+        f"USING hnsw ((embedding::halfvec({dim})) halfvec_cosine_ops) "
         f"WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION}) WHERE dim = {dim}"
     )
 
@@ -317,7 +322,7 @@ def build_all_indexes(*, alias: str = DEFAULT_DB_ALIAS, progress: Progress = Non
     built = []
     for dim in dims:
         if dim > MAX_INDEXED_DIM:
-            say(f"{dim}-dim vectors are searched exactly (HNSW on `vector` stops at {MAX_INDEXED_DIM})")
+            say(f"{dim}-dim vectors are searched exactly (HNSW on `halfvec` stops at {MAX_INDEXED_DIM})")
             continue
         say(f"building the HNSW index for {dim}-dim vectors")
         _build_index(alias, dim)
@@ -404,7 +409,7 @@ def _table_rows(alias: str) -> int:
 def _ef_search(k: int, alias: str) -> int:
     fixed = getattr(settings, EF_SEARCH_SETTING, None)
     ef = int(fixed) if fixed is not None else ef_for_rows(_table_rows(alias))
-    return max(ef, 2 * k)
+    return max(ef, RERANK * k)
 
 
 def _query_text(query: np.ndarray) -> tuple[int, str] | None:
@@ -449,18 +454,40 @@ def _ranked(sql: str, params: list[Any], k: int, alias: str) -> list[tuple[Any, 
     return [tuple(row[:-1]) for row in rows]
 
 
+def _exact(dim: int) -> str:
+    """The cosine distance of full float32 precision, by which the rows found are ordered."""
+    return f"v.embedding::vector({int(dim)}) <=> %s::vector({int(dim)})"
+
+
+def _walked(dim: int) -> str:
+    """The half-precision distance the HNSW index walks by (its expression, so it is used);
+    beyond MAX_INDEXED_DIM, with no index, the exact one."""
+    if dim > MAX_INDEXED_DIM:
+        return _exact(dim)
+    return f"v.embedding::halfvec({int(dim)}) <=> %s::halfvec({int(dim)})"
+
+
+def _reranked(base: str, params: list[Any], dim: int, text: str, k: int) -> tuple[str, list[Any]]:
+    """`base` (whose last column is the exact distance) walked by the index for RERANK x k rows,
+    the best k of them by the exact distance: half precision blurs near-ties (two rows 0.001
+    apart may swap), which the over-fetch leaves to the float32 values."""
+    walk = f"{base} ORDER BY {_walked(dim)} LIMIT %s"
+    sql = f"SELECT * FROM ({walk}) AS walked ORDER BY distance LIMIT %s"  # noqa: S608 - our SQL
+    return sql, [*params, text, RERANK * int(k), int(k)]
+
+
 def nearest_ids(query: np.ndarray, *, k: int, model: str, alias: str = DEFAULT_DB_ALIAS) -> list[int]:
     """Ids of the `k` chunks whose `model` vectors are closest (cosine) to `query`, unfiltered."""
     prepared = _query_text(query)
     if k <= 0 or prepared is None:
         return []
     dim, text = prepared
-    distance = f"v.embedding::vector({dim}) <=> %s::vector({dim})"
-    sql = (
-        f"SELECT v.chunk_id, {distance} AS distance FROM memory_chunk_vector AS v "  # noqa: S608 - dim is an int
-        f"WHERE v.dim = {dim} AND v.model = %s ORDER BY distance LIMIT %s"
+    base = (
+        f"SELECT v.chunk_id, {_exact(dim)} AS distance FROM memory_chunk_vector AS v "  # noqa: S608 - dim is an int
+        f"WHERE v.dim = {dim} AND v.model = %s"
     )
-    return [row[0] for row in _ranked(sql, [text, model, int(k)], k, alias)]
+    sql, params = _reranked(base, [text, model], dim, text, k)
+    return [row[0] for row in _ranked(sql, params, k, alias)]
 
 
 def nearest_rows(
@@ -487,21 +514,20 @@ def nearest_rows(
     else:  # joins, annotations...: the queryset itself as the filter
         inner, inner_params = queryset.order_by().values("id").query.sql_with_params()
         where, where_params = f"{table}.{qn('id')} IN ({inner})", list(inner_params)
-    distance = f"v.embedding::vector({dim}) <=> %s::vector({dim})"
     columns = ", ".join(row_filter.columns_of(fields))
-    sql = (
-        f"SELECT {columns}, {distance} AS distance FROM memory_chunk_vector AS v "  # noqa: S608 - names and an int
+    base = (
+        f"SELECT {columns}, {_exact(dim)} AS distance FROM memory_chunk_vector AS v "  # noqa: S608 - names and an int
         f"JOIN {table} ON {table}.{qn('id')} = v.chunk_id "
-        f"WHERE v.dim = {dim} AND v.model = %s AND ({where}) ORDER BY distance LIMIT %s"
+        f"WHERE v.dim = {dim} AND v.model = %s AND ({where})"
     )
-    params = [text, model, *where_params, int(k)]
-    rows = _ranked(sql, params, k, alias)
+    params = [text, model, *where_params]
+    sql, walk_params = _reranked(base, params, dim, text, k)
+    rows = _ranked(sql, walk_params, k, alias)
     if len(rows) < k:
         # Fewer than k: either fewer rows pass the filter, or the graph walk stopped
         # (hnsw.max_scan_tuples) before k passed it, which only a very selective filter causes.
         # Either way the rows that pass are few: rank them all, exactly (a MATERIALIZED CTE is
         # planned on its own, so the outer ORDER BY cannot send it back through the index).
-        filtered = sql[: sql.rindex(" ORDER BY ")]
-        exact = f"WITH f AS MATERIALIZED ({filtered}) SELECT * FROM f ORDER BY distance LIMIT %s"  # noqa: S608 - our SQL
-        rows = _ranked(exact, params, k, alias)
+        exact = f"WITH f AS MATERIALIZED ({base}) SELECT * FROM f ORDER BY distance LIMIT %s"  # noqa: S608 - our SQL
+        rows = _ranked(exact, [*params, int(k)], k, alias)
     return row_filter.converted(rows, fields)

@@ -107,9 +107,7 @@ def _ranked_steps(expression: Steps, limit: int | None, *, table: str) -> tuple[
         f"CASE {' '.join(score_sql)} ELSE ts_rank(%s, c.search_vector, {broadest}, %s) END AS score "
         f"FROM {table} AS c WHERE c.search_vector @@ {broadest} ORDER BY step, score DESC, c.id"
     )
-    args: list[object] = [
-        *step_args, *score_args, RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params
-    ]
+    args: list[object] = [*step_args, *score_args, RANK_WEIGHTS, *params, RANK_NORMALIZATION, *params]
     if limit is not None:
         sql += " LIMIT %s"
         args.append(limit)

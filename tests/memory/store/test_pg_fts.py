@@ -107,8 +107,12 @@ def _step_by_step(terms: list[str], k: int, where: str, where_params: list[objec
     out: dict[object, None] = {}
     for expression in (tsvector.all_terms(terms), tsvector.any_pair(terms)):
         found, _ = tsvector.ranked_rows(
-            expression, columns=["memory_chunk.id"], where=where, where_params=where_params,
-            considered=None, take=k + len(out),
+            expression,
+            columns=["memory_chunk.id"],
+            where=where,
+            where_params=where_params,
+            considered=None,
+            take=k + len(out),
         )
         for (chunk_id,) in found:
             if len(out) < k:
@@ -132,7 +136,12 @@ def test_the_all_terms_and_pair_steps_in_one_statement_give_the_rows_of_one_stat
 
     for k in range(1, 8):
         found, looked_at = tsvector.ranked_rows(
-            merged, columns=["memory_chunk.id"], where=where, where_params=where_params, considered=None, take=k
+            merged,
+            columns=["memory_chunk.id"],
+            where=where,
+            where_params=where_params,
+            considered=None,
+            take=k,
         )
         assert [row[0] for row in found] == _step_by_step(terms, k, where, where_params)
     assert looked_at == 6  # the pair step's matches, the all-terms rows among them

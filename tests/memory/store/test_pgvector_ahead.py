@@ -57,7 +57,9 @@ def test_the_search_ahead_runs_on_another_connection_and_returns_the_same_filter
     _captured.clear()
 
     with connection.execute_wrapper(_capture):
-        future = pgvector_ahead.nearest_rows_ahead(ready(query), k=10, model=M, queryset=in_a, fields=("id", "namespace"))
+        future = pgvector_ahead.nearest_rows_ahead(
+            ready(query), k=10, model=M, queryset=in_a, fields=("id", "namespace")
+        )
         assert future is not None
         got = future.result(timeout=30)
     direct = nearest_rows(query, k=10, model=M, queryset=in_a, fields=("id", "namespace"))
@@ -101,7 +103,9 @@ def test_hybrid_search_takes_its_vector_rows_from_the_search_ahead(hybrid: Any, 
     """Rows only the vector side finds (a paraphrase), through the same filters, and this
     connection sends no vector search of its own; the same hits with the search ahead off."""
     live = ChunkFactory(content="ship it on fridays", heading="").pk
-    rejected = ChunkFactory(content="release pipeline workflow_dispatch", heading="", review_state="rejected").pk
+    rejected = ChunkFactory(
+        content="release pipeline workflow_dispatch", heading="", review_state="rejected"
+    ).pk
     other_ns = ChunkFactory(content="release release release", heading="", namespace="other").pk
     chunks_embed(chunk_ids=[live, rejected, other_ns])
     _captured.clear()

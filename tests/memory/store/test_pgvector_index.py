@@ -106,7 +106,7 @@ def test_the_hnsw_index_serves_the_search_and_the_other_models_and_dims_stay_apa
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: make the planner show the index
 
-    assert "memory_chunk_vector_hnsw_32" in plan_of(unit(0), Chunk.objects.all(), 5)
+    assert "memory_chunk_halfvec_hnsw_32" in plan_of(unit(0), Chunk.objects.all(), 5)
     mine = {c.pk: unit(i) for i, c in enumerate(chunks[:30])}
     assert nearest_ids(unit(0), k=40, model=M) == exact(unit(0), mine, 40)
     assert set(nearest_ids(unit(0, 8), k=40, model=M)) == {c.pk for c in chunks[35:]}
@@ -139,7 +139,7 @@ def test_filtered_search_skips_near_rows_that_are_held_expired_private_or_elsewh
     got = [row[0] for row in nearest_rows(query, k=10, model=M, queryset=allowed)]
     unfiltered = nearest_ids(query, k=60, model=M)
 
-    assert "memory_chunk_vector_hnsw_32" in plan
+    assert "memory_chunk_halfvec_hnsw_32" in plan
     assert got == exact(query, far, 10)
     assert set(unfiltered) == {c.pk for c in hidden}  # they are the nearest, and all were skipped
 
@@ -161,7 +161,7 @@ def test_a_small_ef_search_still_returns_k_rows_past_rejected_ones(db: Any, sett
     with connection.execute_wrapper(_capture):
         got = [row[0] for row in nearest_rows(query, k=5, model=M, queryset=in_a)]
 
-    assert "memory_chunk_vector_hnsw_32" in plan_of(query, in_a, 5)
+    assert "memory_chunk_halfvec_hnsw_32" in plan_of(query, in_a, 5)
     assert len(got) == 5
     assert set(got) <= set(far)
     assert len(_captured) == 2  # the walk went on past the rejected rows (iterative scan): no exact rerun
@@ -234,7 +234,7 @@ def test_a_graph_walk_that_gives_up_falls_back_to_exact_search_over_the_filtered
         cursor.execute(search_of(walk), walk_params)
         walked = cursor.fetchall()
 
-    assert "memory_chunk_vector_hnsw_32" in walk_plan
+    assert "memory_chunk_halfvec_hnsw_32" in walk_plan
     assert len(walked) < 5  # the graph walk alone came back short
     assert search_of(ranked).startswith("WITH f AS MATERIALIZED")
     assert got == exact(query, far, 5)
