@@ -53,7 +53,7 @@ SEED = 20261204
 MODEL = "bench-clustered-384"
 NOISE = 0.06  # per dimension: |noise| ~ 1.2 against a unit centre, cosine to the centre ~0.6
 COMMON = 0.5  # weight of the direction every topic shares
-LATER = (100, 1000)  # hybrid queries after which a fresh process's resident memory is read again
+LATER = (100, 1000)  # hybrid queries after which a fresh process's resident memory is read (--later)
 # Query texts (and so query vectors) are drawn from this seed: SEED is the development split the
 # knobs were tuned on; --held-out draws them from HELD_OUT_SEED, never used for tuning.
 QUERY_SEED = SEED
@@ -181,7 +181,8 @@ def child(rows: int, first: str) -> None:
     after_first = rss()
     setup_ms = (time.perf_counter() - started) * 1000 - ms
     later = {}
-    for done, more in enumerate(texts_for(LATER[-1])[1:], start=2):  # a worker's day: pages add up
+    day = texts_for(LATER[-1])[1:] if first == "hybrid" else []  # a worker's day: pages add up
+    for done, more in enumerate(day, start=2):
         chunk_search(more, k=5)
         if done in LATER:
             later[done] = rss()
@@ -192,7 +193,7 @@ def child(rows: int, first: str) -> None:
                 "setup_ms": setup_ms,
                 "rss_before": before,
                 "rss": after_first,
-                "rss_later": {str(n): later[n] for n in LATER},
+                "rss_later": {str(n): rss for n, rss in later.items()},
                 "budget": ann_index.resident_budget(),
             }
         )
@@ -201,7 +202,17 @@ def child(rows: int, first: str) -> None:
 
 def fresh(rows: int, first: str) -> dict[str, Any]:
     run = subprocess.run(  # noqa: S603 - this interpreter and this module
-        [sys.executable, "-m", "bench.ann", "--rows", str(rows), "--child", first]
+        [
+            sys.executable,
+            "-m",
+            "bench.ann",
+            "--rows",
+            str(rows),
+            "--child",
+            first,
+            "--later",
+            ",".join(map(str, LATER)),
+        ]
         + (["--held-out"] if QUERY_SEED == HELD_OUT_SEED else []),
         capture_output=True,
         text=True,
@@ -503,10 +514,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--held-out", action="store_true", help="queries from the held-out seed (not the tuning one)"
     )
+    parser.add_argument(
+        "--later",
+        default="100,1000",
+        help="hybrid queries after which a new process's RSS is read",
+    )
     parser.add_argument("--child", choices=("keyword", "hybrid", "hybrid-kept"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    global QUERY_SEED
+    global QUERY_SEED, LATER
     QUERY_SEED = HELD_OUT_SEED if args.held_out else SEED
+    LATER = tuple(sorted(int(n) for n in args.later.split(",")))
     if args.compare_builds:
         compare_builds(args.compare_builds)
         return

@@ -23,7 +23,9 @@ the base's `max_row_id`, and the changed ids), merged by cosine. A caller's quer
 to the ranked candidates by row_filter.RowFilter (the same check as the exact path), widening
 the candidates twice (OVERFETCH) and falling back to an exact scan of the rows that pass the
 filter when it is too selective for that, or when it pins namespaces holding few rows
-(SMALL_FILTER_ROWS). No process loads every vector: the base is mapped, the delta is small.
+(SMALL_FILTER_ROWS). No process loads every vector: the base is mapped, the delta is small, and
+a process drops the file's pages from its page tables once it holds more than a budget of them
+(resident_budget(): 128 MB unless set), so a worker's VmRSS stays bounded on a large store.
 
 The writer (vectors_store / vectors_delete, called by the embedding task) logs rewritten ids
 and starts a background rebuild when the store has crossed knowledge.vector_ann_min_rows
