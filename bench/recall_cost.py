@@ -93,14 +93,16 @@ def main() -> None:
 
     from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.retrieval import hybrid, search, structure
+    from memory.retrieval import hybrid, structure
     from memory.store import vectors
 
     def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
         return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
 
-    def every_term(query: str, **options: Any) -> list[tuple[Any, ...]]:
-        return search.search_chunk_rows(query, **{**options, "any_term": True})
+    search_rows = structure.search_rows
+
+    def every_term(query: str, **options: Any) -> dict[int, structure.Row]:
+        return search_rows(query, **{**options, "any_term": True})
 
     print(f"index: {vectors.warm(MODEL)} vectors in memory, int8 copy: {int8_state(vectors, MODEL)}")
     rng = random.Random(5)
@@ -127,7 +129,7 @@ def main() -> None:
         patches = {
             "hybrid/pool": mock.patch.object(hybrid, "first_keyword_rows", whole_pool),
             "hybrid/no-cover": mock.patch.object(structure, "WEIGHTS", no_cover),
-            "hybrid/any-term": mock.patch.object(hybrid, "search_chunk_rows", every_term),
+            "hybrid/any-term": mock.patch.object(structure, "search_rows", every_term),
         }
         with patches.get(label, contextlib.nullcontext()):
             return common.timed_ms(lambda: chunk_search(query, k=K))[0]
