@@ -66,6 +66,9 @@ def bench_instance(name: str, *, fresh: bool = False) -> Path:
     os.environ["DJANGO_SETTINGS_MODULE"] = "protomem.settings"
     for key in ("CELERY_BROKER_URL", "REDIS_URL"):
         os.environ.pop(key, None)  # filesystem broker under the instance dir; nothing is enqueued
+    for key in ("DATABASE_URL", "INJECTION_LOG_DATABASE_URL"):
+        if os.environ.get(key, "").startswith("sqlite"):  # an inherited SQLite file would hold the rows
+            os.environ.pop(key)  # while the built-marker sits here: a later run would search nothing
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
     import django
