@@ -244,7 +244,7 @@ for _name, _words in _MORE_LANGUAGES.items():
 # rows had no directive cue and were never scored). Words of an idea, not of any one row.
 _MORE_IDEAS: dict[str, tuple[str, ...]] = {
     "model": (
-        "inteligencjo", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
+        "inteligencjo", "asistent", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
         "machine reader", "language model",
     ),
     "persist": (

@@ -183,7 +183,8 @@ CONVERSATION = (
     r"\b(?:wenn|sobald|jedes mal)\b[^.!?\n]{0,40}?\b(?:nutzer|kunde|benutzer|fragt|erw[äa]hnt)|"
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
-    r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b)"
+    r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
+    r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que))"
 )
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
@@ -215,7 +216,9 @@ LOOSENED = (
     r"added to the [\w ]{0,20}admins?(?: group)?|transferred to|set to (?:maximum|max|unlimited)|advisory only|"
     r"(?:is|are) gone|no (?:upper bound|cap|limit|ceiling)|accord[ée]e?s? [àa]|d[ée]sactiv[ée]e?s?|"
     r"ya no se (?:exige|requiere|pide)|desactivad[oa]s?|desativad[oa]s?|zniesion\w*|wy[łl][aą]czon\w*|"
-    r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi])\b|廃止|不要|取消)"
+    r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi]|"
+    r"now (?:holds?|has|have|gets?|inherits?) (?:the )?(?:same |full |global |domain )?(?:admin\w*|superuser|root|owner))\b|"
+    r"廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
