@@ -58,6 +58,17 @@ vector 15-20 ms (server 1.5 ms), the final row load 3-7 ms (server well under 1 
 query embedding's thread handoff ~5 ms (hybrid with the vector handed in: 34 vs 39 ms). The
 search ahead (the vector statement on a second connection, beside the keyword one) did not pay
 here: p50 x0.88 and x1.00 in two runs (memory.store.pgvector_ahead, off by default).
+
+Same day at 300k clustered (one build; 200 queries): agreement at ef_search 194 (ef_for_rows)
+0.998, deliverable() 0.998. Both indexes side by side (100 queries, interleaved, server time p50):
+float32 22.7 ms and agreement 0.997 at ef 200, halfvec 9.9 ms and 0.996 (at ef 100: 32.1 vs
+9.6 ms, 0.977 vs 0.957); index 586 -> 335 MB (shared_buffers here is 128 MB: neither fits, and
+at 1M the halfvec index is ~1.1 GB, so give PostgreSQL shared_buffers to hold it). keyword p50/p99
+7.7/21.8 ms, hybrid 40.3/66.0 (x5.26 / x3.03), with the search ahead 33.9/64.0 (x4.42 / x2.94);
+interleaved before/after (keyword x0.60 / x0.77; hybrid with one keyword statement x0.92 /
+x0.77, with the search ahead x1.00 / x0.99). From 100k to 300k keyword and hybrid p50 stay
+where they were (round trips dominate); the vector step's server time grows with the index's
+share outside shared buffers.
 """
 
 from __future__ import annotations
