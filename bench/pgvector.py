@@ -42,6 +42,33 @@ server time alone 4.8 ms (ef 200), 8.0 ms (ef 400). hybrid/keyword p99 x4.8-5.0,
 hybrid's two keyword statements (~11 ms each) and its rerank. Fresh process: first hybrid
 query 228-251 ms (first keyword 27-30 ms), answered ~1.0 s after the process started (keyword
 the same: imports and Django); resident memory 96 MB after 1 hybrid query, 97 MB after 100.
+
+2026-12-05, 100k clustered (shared host, load average 11-24: single runs move +-30%). The fake
+embedder remade its 200 topic centres per query vector (~4.5 ms holding the GIL, on the thread
+beside the keyword search): now made once. Statements per 3-term query: keyword 2 -> 1, hybrid
+4 -> 3 (the all-terms and pair steps in one statement on PostgreSQL: text_index.chunk_plan; the
+same hits on 300/300 queries); interleaved, keyword p50 x0.47-0.57, p99 x0.67-0.75 of before;
+hybrid p50 x0.85-0.89. HNSW over halfvec (migration 0018), the index walked for 2k rows and the
+best k kept by float32 distance: server time p50 2.56-2.87 -> 1.50-1.66 ms, index 195 -> 112 MB,
+agreement 0.983 / 0.999 / 1.000 at ef_search 40 / 100 / 200 (deliverable() 0.981 / 0.999 /
+1.000), as with the float32 index. hybrid/keyword after: p50 x5.0-5.2, p99 x0.9-1.3 (keyword got
+faster, hybrid less so). What is left of hybrid on this host is round trips, each costing far
+more than its server time when the cores are oversubscribed: per statement p50 keyword 5 ms,
+vector 15-20 ms (server 1.5 ms), the final row load 3-7 ms (server well under 1 ms), and the
+query embedding's thread handoff ~5 ms (hybrid with the vector handed in: 34 vs 39 ms). The
+search ahead (the vector statement on a second connection, beside the keyword one) did not pay
+here: p50 x0.88 and x1.00 in two runs (memory.store.pgvector_ahead, off by default).
+
+Same day at 300k clustered (one build; 200 queries): agreement at ef_search 194 (ef_for_rows)
+0.998, deliverable() 0.998. Both indexes side by side (100 queries, interleaved, server time p50):
+float32 22.7 ms and agreement 0.997 at ef 200, halfvec 9.9 ms and 0.996 (at ef 100: 32.1 vs
+9.6 ms, 0.977 vs 0.957); index 586 -> 335 MB (shared_buffers here is 128 MB: neither fits, and
+at 1M the halfvec index is ~1.1 GB, so give PostgreSQL shared_buffers to hold it). keyword p50/p99
+7.7/21.8 ms, hybrid 40.3/66.0 (x5.26 / x3.03), with the search ahead 33.9/64.0 (x4.42 / x2.94);
+interleaved before/after (keyword x0.60 / x0.77; hybrid with one keyword statement x0.92 /
+x0.77, with the search ahead x1.00 / x0.99). From 100k to 300k keyword and hybrid p50 stay
+where they were (round trips dominate); the vector step's server time grows with the index's
+share outside shared buffers.
 """
 
 from __future__ import annotations

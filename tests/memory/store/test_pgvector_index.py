@@ -211,9 +211,7 @@ def test_a_graph_walk_that_gives_up_falls_back_to_exact_search_over_the_filtered
     settings.PROTOMEM_PGVECTOR_EF_SEARCH = 1  # max(1, 2k): the first walk keeps 10 candidates
     query = unit(5)
     # Enough rows around the query that one short walk cannot visit the whole graph.
-    rejected = Chunk.objects.bulk_create(
-        Chunk(content=f"crowd {i}", namespace="crowd") for i in range(1000)
-    )
+    rejected = Chunk.objects.bulk_create(Chunk(content=f"crowd {i}", namespace="crowd") for i in range(1000))
     wanted = [ChunkFactory(namespace="rare") for _ in range(30)]
     far = {c.pk: unit(700 + i) for i, c in enumerate(wanted)}
     vectors_store([(c.pk, near(query, i)) for i, c in enumerate(rejected)], model=M)
