@@ -103,8 +103,9 @@ IN_BATCH = 500
 # touches (100k rows, ~38 MB a query: releasing after every search made it 4x slower on a loaded
 # 2-core VM, the zap alone ~45 ms; larger budgets only save the pages re-touched before a release),
 # so the default budget only bites on large files: a store whose file fits it never releases.
-# MADV_COLD does not unmap the pages (VmRSS unchanged: measured). settings.PROTOMEM_ANN_RESIDENT_BUDGET overrides it (bytes; None: never
-# release); RESIDENT_BUDGET overrides both (benches, tests).
+# MADV_COLD does not unmap the pages (VmRSS unchanged: measured).
+# settings.PROTOMEM_ANN_RESIDENT_BUDGET overrides it (bytes; None: never release); RESIDENT_BUDGET
+# overrides both (benches, tests).
 DEFAULT_RESIDENT_BUDGET = 128 * 2**20
 RESIDENT_BUDGET: int | None = None
 RESIDENT_BUDGET_SETTING = "PROTOMEM_ANN_RESIDENT_BUDGET"
