@@ -15,7 +15,8 @@ anisotropic: unrelated texts still score ~0.2-0.3), each row its topic's centre 
   build      ann_index.build() of the whole store with all cores (timed; cached unless asked)
   fresh      two new processes: one's first query is a keyword chunk_search, the other's a hybrid
              one; the ratio of those first-query times, and the hybrid process's resident
-             memory after that query and after LATER more: VmRSS = anonymous + mapped files
+             memory after that query and after --later more (default resident budget, against a
+             process keeping every index page it touched): VmRSS = anonymous + mapped files
              (RssFile counts the page-cache pages of the mapped index this process touched,
              shared with every process mapping it), the index file's share, private pages
   latency    keyword vs hybrid chunk_search(q, k) interleaved on the same store (the fake
