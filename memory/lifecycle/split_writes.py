@@ -49,11 +49,15 @@ def session_split_hold(chunk: Chunk) -> SplitVerdict | None:
             pk, held_reasons = rows[index][0], _with_code(rows[index][4])
             if pk == chunk.pk:  # the caller's row object shows the hold too
                 chunk.review_state, chunk.held_reasons, chunk.risk = ReviewState.PENDING, held_reasons, 1
-            Chunk.objects.filter(pk=pk).update(review_state=ReviewState.PENDING, held_reasons=held_reasons, risk=1)
+            Chunk.objects.filter(pk=pk).update(
+                review_state=ReviewState.PENDING, held_reasons=held_reasons, risk=1
+            )
     return verdict
 
 
-def _earlier_writes(source: str, source_type: str, agent_id: int, since: datetime, before_id: int) -> QuerySet:
+def _earlier_writes(
+    source: str, source_type: str, agent_id: int, since: datetime, before_id: int
+) -> QuerySet:
     """The session's earlier writes a reviewer has not settled, newest first (at most WINDOW_WRITES)."""
     return (
         Chunk.objects.filter(
