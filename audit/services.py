@@ -95,6 +95,31 @@ def _item_insert_sql(alias: str) -> str:
     return sql
 
 
+_LOG_FIELDS = tuple(f for f in InjectionLog._meta.concrete_fields if not f.primary_key)
+
+
+@functools.cache
+def _log_insert_sql(alias: str) -> str:
+    """The one-row INSERT of an InjectionLog returning its id, as Django compiles it for `alias`
+    (compiled once): what objects.create() runs, without building the statement every turn."""
+    query = InsertQuery(InjectionLog)
+    query.insert_values(_LOG_FIELDS, [InjectionLog()])
+    compiler = query.get_compiler(using=alias)
+    compiler.returning_fields = [InjectionLog._meta.pk]
+    ((sql, _params),) = compiler.as_sql()
+    return sql
+
+
+def _log_insert(log: InjectionLog, alias: str) -> None:
+    """INSERT `log` (its id set from the database), as log.save() would on a new row."""
+    connection = connections[alias]
+    values = [f.get_db_prep_save(f.pre_save(log, True), connection) for f in _LOG_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(_log_insert_sql(alias), values)
+        log.pk = cursor.fetchone()[0]
+    log._state.adding, log._state.db = False, alias
+
+
 def injection_log_record(
     *,
     agent_id: int | None,
@@ -121,7 +146,7 @@ def injection_log_record(
     hot = list(dict.fromkeys(int(i) for i in hot_ids))
     rag = list(dict.fromkeys(int(i) for i in rag_ids))
     with transaction.atomic(using=INJECTIONS_DB):
-        log = InjectionLog.objects.create(
+        log = InjectionLog(
             agent_id=agent_id,
             session_id=session_id,
             digest_session_ids=list(dict.fromkeys(str(s) for s in digest_session_ids)),
@@ -133,6 +158,7 @@ def injection_log_record(
             time_zone=time_zone,
             row_states={str(int(k)): str(v or "") for k, v in (row_states or {}).items()},
         )
+        _log_insert(log, INJECTIONS_DB)
         rows = [
             (log.pk, i, section, scope_of.get(i, private), agent_id, session_id)
             for section, ids in ((hot_section, hot), (rag_section, rag))

@@ -12,6 +12,7 @@ exactly one parameter, every call goes through the ORM instead (same rows).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -19,9 +20,16 @@ from django.db.models import QuerySet
 
 MARKER = "\x00protomem-compiled-lookup\x00"  # no stored value can be this (NUL is refused on input)
 INT_MARKER = -7_340_032_017  # an id no row has (ids are positive)
+# A moment no row is stamped with. The ORM hands a datetime to the driver as the backend
+# adapts it (SQLite: text), so the compiled parameter is found in that form and a given
+# datetime is adapted the same way before it takes the marker's place.
+DATETIME_MARKER = datetime(1901, 2, 3, 4, 5, 6, 789013, tzinfo=UTC)
 
 _Compiled = tuple[
-    str, tuple[Any, ...], tuple[int, ...], tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+    str,
+    tuple[Any, ...],
+    tuple[tuple[int, bool], ...],  # (parameter index, adapt the given datetime) per marker
+    tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...],
 ]
 
 
@@ -29,7 +37,8 @@ class CompiledLookup:
     """`build(*values)` is a values_list() queryset; rows(*values) returns its rows as tuples.
 
     `markers` are what build() is compiled with, one per value (MARKER for text, INT_MARKER
-    for an id); each must appear exactly once among the compiled parameters."""
+    for an id, DATETIME_MARKER for a moment; several of a kind must differ from each other); each
+    must appear exactly once among the compiled parameters."""
 
     def __init__(self, build: Callable[..., QuerySet[Any]], markers: tuple[Any, ...] = (MARKER,)) -> None:
         self._build = build
@@ -43,10 +52,10 @@ class CompiledLookup:
         if compiled is None:
             return [tuple(row) for row in self._build(*given).using(using)]
         sql, params, slots, converters = compiled
-        values = list(params)
-        for slot, value in zip(slots, given, strict=True):
-            values[slot] = value
         connection = connections[using]
+        values = list(params)
+        for (slot, adapt), value in zip(slots, given, strict=True):
+            values[slot] = connection.ops.adapt_datetimefield_value(value) if adapt else value
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             fetched = cursor.fetchall()
@@ -67,7 +76,17 @@ class CompiledLookup:
         sql, params = compiler.as_sql()
         slots = []
         for marker in self._markers:
-            found = [i for i, p in enumerate(params) if type(p) is type(marker) and p == marker]
+            forms = [(marker, False)]
+            if isinstance(marker, datetime):
+                adapted = connections[using].ops.adapt_datetimefield_value(marker)
+                if type(adapted) is not type(marker) or adapted != marker:  # PostgreSQL: the same
+                    forms.append((adapted, True))
+            found = [
+                (i, adapt)
+                for i, p in enumerate(params)
+                for form, adapt in forms
+                if type(p) is type(form) and p == form
+            ]
             if len(found) != 1:
                 return None
             slots.append(found[0])

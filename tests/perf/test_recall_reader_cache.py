@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db
 def _store() -> tuple[Any, Any]:
     mine, other = AgentFactory(name="recall-mine"), AgentFactory(name="recall-other")
     for i in range(6):
-        ChunkFactory(agent=mine, content=f"the deploy script {i} lives in ops/deploy{i}.sh", review_state="confirmed")
+        ChunkFactory(
+            agent=mine, content=f"the deploy script {i} lives in ops/deploy{i}.sh", review_state="confirmed"
+        )
     ChunkFactory(agent=mine, namespace="ops", content="the deploy runbook for ops", review_state="confirmed")
     ChunkFactory(agent=other, content="the deploy secret of another agent", review_state="confirmed")
     ChunkFactory(agent=None, scope="host", content="host rule: every deploy needs a ticket")
@@ -24,7 +26,9 @@ def _store() -> tuple[Any, Any]:
 
 
 def _ids(agent: Any, namespace: str | None = None) -> list[int]:
-    return [h.chunk.pk for h in recall.memory_recall(agent=agent, query="deploy", top_k=20, namespace=namespace)]
+    return [
+        h.chunk.pk for h in recall.memory_recall(agent=agent, query="deploy", top_k=20, namespace=namespace)
+    ]
 
 
 def test_cached_filters_recall_what_fresh_filters_recall(monkeypatch) -> None:
