@@ -9,7 +9,6 @@ import pytest
 from django.db import connection, connections
 
 from protomem import settings as shipped
-from tests.backends import on_postgres
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +18,7 @@ def test_server_urls_use_the_polling_backend() -> None:
     assert shipped.url_database("sqlite:////tmp/x.db")["ENGINE"] == "django.db.backends.sqlite3"
 
 
-@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL only")
+@pytest.mark.postgres_only
 def test_an_idle_connection_is_usable_without_a_round_trip(monkeypatch) -> None:
     connection.ensure_connection()
 
@@ -30,7 +29,7 @@ def test_an_idle_connection_is_usable_without_a_round_trip(monkeypatch) -> None:
     assert connection.is_usable() is True
 
 
-@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL only")
+@pytest.mark.postgres_only
 def test_a_connection_the_server_ended_is_replaced() -> None:
     kept = connections.create_connection("default")  # its own connection, like a web worker's
     try:
