@@ -2,7 +2,7 @@
 
 The exact scan (memory.store.vectors) is one float32 matrix-vector product over every column:
 memory-bound, 77 MB read per query at 50k x 384 (~4 ms here, most of a hybrid query's time).
-This module keeps each column quantized to int8 (its own scale: max |x| / 127) in an
+This module keeps each column quantized to int8 (its own scale: max |x| / COLUMN_LEVELS) in an
 onnxruntime MatMulInteger session whose weights are prepacked once (MLAS' VNNI/AMX int8 kernels:
 a quarter of the bytes; numpy has no int8 BLAS), and answers a top-`count` question exactly:
 
@@ -27,6 +27,10 @@ from typing import Any
 import numpy as np
 
 SLACK = 1e-4  # float32 rounding of a 384-term dot (~2e-5 at worst) and of the estimate, with room
+# Columns use 7 bits (|level| <= 63), as onnxruntime's own reduce_range: on AVX2 without VNNI,
+# MLAS sums u8 x s8 pairs in a saturating int16 (vpmaddubsw), and 255 * 127 * 2 overflows it, so
+# the products came out wrong and past the bound on such CPUs; 255 * 63 * 2 = 32130 fits.
+COLUMN_LEVELS = 63
 FIRST_EXTRA = 64  # candidates rescored beyond 2 * count on the first try (doubled until sure)
 EXACT_SHARE = 4  # never rescore more than 1/EXACT_SHARE of the columns: score them all in float32
 
@@ -69,14 +73,14 @@ def build(columns: np.ndarray) -> Int8Columns:
     from onnx import TensorProto, helper, numpy_helper
 
     dim, size = columns.shape
-    scales = np.abs(columns).max(axis=0).astype(np.float32) / np.float32(127.0)
+    scales = np.abs(columns).max(axis=0).astype(np.float32) / np.float32(COLUMN_LEVELS)
     scales[scales == 0] = 1.0
     weights = np.empty((dim, size), dtype=np.int8)
     max_residual = 0.0
     for start in range(0, size, 8192):  # a band of columns at a time: no float64 whole copy
         part = columns[:, start : start + 8192]
         s = scales[start : start + 8192]
-        levels = np.clip(np.rint(part / s), -127, 127)
+        levels = np.clip(np.rint(part / s), -COLUMN_LEVELS, COLUMN_LEVELS)
         weights[:, start : start + 8192] = levels
         residual = np.linalg.norm(part - levels * s, axis=0)
         max_residual = max(max_residual, float(residual.max(initial=0.0)))
