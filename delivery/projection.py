@@ -53,6 +53,7 @@ from delivery.types import (
     ProjectionOptions,
     Source,
 )
+from memory.lifecycle.queryset_cache import ConfigKeyedQuerysets
 from memory.lifecycle.rendering import ChunkLike, hot_line, normalized, one_line, rag_line, stored_date
 from memory.lifecycle.scope import readable_by, row_scope
 from memory.lifecycle.selectors import (
@@ -65,7 +66,6 @@ from memory.lifecycle.selectors import (
     resolve_namespaces,
 )
 from memory.store.models import Chunk, DeliveryPolicy, Skill
-from protomem.config import get_config
 from protomem.metrics import CONTEXT_SECONDS, timed
 from sessions_app.digest import digest_block, digest_entries
 
@@ -114,29 +114,17 @@ def rag_hits(
 def _rag_queryset(
     agent_id: int | None, namespaces: tuple[str, ...] | None, min_trust: int
 ) -> QuerySet[Chunk]:
-    """The RAG candidates' filter, built once per agent, namespaces, trust floor and config.
+    """The RAG candidates' filter, built once per agent, namespaces, trust floor and config
+    (memory.lifecycle.queryset_cache): building it cost more CPU per turn than the turn's SQL."""
 
-    Building it through the ORM and compiling it (memory.store.row_filter keeps the SQL per
-    queryset object) cost more CPU per turn than running the turn's SQL; a queryset is
-    immutable (each filter makes a new one), and this one is never evaluated itself (the search
-    filters copies of it), so the same object serves every turn. The config object is part of
-    the key (scope and trust rules come from it): a reloaded config builds afresh."""
-    config = get_config()
-    key = (agent_id, namespaces, min_trust)
-    cached = _RAG_QUERYSETS.get(key)
-    if cached is not None and cached[0] is config and cached[1]._result_cache is None:
-        return cached[1]
-    qs = Chunk.objects.exclude(delivery_policy__in=[DeliveryPolicy.ALWAYS, DeliveryPolicy.ON_DEMAND])
-    qs = readable_by(qs, agent=agent_id)
-    qs = at_or_above_trust(in_namespaces(qs, namespaces), min_trust)
-    if len(_RAG_QUERYSETS) >= RAG_QUERYSET_CACHE:
-        _RAG_QUERYSETS.clear()
-    _RAG_QUERYSETS[key] = (config, qs)
-    return qs
+    def build() -> QuerySet[Chunk]:
+        qs = Chunk.objects.exclude(delivery_policy__in=[DeliveryPolicy.ALWAYS, DeliveryPolicy.ON_DEMAND])
+        return at_or_above_trust(in_namespaces(readable_by(qs, agent=agent_id), namespaces), min_trust)
+
+    return _RAG_QUERYSETS.get((agent_id, namespaces, min_trust), build)
 
 
-RAG_QUERYSET_CACHE = 1024  # (agent, namespaces, floor) keys; cleared whole when full
-_RAG_QUERYSETS: dict[tuple[Any, ...], tuple[Any, QuerySet[Chunk]]] = {}
+_RAG_QUERYSETS = ConfigKeyedQuerysets()  # (agent, namespaces, floor) keys
 
 
 def hot_rows(

@@ -18,13 +18,13 @@ from django.utils import timezone
 
 from memory.lifecycle.ingest import agent_namespace
 from memory.lifecycle.principals import AgentRef
+from memory.lifecycle.queryset_cache import ConfigKeyedQuerysets
 from memory.lifecycle.rendering import chunk_block, chunk_text, one_line, stored_date
 from memory.lifecycle.retention import BULK_DELETE_MARKER
 from memory.lifecycle.scope import readable_by
 from memory.lifecycle.selectors import chunk_search
 from memory.store.deliverable import visible
 from memory.store.models import Chunk
-from protomem.config import get_config
 from protomem.metrics import RECALL_SECONDS, timed
 
 LIST_PREVIEW_CHARS = 200
@@ -99,26 +99,16 @@ def memory_recall(
 
 def _recall_queryset(agent_id: int, namespace: str | None) -> QuerySet[Chunk]:
     """The rows memory_recall searches for this agent (and namespace, None: every one), built
-    once per agent, namespace and config, as delivery's RAG filter is (delivery.projection):
-    building and compiling it cost ~0.3 ms of CPU per recall, and a queryset is immutable and
-    never evaluated here (the search filters copies of it), so one object serves every call.
-    The config object is part of the key (the scope rule comes from it)."""
-    config = get_config()
-    key = (agent_id, namespace)
-    cached = _RECALL_QUERYSETS.get(key)
-    if cached is not None and cached[0] is config and cached[1]._result_cache is None:
-        return cached[1]
-    qs = readable_by(Chunk.objects.exclude(invalidation_reason=BULK_DELETE_MARKER), agent=agent_id)
-    if namespace is not None:
-        qs = qs.filter(namespace=namespace)
-    if len(_RECALL_QUERYSETS) >= RECALL_QUERYSET_CACHE:
-        _RECALL_QUERYSETS.clear()
-    _RECALL_QUERYSETS[key] = (config, qs)
-    return qs
+    once per agent, namespace and config (memory.lifecycle.queryset_cache): ~0.3 ms of CPU a recall."""
+
+    def build() -> QuerySet[Chunk]:
+        qs = readable_by(Chunk.objects.exclude(invalidation_reason=BULK_DELETE_MARKER), agent=agent_id)
+        return qs if namespace is None else qs.filter(namespace=namespace)
+
+    return _RECALL_QUERYSETS.get((agent_id, namespace), build)
 
 
-RECALL_QUERYSET_CACHE = 1024  # (agent, namespace) keys; cleared whole when full
-_RECALL_QUERYSETS: dict[tuple[int, str | None], tuple[object, QuerySet[Chunk]]] = {}
+_RECALL_QUERYSETS = ConfigKeyedQuerysets()  # (agent, namespace) keys
 
 
 def memory_list_rows(*, agent: AgentRef) -> QuerySet[Chunk]:

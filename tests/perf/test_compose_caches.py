@@ -10,6 +10,7 @@ import pytest
 
 from delivery import projection
 from memory.lifecycle import selectors
+from memory.lifecycle.queryset_cache import ConfigKeyedQuerysets
 from memory.store.models import Chunk, Skill
 from tests.factories import AgentFactory, ChunkFactory
 
@@ -72,7 +73,7 @@ def test_cached_turns_equal_turns_rendered_afresh(monkeypatch) -> None:
     monkeypatch.setattr(
         projection, "hot_entries", lambda **kw: [_Uncached(*e) for e in real_hot_entries(**kw)]
     )
-    monkeypatch.setattr(projection, "_RAG_QUERYSETS", {})
+    monkeypatch.setattr(projection, "_RAG_QUERYSETS", ConfigKeyedQuerysets())
     real_skill_index = projection.skill_index
     monkeypatch.setattr(projection, "skill_index", lambda: [_UncachedSkill(*s) for s in real_skill_index()])
     afresh = _compose(agent)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memory.lifecycle import recall
+from memory.lifecycle import queryset_cache, recall
 from tests.factories import AgentFactory, ChunkFactory
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def _ids(agent: Any, namespace: str | None = None) -> list[int]:
 def test_cached_filters_recall_what_fresh_filters_recall(monkeypatch) -> None:
     mine, other = _store()
     cached = [(_ids(mine), _ids(mine, "ops"), _ids(other)) for _ in range(3)]
-    monkeypatch.setattr(recall, "_RECALL_QUERYSETS", {})
+    monkeypatch.setattr(recall, "_RECALL_QUERYSETS", queryset_cache.ConfigKeyedQuerysets())
     afresh = (_ids(mine), _ids(mine, "ops"), _ids(other))
 
     assert all(turn == afresh for turn in cached)
@@ -54,6 +54,6 @@ def test_the_filter_is_kept_per_agent_and_namespace() -> None:
 def test_a_reloaded_config_builds_the_filter_afresh(monkeypatch) -> None:
     mine, _ = _store()
     before = recall._recall_queryset(mine.pk, None)
-    monkeypatch.setattr(recall, "get_config", lambda: object())  # a new config object
+    monkeypatch.setattr(queryset_cache, "get_config", lambda: object())  # a new config object
 
     assert recall._recall_queryset(mine.pk, None) is not before
