@@ -31,32 +31,33 @@ def _dims_and_indexes(cursor):
     return [int(row[0]) for row in cursor.fetchall()], names
 
 
-def forward(apps, schema_editor):
+def _drop_indexes(schema_editor, prefix):
+    """Drop the vector table's HNSW indexes whose name starts with `prefix`; the table's dims, or
+    None off PostgreSQL or without the pgvector column (nothing to do)."""
     if schema_editor.connection.vendor != "postgresql":
+        return None
+    with schema_editor.connection.cursor() as cursor:
+        dims, names = _dims_and_indexes(cursor)
+        for name in names:
+            if name.startswith(prefix):
+                cursor.execute(f"DROP INDEX IF EXISTS {name}")  # noqa: S608 - a name read from pg_indexes
+    return dims
+
+
+def forward(apps, schema_editor):
+    if _drop_indexes(schema_editor, "memory_chunk_vector_hnsw_") is None:
         return
     from memory.store import pgvector_index
 
-    with schema_editor.connection.cursor() as cursor:
-        dims, names = _dims_and_indexes(cursor)
-        if dims is None:
-            return
-        for name in names:
-            if name.startswith("memory_chunk_vector_hnsw_"):
-                cursor.execute(f"DROP INDEX IF EXISTS {name}")  # noqa: S608 - a name read from pg_indexes
     pgvector_index.reset_cache()
     pgvector_index.build_all_indexes(alias=schema_editor.connection.alias)
 
 
 def reverse(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
+    dims = _drop_indexes(schema_editor, "memory_chunk_halfvec_hnsw_")
+    if dims is None:
         return
     with schema_editor.connection.cursor() as cursor:
-        dims, names = _dims_and_indexes(cursor)
-        if dims is None:
-            return
-        for name in names:
-            if name.startswith("memory_chunk_halfvec_hnsw_"):
-                cursor.execute(f"DROP INDEX IF EXISTS {name}")  # noqa: S608 - a name read from pg_indexes
         for dim in dims:
             if dim <= LEGACY_MAX_DIM:
                 cursor.execute(
