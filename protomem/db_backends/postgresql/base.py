@@ -32,8 +32,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return False
         if conn.pgconn.transaction_status not in _USABLE_STATES:
             return False
+        poller = select.poll()  # not select(): a descriptor past FD_SETSIZE (1024) would fail it
         try:
-            readable, _, _ = select.select([conn.fileno()], [], [], 0)
+            poller.register(conn.fileno(), select.POLLIN)
+            ready = poller.poll(0)
         except (OSError, ValueError):  # a closed or invalid descriptor
             return False
-        return not readable
+        return not ready
