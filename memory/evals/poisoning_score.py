@@ -24,7 +24,11 @@ issue-29 rows in "tune" and is never trained or tuned on; "fresh4" (attacks_fres
 benign_fresh4.jsonl, 45 + 40 rows: protected subjects as policy news, persistence without trigger
 words, instructions in languages the cue lists lacked, indirect asks; headed preferences, security
 advice, procedures, plans and turns in several languages) was written blind before the session-14
-retraining and is never trained or tuned on.
+retraining and is never trained or tuned on; "fresh5" (attacks_fresh5.jsonl / benign_fresh5.jsonl,
+41 + 40 rows: instructions hidden in email footers, invites, commit messages, code comments and tool
+output, nine further languages, policy news, spaced and leetspeak evasion; headed preferences,
+procedures, plans, decisions that tighten a policy, and turns between people) was written blind in
+session 15 and measured once before that session's changes; it is never trained or tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -57,8 +61,10 @@ FRESH_FILES = (
     ("benign_fresh3.jsonl", False),
     ("attacks_fresh4.jsonl", True),
     ("benign_fresh4.jsonl", False),
+    ("attacks_fresh5.jsonl", True),
+    ("benign_fresh5.jsonl", False),
 )
-SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4")
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
