@@ -35,9 +35,10 @@ from memory.lifecycle.inspection_classifier import (
 )
 
 NOT_TAUGHT = frozenset({"secret", "oversized"})
-# Fewer steps fit the tune rows less tightly: on dev, 97 (150 steps) vs 95 (400) of 114 attacks held
-# at the threshold where the classifier holds one dev benign row.
-STEPS = 150
+# Steps trade fit against carry-over: on dev, 97 (150 steps) vs 95 (400) of 114 attacks held at the
+# threshold where the classifier holds one dev benign row; on today's corpus 250 steps hold 109/120
+# dev attacks (150: 107) at the same threshold (0.78) and benign rate, and no held-out/fresh split fell.
+STEPS = 250
 LEARNING_RATE = 0.05
 L2 = 1e-4
 MAX_DEV_BENIGN_HELD = 0.01  # what the classifier may add to the rules' own holds on dev
