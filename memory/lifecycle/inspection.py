@@ -84,8 +84,14 @@ FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concea
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'") is
 # mentioned, not used: these detectors skip a match inside such a quote.
 MENTION_DETECTORS = frozenset({"override of earlier instructions"})
+# An inability named as a condition ("when the chatbot can't answer, ...") is skipped by these.
+CONDITION_DETECTORS = frozenset({"order addressed to the model"})
 _CHECKED_DETECTORS = (
-    BODY_ONLY_DETECTORS | PERSON_SUBJECT_DETECTORS | FIRST_PERSON_DETECTORS | MENTION_DETECTORS
+    BODY_ONLY_DETECTORS
+    | PERSON_SUBJECT_DETECTORS
+    | FIRST_PERSON_DETECTORS
+    | MENTION_DETECTORS
+    | CONDITION_DETECTORS
 )
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
@@ -257,6 +263,14 @@ _PERSON_BEFORE = re.compile(
 )
 
 
+# "When the chatbot can't answer, it hands over to a person": an inability named as the condition of
+# a fallback describes a process; it orders nothing.
+_CONDITION_BEFORE = re.compile(
+    r"\b(?:when|whenever|if|once|where|wenn|falls|quand|si|cuando|se)\s+(?:\S+\s+){0,3}$"
+)
+_INABILITY = re.compile(r"\b(?:cannot|can't|can not)\b")
+
+
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
     subject is not a person ("staff never ask for the old password" is about staff)."""
@@ -268,6 +282,12 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         ):
             continue
         if label in MENTION_DETECTORS and mentioned(text, match.start()):
+            continue
+        if (
+            label in CONDITION_DETECTORS
+            and _INABILITY.search(match[0])
+            and _CONDITION_BEFORE.search(text, max(0, match.start() - 40), match.start())
+        ):
             continue
         if label in FIRST_PERSON_DETECTORS and own_wish(_sentence_around(text, match.start())):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for

@@ -296,7 +296,8 @@ ACTION_CONTROL = (
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
 )
 NARROW = (
-    r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses)\b"
+    r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses|"
+    r"small|minor|low-value|kleine[nr]?|geringe[nr]?|petite?s?|pequeñ[oa]s?|piccol[oie])\b"
 )
 
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
