@@ -177,7 +177,7 @@ def store_has_vectors(model: str | None = None) -> bool:
     of the local model per search) is skipped and the search is keyword-only, as on an outage.
     Stores only gain vectors in normal use, so a yes is remembered for the process (a store
     emptied of vectors later costs only the old wasted embedding); a no is asked again each
-    search (a count over an empty set of rows).
+    search (one probe of the (model, id) index).
     """
     from memory.embedding import embeddings
     from memory.store import vectors
@@ -186,7 +186,7 @@ def store_has_vectors(model: str | None = None) -> bool:
     key = (str(connection.settings_dict["NAME"]), model)
     if key in _HAS_VECTORS:
         return True
-    if vectors.vector_count(model=model) == 0:
+    if not vectors.has_vector(model=model):
         return False
     _HAS_VECTORS.add(key)
     return True
