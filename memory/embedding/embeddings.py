@@ -304,6 +304,22 @@ def backend_for(model: str | None = None) -> Backend:
     return GatewayBackend(model=model, gateway=cfg.gateway)
 
 
+def prepare_queries(model: str | None = None) -> None:
+    """Open the local model's query session now rather than on the first query; a gateway and an
+    unconfigured or unknown model need nothing here (their errors surface on the first query)."""
+    try:
+        backend = backend_for(model)
+    except EmbeddingNotConfigured:
+        return
+    package = LOCAL_MODELS.get(backend.model) if isinstance(backend, LocalBackend) else None
+    if package is None:
+        return
+    try:
+        _local_encoder(package, get_config().knowledge.query_precision).prepare_queries()
+    except EmbeddingError as exc:  # a missing package: the first query reports it, as before
+        logger.debug("query session not prepared: %s", exc)
+
+
 def active_model() -> str:
     """The model name vectors are stored and looked up under (knowledge.embed_model)."""
     return get_config().knowledge.embed_model.strip()

@@ -475,6 +475,10 @@ class SentenceEncoder:
         `workers` threads."""
         return self._encode_many([self.tokenizer.encode(text) for text in texts])
 
+    def prepare_queries(self) -> None:
+        """Open (or build) the session queries run on now, not on the first query."""
+        self._query_session()
+
     def _query_session(self) -> OnnxEncoder | None:
         """The session queries run on: the bulk one, or one at query_precision, built on the
         first query (falling back to the bulk one if it cannot be)."""
