@@ -304,6 +304,22 @@ def backend_for(model: str | None = None) -> Backend:
     return GatewayBackend(model=model, gateway=cfg.gateway)
 
 
+def prepare_queries(model: str | None = None) -> None:
+    """Open the local model's query session now rather than on the first query; a gateway and an
+    unconfigured or unknown model need nothing here (their errors surface on the first query)."""
+    try:
+        backend = backend_for(model)
+    except EmbeddingNotConfigured:
+        return
+    package = LOCAL_MODELS.get(backend.model) if isinstance(backend, LocalBackend) else None
+    if package is None:
+        return
+    try:
+        _local_encoder(package, get_config().knowledge.query_precision).prepare_queries()
+    except EmbeddingError as exc:  # a missing package: the first query reports it, as before
+        logger.debug("query session not prepared: %s", exc)
+
+
 def active_model() -> str:
     """The model name vectors are stored and looked up under (knowledge.embed_model)."""
     return get_config().knowledge.embed_model.strip()
@@ -401,10 +417,16 @@ def embed_query_soon(text: str, *, model: str | None = None) -> Future[np.ndarra
     no database connection. One pool per process (a forked worker starts its own), one thread
     per CPU: concurrent requests' queries embed side by side, as they would inline."""
     global _background
-    _, vector = _cached_query(text, model)
-    if vector is not None:
+    key, vector = _cached_query(text, model)
+    if key is None or vector is not None:
+        # No model run (a cached vector, or no backend: embed_query raises at once), so no
+        # handoff: waking the pool thread and yielding to it cost ~3 ms a search on a loaded
+        # 2-core host (bench/ann.py --profile at 100k), more than the search's own Python work.
         done: Future[np.ndarray] = Future()
-        done.set_result(vector)
+        try:
+            done.set_result(vector if vector is not None else embed_query(text, model=model))
+        except EmbeddingError as exc:
+            done.set_exception(exc)
         return done
     with _background_lock:
         if _background is None or _background[0] != os.getpid():

@@ -377,12 +377,34 @@ class SentenceEncoder:
         missing = [n for n in self._needed() if n not in names]
         if missing:
             raise ValueError(f"{self.model_dir}: checkpoint lacks {missing[0]} (and {len(missing) - 1} more)")
-        self._onnx = None if runtime == "numpy" else self._load_onnx(runtime, precision)
-        self.runtime = f"onnx-{precision}" if self._onnx is not None else "numpy"
+        self._runtime_choice = runtime
+        if runtime == "onnx":
+            import onnxruntime  # noqa: F401 - forced without it: ImportError here, not on first use
+        # The bulk session (stored rows) opens on first use (_onnx): a web process only embeds
+        # queries, on their own session, and opening this one cost ~1 s and its weights there.
+        self._bulk_lock = threading.Lock()
+        self._bulk: OnnxEncoder | None = None
+        self._bulk_opened = False
         self._query_lock = threading.Lock()
         self._query_onnx: OnnxEncoder | None = None
-        if self._onnx is None:
-            self._qkv, self._t  # noqa: B018 - load the weights now, not on the first query
+
+    @property
+    def _onnx(self) -> OnnxEncoder | None:
+        """The bulk session, opened once (None: the numpy forward, its weights loaded then)."""
+        if not self._bulk_opened:
+            with self._bulk_lock:
+                if not self._bulk_opened:
+                    choice = self._runtime_choice
+                    self._bulk = None if choice == "numpy" else self._load_onnx(choice, self.precision)
+                    if self._bulk is None:
+                        self._qkv, self._t  # noqa: B018 - the weights once, not per batch
+                    self._bulk_opened = True
+        return self._bulk
+
+    @property
+    def runtime(self) -> str:
+        """Which forward pass stored rows run on (opens the bulk session)."""
+        return f"onnx-{self.precision}" if self._onnx is not None else "numpy"
 
     def _load_onnx(self, runtime: str, precision: Literal["fp32", "int8"]) -> OnnxEncoder | None:
         try:
@@ -453,13 +475,18 @@ class SentenceEncoder:
         `workers` threads."""
         return self._encode_many([self.tokenizer.encode(text) for text in texts])
 
+    def prepare_queries(self) -> None:
+        """Open (or build) the session queries run on now, not on the first query."""
+        self._query_session()
+
     def _query_session(self) -> OnnxEncoder | None:
         """The session queries run on: the bulk one, or one at query_precision, built on the
         first query (falling back to the bulk one if it cannot be)."""
-        if self._onnx is None or self.query_precision == self.precision:
+        if self._runtime_choice == "numpy" or self.query_precision == self.precision:
             return self._onnx
         with self._query_lock:  # two first queries at once must not both build the graph
             if self._query_onnx is None:
+                # without the bulk session: its own failure to load falls back to the bulk one
                 self._query_onnx = self._load_onnx("auto", self.query_precision) or self._onnx
             return self._query_onnx
 

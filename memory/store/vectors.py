@@ -187,6 +187,14 @@ def vector_count(*, model: str | None = None) -> int:
         return int(cursor.fetchone()[0])
 
 
+def has_vector(*, model: str) -> bool:
+    """Whether any vector of `model` is stored: one row of the (model, id) index, where a
+    count reads them all (a fresh process's first hybrid search at 1M rows paid for that)."""
+    with _cursor() as cursor:
+        cursor.execute("SELECT 1 FROM memory_chunk_vector WHERE model = %s LIMIT 1", [model])
+        return cursor.fetchone() is not None
+
+
 # -- the in-process index
 
 

@@ -124,6 +124,27 @@ def test_no_gateway_url_is_not_configured(hybrid: Any, settings: Any) -> None:
     assert embed_requests(hybrid) == []
 
 
+def test_embed_query_soon_hands_off_only_a_model_run(
+    hybrid: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embeddings, "_background", None)
+    fresh = embeddings.embed_query_soon("first time")  # a gateway call: on the pool thread
+    assert fresh.result().shape == (64,)
+    assert embeddings._background is not None
+
+    monkeypatch.setattr(embeddings, "_background", None)
+    cached = embeddings.embed_query_soon("first time")  # the query cache: no thread
+    assert cached.done()
+    assert np.array_equal(cached.result(), fresh.result())
+    cfg = settings.PROTOMEM
+    settings.PROTOMEM = dataclasses.replace(cfg, gateway=dataclasses.replace(cfg.gateway, base_url=""))
+    unconfigured = embeddings.embed_query_soon("anything")  # raises at once: no thread either
+    assert unconfigured.done()
+    assert isinstance(unconfigured.exception(), EmbeddingNotConfigured)
+    assert embeddings._background is None
+    assert len(embed_requests(hybrid)) == 1
+
+
 # -- the circuit breaker
 
 

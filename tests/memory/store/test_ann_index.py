@@ -177,6 +177,27 @@ def test_below_the_threshold_the_exact_path_answers(db: Any, settings: Any) -> N
     assert ann_index.active_base(M) is not None
 
 
+def test_prepare_hybrid_maps_the_base_before_any_search_without_a_query(
+    db: Any, settings: Any, django_assert_num_queries: Any
+) -> None:
+    from memory.retrieval.retrieve import prepare_hybrid
+
+    store(clustered(50, seed=3))
+    set_threshold(settings, 10)
+    ann_index.build(M)
+    cfg = settings.PROTOMEM
+    off = dataclasses.replace(cfg.knowledge, embeddings=False, embed_model=M)
+    settings.PROTOMEM = dataclasses.replace(cfg, knowledge=off)
+    ann_index.reset_cache()
+    prepare_hybrid()
+    assert ann_index._bases == {}  # embeddings off: nothing loaded
+
+    settings.PROTOMEM = dataclasses.replace(cfg, knowledge=dataclasses.replace(off, embeddings=True))
+    with django_assert_num_queries(0):
+        prepare_hybrid()
+    assert [key[1] for key in ann_index._bases] == [M]
+
+
 @pytest.mark.parametrize("path", ["pinned-few-rows", "over-fetch", "exact-fallback"])
 def test_filtered_search_is_exact_when_the_near_rows_may_not_be_returned(
     db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, path: str

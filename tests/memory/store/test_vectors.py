@@ -15,6 +15,7 @@ from memory.store.models import Chunk
 from memory.store.vectors import (
     chunk_ids_without_vector,
     count_without_vector,
+    has_vector,
     nearest_ids,
     stored_vectors,
     vector_count,
@@ -66,6 +67,17 @@ def test_store_round_trips_float32(db: Any) -> None:
     assert np.array_equal(stored_vectors([chunk.pk], model=M)[chunk.pk], vector)
     assert stored_vectors([chunk.pk], model="another-model") == {}
     assert vector_count(model=M) == 1
+
+
+def test_has_vector_answers_per_model_and_after_deletes(db: Any) -> None:
+    assert not has_vector(model=M)
+    chunk = ChunkFactory()
+    vectors_store([(chunk.pk, unit(1))], model=M)
+
+    assert has_vector(model=M)
+    assert not has_vector(model="another-model")
+    vectors_delete([chunk.pk])
+    assert not has_vector(model=M)
 
 
 def test_store_skips_chunks_that_do_not_exist(db: Any) -> None:
