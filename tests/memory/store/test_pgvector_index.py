@@ -371,3 +371,19 @@ def test_doctor_warns_when_the_hnsw_indexes_outgrow_shared_buffers(
     [finding] = doctor_checks.vector_search()
     assert finding.level == doctor_checks.WARN
     assert "shared_buffers" in finding.text
+
+
+def test_the_embedding_stays_in_the_row_and_the_blob_goes_out_of_line(db: Any) -> None:
+    """A search reads each walked row's embedding: out of line it costs TOAST pages more."""
+    storage = (
+        "SELECT attname, attstorage FROM pg_attribute WHERE attrelid = 'memory_chunk_vector'::regclass "
+        "AND attname IN ('embedding', 'vector')"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(storage)
+        assert dict(cursor.fetchall()) == {"embedding": "m", "vector": "e"}
+    pgvector_index.disable()
+    pgvector_index.enable()  # the column added again keeps the layout
+    with connection.cursor() as cursor:
+        cursor.execute(storage)
+        assert dict(cursor.fetchall()) == {"embedding": "m", "vector": "e"}
