@@ -117,7 +117,8 @@ _INDEXED_DIMS = (
 )
 # What the HNSW graphs take on disk against PostgreSQL's own page cache: a search reads ~2,000
 # index pages at 300k rows, and a page outside shared_buffers is copied in from the OS cache
-# (bench/pgvector.py --profile: server time 14.5 ms for a first search at 300k, 2.5 ms repeated).
+# (300k, 128 MB: ~1,100 of ~1,900 pages read in a new query's search, ~50 with 1 GB; server
+# time 1.1-2x as long in interleaved runs on the loaded test host).
 _INDEX_BYTES = (
     "SELECT coalesce(sum(pg_relation_size(c.oid)), 0) FROM pg_class AS c "
     "WHERE c.relkind = 'i' AND c.relname LIKE 'memory_chunk_halfvec_hnsw_%%'"

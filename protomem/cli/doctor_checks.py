@@ -266,7 +266,7 @@ def vector_search() -> list[Finding]:
                 "vector search",
                 f"the HNSW indexes ({state.index_bytes // mib} MB) outgrow PostgreSQL's shared_buffers "
                 f"({state.shared_buffers_bytes // mib} MB): each vector search copies most of its graph "
-                "pages in from the OS cache, several times slower than from shared_buffers. Set "
+                "pages in from the OS cache, slower than from shared_buffers. Set "
                 "shared_buffers above the indexes' size plus the hot tables (postgresql.conf, restart).",
             )
         ]
