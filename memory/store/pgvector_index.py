@@ -234,7 +234,7 @@ class Status:
     @property
     def index_outgrows_cache(self) -> bool:
         """Whether the graphs no longer fit in shared_buffers (each search then copies most of
-        its pages in from the OS, several times its cached cost)."""
+        its pages in from the OS cache, slower than its cached cost)."""
         return self.index_bytes > self.shared_buffers_bytes > 0
 
 
