@@ -143,10 +143,10 @@ def load_vectors(blocks: Iterable[tuple[np.ndarray, np.ndarray]], *, model: str)
 
     from memory.store import pgvector_index
 
+    with connection.cursor() as cursor:  # first: enable() would backfill the old rows (--reuse-chunks)
+        cursor.execute("TRUNCATE memory_chunk_vector")
     pgvector_index.disable()  # drops the column and its indexes: rows land without graph inserts
     pgvector_index.enable(build_indexes=False)  # the column back, empty table: nothing to backfill
-    with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE memory_chunk_vector")
     raw = connection.connection
     start, done = time.perf_counter(), 0
     for ids, matrix in blocks:

@@ -98,12 +98,32 @@ _EXTENSION = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
 _AVAILABLE = "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
 _CREATE_EXTENSION = "CREATE EXTENSION IF NOT EXISTS vector"
 _ADD_COLUMN = "ALTER TABLE memory_chunk_vector ADD COLUMN IF NOT EXISTS embedding vector"
+# A row holds the float32 BLOB and the pgvector column, ~1.5 KB each at 384 dims: over
+# PostgreSQL's ~2 KB row limit, so one goes to the TOAST table, and by default it was the
+# embedding. Every search reads the embedding of each row it walks (the exact rerank), and a
+# TOASTed value costs a TOAST index probe and page more (300k rows: 2,240 pages a search, 1,900
+# without them). The embedding stays in the row (MAIN) and the BLOB, which searches never read
+# on this path, goes out of line (EXTERNAL: random floats do not compress). Applies to rows
+# written from then on.
+_INLINE_EMBEDDING = (
+    "ALTER TABLE memory_chunk_vector ALTER COLUMN embedding SET STORAGE MAIN, "
+    "ALTER COLUMN vector SET STORAGE EXTERNAL"
+)
 _DROP_COLUMN = "ALTER TABLE memory_chunk_vector DROP COLUMN IF EXISTS embedding"
 _DIMS = "SELECT DISTINCT dim FROM memory_chunk_vector ORDER BY dim"
 _INDEXED_DIMS = (
     "SELECT indexname FROM pg_indexes WHERE tablename = 'memory_chunk_vector' "
     "AND indexname LIKE 'memory_chunk_halfvec_hnsw_%%'"
 )
+# What the HNSW graphs take on disk against PostgreSQL's own page cache: a search reads ~2,000
+# index pages at 300k rows, and a page outside shared_buffers is copied in from the OS cache
+# (300k, 128 MB: ~1,100 of ~1,900 pages read in a new query's search, ~50 with 1 GB; server
+# time 1.1-2x as long in interleaved runs on the loaded test host).
+_INDEX_BYTES = (
+    "SELECT coalesce(sum(pg_relation_size(c.oid)), 0) FROM pg_class AS c "
+    "WHERE c.relkind = 'i' AND c.relname LIKE 'memory_chunk_halfvec_hnsw_%%'"
+)
+_SHARED_BUFFERS = "SELECT pg_size_bytes(current_setting('shared_buffers'))"
 _PENDING = (
     "SELECT id, vector FROM memory_chunk_vector WHERE embedding IS NULL AND id > %s ORDER BY id LIMIT %s"
 )
@@ -208,6 +228,14 @@ class Status:
     pending: int  # vector rows without an embedding yet (backfill needed)
     indexed_dims: tuple[int, ...]
     server_version: int
+    index_bytes: int = 0  # the HNSW indexes' size on disk
+    shared_buffers_bytes: int = 0  # PostgreSQL's page cache
+
+    @property
+    def index_outgrows_cache(self) -> bool:
+        """Whether the graphs no longer fit in shared_buffers (each search then copies most of
+        its pages in from the OS cache, slower than its cached cost)."""
+        return self.index_bytes > self.shared_buffers_bytes > 0
 
 
 def status(alias: str = DEFAULT_DB_ALIAS) -> Status:
@@ -225,15 +253,28 @@ def status(alias: str = DEFAULT_DB_ALIAS) -> Status:
         installed = row[0] if row else None
         cursor.execute(_HAS_COLUMN)
         column = bool(cursor.fetchone()[0])
-        pending = 0
+        pending = index_bytes = 0
         dims: tuple[int, ...] = ()
         if column:
             cursor.execute(_COUNT_PENDING)
             pending = int(cursor.fetchone()[0])
             cursor.execute(_INDEXED_DIMS)
             dims = tuple(sorted(int(name.rsplit("_", 1)[1]) for (name,) in cursor.fetchall()))
+            cursor.execute(_INDEX_BYTES)
+            index_bytes = int(cursor.fetchone()[0])
+        cursor.execute(_SHARED_BUFFERS)
+        shared_buffers = int(cursor.fetchone()[0])
     return Status(
-        "postgresql", available, installed, column, setting, pending, dims, connection.pg_version // 10000
+        "postgresql",
+        available,
+        installed,
+        column,
+        setting,
+        pending,
+        dims,
+        connection.pg_version // 10000,
+        index_bytes,
+        shared_buffers,
     )
 
 
@@ -284,6 +325,7 @@ def enable(
             row = cursor.fetchone()
         version = row[0]
         cursor.execute(_ADD_COLUMN)
+        cursor.execute(_INLINE_EMBEDDING)
     with _lock:
         _columns.pop(_key(alias), None)
         _indexed.pop(_key(alias), None)
@@ -292,6 +334,16 @@ def enable(
     if build_indexes:
         dims = build_all_indexes(alias=alias, progress=say)
     return Enabled(version, backfilled, dims)
+
+
+def keep_embedding_inline(*, alias: str = DEFAULT_DB_ALIAS) -> bool:
+    """Store the embedding in the row and the BLOB out of line, for rows written from now on
+    (see _INLINE_EMBEDDING); False where there is no pgvector column."""
+    if connections[alias].vendor != "postgresql" or not has_column(alias):
+        return False
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_INLINE_EMBEDDING)
+    return True
 
 
 def backfill(*, alias: str = DEFAULT_DB_ALIAS, progress: Progress = None) -> int:

@@ -258,6 +258,18 @@ def vector_search() -> list[Finding]:
             )
         ]
     dims = ", ".join(map(str, state.indexed_dims)) or "none yet"
+    if state.index_outgrows_cache:
+        mib = 1024 * 1024
+        return [
+            Finding(
+                WARN,
+                "vector search",
+                f"the HNSW indexes ({state.index_bytes // mib} MB) outgrow PostgreSQL's shared_buffers "
+                f"({state.shared_buffers_bytes // mib} MB): each vector search copies most of its graph "
+                "pages in from the OS cache, slower than from shared_buffers. Set "
+                "shared_buffers above the indexes' size plus the hot tables (postgresql.conf, restart).",
+            )
+        ]
     return [Finding(OK, "vector search", f"pgvector {state.installed}, HNSW indexes for dims: {dims}")]
 
 

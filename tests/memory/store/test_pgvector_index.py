@@ -6,6 +6,7 @@ test database starts with the extension and migration 0017 enables the column an
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from typing import Any
 
@@ -351,3 +352,38 @@ def test_ef_search_follows_the_table_size_unless_set(db: Any, settings: Any) -> 
     assert pgvector_index._ef_search(5, "default") == 250
     found = nearest_ids(unit(3), k=1, model=M)
     assert found == [chunks[3].pk]
+
+
+def test_doctor_warns_when_the_hnsw_indexes_outgrow_shared_buffers(
+    db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chunks = [ChunkFactory() for _ in range(5)]
+    vectors_store(((c.pk, unit(i)) for i, c in enumerate(chunks)), model=M)
+    state = pgvector_index.status()
+    assert state.index_bytes > 0  # the graphs' pages, read from the catalogue
+    assert state.shared_buffers_bytes >= 128 * 1024  # the server's setting, parsed to bytes
+    assert not state.index_outgrows_cache
+    [finding] = doctor_checks.vector_search()
+    assert finding.level == doctor_checks.OK
+
+    small = dataclasses.replace(state, shared_buffers_bytes=state.index_bytes - 1)
+    monkeypatch.setattr(pgvector_index, "status", lambda alias="default": small)
+    [finding] = doctor_checks.vector_search()
+    assert finding.level == doctor_checks.WARN
+    assert "shared_buffers" in finding.text
+
+
+def test_the_embedding_stays_in_the_row_and_the_blob_goes_out_of_line(db: Any) -> None:
+    """A search reads each walked row's embedding: out of line it costs TOAST pages more."""
+    storage = (
+        "SELECT attname, attstorage FROM pg_attribute WHERE attrelid = 'memory_chunk_vector'::regclass "
+        "AND attname IN ('embedding', 'vector')"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(storage)
+        assert dict(cursor.fetchall()) == {"embedding": "m", "vector": "e"}
+    pgvector_index.disable()
+    pgvector_index.enable()  # the column added again keeps the layout
+    with connection.cursor() as cursor:
+        cursor.execute(storage)
+        assert dict(cursor.fetchall()) == {"embedding": "m", "vector": "e"}
