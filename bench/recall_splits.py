@@ -95,6 +95,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "deep50": {},
     "deep100": {},
     "deep200": {},
+    "stmt": {},
+    "stmtsum": {},
 }
 
 
@@ -105,6 +107,9 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     from memory.retrieval import structure
 
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
+    if name in p.alt:  # the vector side of another query text
+        semantic_pool, deep = p.alt[name]
+        p = dataclasses.replace(p, semantic=semantic_pool, deep=deep)
     if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
         p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
     pool = {*p.keyword, *p.semantic}
@@ -129,6 +134,8 @@ class Pools:
     scope: Any
     deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
     kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
+    # variant -> (vector pool, vector ranking DEEP rows) of another query text (ALT_QUERIES)
+    alt: dict[str, tuple[list[int], list[int]]] = dataclasses.field(default_factory=dict)
 
 
 class VectorCache:
@@ -161,8 +168,20 @@ class VectorCache:
             self.dirty = False
 
 
+ALT_QUERIES: dict[str, Callable[[str], str]] = {}  # variant -> the vector side's text from vector_query's
+ALT_SUM: set[str] = set()  # of those, variants whose vector is the sum of both texts' unit vectors
+
+
+def _alt_queries() -> None:
+    from memory.retrieval import structure
+
+    ALT_QUERIES["stmt"] = structure.statement_query
+    ALT_QUERIES["stmtsum"] = structure.statement_query
+    ALT_SUM.add("stmtsum")
+
+
 def _pools(
-    corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache
+    corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache, alts: Sequence[str] = ()
 ) -> tuple[list[Pools], dict[int, str]]:
     from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
@@ -191,8 +210,15 @@ def _pools(
             helds.append((q, queryset, held))
             texts.append(structure.vector_query(q.text, structure.speakers(held.values())))
     query_vectors = cache.embed(texts, purpose=embeddings.QUERY)
+    alt_vectors: dict[str, list[Any]] = {}
+    for name in alts:
+        found_alt = cache.embed([ALT_QUERIES[name](t) for t in texts], purpose=embeddings.QUERY)
+        if name in ALT_SUM:
+            found_alt = [a + b for a, b in zip(found_alt, query_vectors, strict=True)]
+            found_alt = [v / float((v @ v) ** 0.5) for v in found_alt]
+        alt_vectors[name] = found_alt
     cache.save()
-    for (q, queryset, held), query_vector in zip(helds, query_vectors, strict=True):
+    for at, ((q, queryset, held), query_vector) in enumerate(zip(helds, query_vectors, strict=True)):
         deep = vectors.nearest_rows(
             query_vector, k=DEEP, model=MODEL, queryset=queryset, fields=structure.ROW_FIELDS
         )
@@ -203,6 +229,12 @@ def _pools(
         )
         pools.deep = [r[0] for r in deep]
         pools.kdeep = [r[0] for r in search_chunk_rows(q.text, k=DEEP, queryset=queryset)]
+        for name, alt in alt_vectors.items():
+            alt_deep = vectors.nearest_rows(
+                alt[at], k=DEEP, model=MODEL, queryset=queryset, fields=structure.ROW_FIELDS
+            )
+            pools.rows.update((r[0], structure.Row(*r)) for r in alt_deep if r[0] not in pools.rows)
+            pools.alt[name] = ([r[0] for r in alt_deep[:pool]], [r[0] for r in alt_deep])
         out.append(pools)
     return out, turn_of
 
@@ -231,12 +263,50 @@ def score(
     return {key: {m: v / b["n"] if m != "n" else v for m, v in b.items()} for key, b in sums.items()}
 
 
+def _first(ranking: Sequence[int | None], evidence: frozenset[str], turn_of: dict[int, str]) -> int | None:
+    """The 1-based rank of the first evidence turn in `ranking`, None if absent."""
+    return next((r for r, i in enumerate(ranking, 1) if i is not None and turn_of.get(i) in evidence), None)
+
+
+def _band(rank: int | None) -> str:
+    if rank is None:
+        return "absent"
+    return "1-10" if rank <= 10 else "11-20" if rank <= 20 else "21-50" if rank <= 50 else ">50"
+
+
+def diagnose(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> None:
+    """Per split and kind, base's @10 misses tallied by where the first evidence turn is: in the
+    fused ranking read 50 deep (rank band, or absent: not in the pool nor the window's turns),
+    in the keyword pool, the keyword ranking (DEEP) and the vector ranking (DEEP)."""
+    from collections import Counter
+
+    from memory.retrieval import structure
+
+    tallies: dict[str, Counter[str]] = {}
+    for p in pools:
+        fused = structure.rerank(p.query, rankings("base", p), k=50, queryset=p.scope, loaded=p.rows)
+        rank = _first(fused, p.evidence, turn_of)
+        if rank is not None and rank <= 10:
+            continue
+        in_pool = _first([*p.keyword, *p.semantic], p.evidence, turn_of) is not None
+        for key in (f"{p.split}", f"{p.split}/{p.kind}"):
+            t = tallies.setdefault(key, Counter())
+            t["misses"] += 1
+            t[f"fused {_band(rank)}"] += 1
+            t["in pool" if in_pool else "not in pool"] += 1
+            t[f"kw {_band(_first(p.kdeep, p.evidence, turn_of))}"] += 1
+            t[f"vec {_band(_first(p.deep, p.evidence, turn_of))}"] += 1
+    for key in sorted(tallies):
+        print(f"diagnose {label:<6} {key:<20} " + ", ".join(f"{n} {c}" for n, c in sorted(tallies[key].items())))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path)
     parser.add_argument("--ours", action="store_true")
     parser.add_argument("--variants", default="", help="comma-separated names (default: all)")
     parser.add_argument("--kinds", action="store_true", help="also print each split's question kinds")
+    parser.add_argument("--diagnose", action="store_true", help="tally where base's @10 misses are")
     args = parser.parse_args(argv)
     instance = common.bench_instance("recall-splits")
     if not (instance / "built.json").exists():
@@ -250,16 +320,21 @@ def main(argv: list[str] | None = None) -> None:
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
     chosen = {name: w for name, w in variants().items() if name in wanted}
     cache = VectorCache(instance)
+    _alt_queries()
+    alts = [name for name in wanted if name in ALT_QUERIES]
     with transaction.atomic():
         sets = []
         if args.locomo:
             corpus = locomo.load_corpus(args.locomo)
             sets.append(
-                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo", cache))
+                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo", cache, alts))
             )
         if args.ours:
             corpus = conversation_eval.load_corpus()
-            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache)))
+            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache, alts)))
+        if args.diagnose:
+            for label, pools, turn_of in sets:
+                diagnose(label, pools, turn_of)
         for name, weights in chosen.items():
             print(name, file=sys.stderr, flush=True)
             for label, pools, turn_of in sets:
