@@ -95,8 +95,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "deep50": {},
     "deep100": {},
     "deep200": {},
-    "stmt": {},
-    "stmtsum": {},
 }
 
 
@@ -107,9 +105,6 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     from memory.retrieval import structure
 
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
-    if name in p.alt:  # the vector side of another query text
-        semantic_pool, deep = p.alt[name]
-        p = dataclasses.replace(p, semantic=semantic_pool, deep=deep)
     if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
         p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
     pool = {*p.keyword, *p.semantic}
@@ -134,8 +129,6 @@ class Pools:
     scope: Any
     deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
     kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
-    # variant -> (vector pool, vector ranking DEEP rows) of another query text (ALT_QUERIES)
-    alt: dict[str, tuple[list[int], list[int]]] = dataclasses.field(default_factory=dict)
 
 
 class VectorCache:
@@ -168,20 +161,8 @@ class VectorCache:
             self.dirty = False
 
 
-ALT_QUERIES: dict[str, Callable[[str], str]] = {}  # variant -> the vector side's text from vector_query's
-ALT_SUM: set[str] = set()  # of those, variants whose vector is the sum of both texts' unit vectors
-
-
-def _alt_queries() -> None:
-    from memory.retrieval import structure
-
-    ALT_QUERIES["stmt"] = structure.statement_query
-    ALT_QUERIES["stmtsum"] = structure.statement_query
-    ALT_SUM.add("stmtsum")
-
-
 def _pools(
-    corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache, alts: Sequence[str] = ()
+    corpus: Any, split_of: Callable[[Any], str], prefix: str, cache: VectorCache
 ) -> tuple[list[Pools], dict[int, str]]:
     from memory.embedding import embeddings
     from memory.lifecycle.writes import add_chunks
@@ -210,15 +191,8 @@ def _pools(
             helds.append((q, queryset, held))
             texts.append(structure.vector_query(q.text, structure.speakers(held.values())))
     query_vectors = cache.embed(texts, purpose=embeddings.QUERY)
-    alt_vectors: dict[str, list[Any]] = {}
-    for name in alts:
-        found_alt = cache.embed([ALT_QUERIES[name](t) for t in texts], purpose=embeddings.QUERY)
-        if name in ALT_SUM:
-            found_alt = [a + b for a, b in zip(found_alt, query_vectors, strict=True)]
-            found_alt = [v / float((v @ v) ** 0.5) for v in found_alt]
-        alt_vectors[name] = found_alt
     cache.save()
-    for at, ((q, queryset, held), query_vector) in enumerate(zip(helds, query_vectors, strict=True)):
+    for (q, queryset, held), query_vector in zip(helds, query_vectors, strict=True):
         deep = vectors.nearest_rows(
             query_vector, k=DEEP, model=MODEL, queryset=queryset, fields=structure.ROW_FIELDS
         )
@@ -229,12 +203,6 @@ def _pools(
         )
         pools.deep = [r[0] for r in deep]
         pools.kdeep = [r[0] for r in search_chunk_rows(q.text, k=DEEP, queryset=queryset)]
-        for name, alt in alt_vectors.items():
-            alt_deep = vectors.nearest_rows(
-                alt[at], k=DEEP, model=MODEL, queryset=queryset, fields=structure.ROW_FIELDS
-            )
-            pools.rows.update((r[0], structure.Row(*r)) for r in alt_deep if r[0] not in pools.rows)
-            pools.alt[name] = ([r[0] for r in alt_deep[:pool]], [r[0] for r in alt_deep])
         out.append(pools)
     return out, turn_of
 
@@ -297,7 +265,8 @@ def diagnose(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> Non
             t[f"kw {_band(_first(p.kdeep, p.evidence, turn_of))}"] += 1
             t[f"vec {_band(_first(p.deep, p.evidence, turn_of))}"] += 1
     for key in sorted(tallies):
-        print(f"diagnose {label:<6} {key:<20} " + ", ".join(f"{n} {c}" for n, c in sorted(tallies[key].items())))
+        counts = ", ".join(f"{n} {c}" for n, c in sorted(tallies[key].items()))
+        print(f"diagnose {label:<6} {key:<20} {counts}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -320,18 +289,16 @@ def main(argv: list[str] | None = None) -> None:
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
     chosen = {name: w for name, w in variants().items() if name in wanted}
     cache = VectorCache(instance)
-    _alt_queries()
-    alts = [name for name in wanted if name in ALT_QUERIES]
     with transaction.atomic():
         sets = []
         if args.locomo:
             corpus = locomo.load_corpus(args.locomo)
             sets.append(
-                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo", cache, alts))
+                ("locomo", *_pools(corpus, lambda q: "A" if q.conv in SPLIT_A else "B", "tune-locomo", cache))
             )
         if args.ours:
             corpus = conversation_eval.load_corpus()
-            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache, alts)))
+            sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache)))
         if args.diagnose:
             for label, pools, turn_of in sets:
                 diagnose(label, pools, turn_of)

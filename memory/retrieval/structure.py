@@ -562,22 +562,6 @@ def vector_query(query: str, names: Container[str]) -> str:
     return " ".join(kept)
 
 
-# English interrogative scaffolding: a wh-word, then (after at most one word: "which day", "how
-# long") an auxiliary. MiniLM places "What did she buy?" nearer other questions than the turn
-# that says what she bought; the statement's remaining words carry the meaning.
-_WH = r"(?:what|which|when|where|who|whom|whose|how|why)(?:['\u2019]s)?"
-_AUX = r"(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|am)"
-_SCAFFOLD = re.compile(rf"^\s*{_WH}(?:\s+(?!{_AUX}\b)(\w+))??\s+{_AUX}\b\s*|^\s*(?:{_WH}|{_AUX})\b\s*", re.I)
-
-
-def statement_query(query: str) -> str:
-    """`query` without its interrogative scaffolding and question mark: "Which day are releases
-    shipped?" -> "day releases shipped". Unchanged when nothing would be left."""
-    body = query.strip().rstrip("?").strip()
-    stripped = _SCAFFOLD.sub(lambda m: f"{m.group(1)} " if m.group(1) else "", body, count=1).strip()
-    return stripped if _WORD.search(stripped) else query
-
-
 HEARD_MAX = 4096  # speaker names remembered per process, oldest forgotten first
 _heard: OrderedDict[str, None] = OrderedDict()
 _heard_lock = threading.Lock()
