@@ -231,12 +231,51 @@ def score(
     return {key: {m: v / b["n"] if m != "n" else v for m, v in b.items()} for key, b in sums.items()}
 
 
+def _first(ranking: Sequence[int | None], evidence: frozenset[str], turn_of: dict[int, str]) -> int | None:
+    """The 1-based rank of the first evidence turn in `ranking`, None if absent."""
+    return next((r for r, i in enumerate(ranking, 1) if i is not None and turn_of.get(i) in evidence), None)
+
+
+def _band(rank: int | None) -> str:
+    if rank is None:
+        return "absent"
+    return "1-10" if rank <= 10 else "11-20" if rank <= 20 else "21-50" if rank <= 50 else ">50"
+
+
+def diagnose(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> None:
+    """Per split and kind, base's @10 misses tallied by where the first evidence turn is: in the
+    fused ranking read 50 deep (rank band, or absent: not in the pool nor the window's turns),
+    in the keyword pool, the keyword ranking (DEEP) and the vector ranking (DEEP)."""
+    from collections import Counter
+
+    from memory.retrieval import structure
+
+    tallies: dict[str, Counter[str]] = {}
+    for p in pools:
+        fused = structure.rerank(p.query, rankings("base", p), k=50, queryset=p.scope, loaded=p.rows)
+        rank = _first(fused, p.evidence, turn_of)
+        if rank is not None and rank <= 10:
+            continue
+        in_pool = _first([*p.keyword, *p.semantic], p.evidence, turn_of) is not None
+        for key in (f"{p.split}", f"{p.split}/{p.kind}"):
+            t = tallies.setdefault(key, Counter())
+            t["misses"] += 1
+            t[f"fused {_band(rank)}"] += 1
+            t["in pool" if in_pool else "not in pool"] += 1
+            t[f"kw {_band(_first(p.kdeep, p.evidence, turn_of))}"] += 1
+            t[f"vec {_band(_first(p.deep, p.evidence, turn_of))}"] += 1
+    for key in sorted(tallies):
+        counts = ", ".join(f"{n} {c}" for n, c in sorted(tallies[key].items()))
+        print(f"diagnose {label:<6} {key:<20} {counts}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path)
     parser.add_argument("--ours", action="store_true")
     parser.add_argument("--variants", default="", help="comma-separated names (default: all)")
     parser.add_argument("--kinds", action="store_true", help="also print each split's question kinds")
+    parser.add_argument("--diagnose", action="store_true", help="tally where base's @10 misses are")
     args = parser.parse_args(argv)
     instance = common.bench_instance("recall-splits")
     if not (instance / "built.json").exists():
@@ -260,6 +299,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.ours:
             corpus = conversation_eval.load_corpus()
             sets.append(("ours", *_pools(corpus, lambda q: q.split, "tune-ours", cache)))
+        if args.diagnose:
+            for label, pools, turn_of in sets:
+                diagnose(label, pools, turn_of)
         for name, weights in chosen.items():
             print(name, file=sys.stderr, flush=True)
             for label, pools, turn_of in sets:
