@@ -420,7 +420,7 @@ class Server:
         try:
             with urllib.request.urlopen(self.url + path, timeout=5) as response:  # noqa: S310 - our server
                 return int(response.status)
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # refused, reset, or a worker still booting on a loaded machine: not ready yet
             return 0
 
     def post(self, path: str, body: dict[str, Any], key: str) -> tuple[int, dict[str, Any]]:
