@@ -544,18 +544,36 @@ def test_the_keywords_first_turns_keep_a_place_past_rank_five() -> None:
 
 def test_a_turn_the_keyword_side_ranks_first_stays_in_the_top_ten() -> None:
     texts = [f"Alice: We talked about the garden and the weather, part {n} of the chat." for n in range(14)]
-    shia = "Gina: It's Shia Labeouf!"
-    ids = store_sessions([("s1", "2026-04-02", [*texts, shia])])
+    quip = "Gina: Ha, Shia!"
+    ids = store_sessions([("s1", "2026-04-02", [*texts, quip])])
     others = [ids[t] for t in texts]
-    rankings = [[ids[shia], *others[:3]], others]  # keyword first; the vector side misses it
-    question = "When did Gina mention Shia Labeouf?"
+    rankings = [[ids[quip], *others[:3]], others]  # keyword first; the vector side misses it
+    question = "When did Gina mention Shia Labeouf's films?"
     off = dataclasses.replace(structure.WEIGHTS, keyword_heads=0)
 
     kept = structure.rerank(question, rankings, k=10, queryset=scope())
     without = structure.rerank(question, rankings, k=10, queryset=scope(), weights=off)
 
-    assert ids[shia] in kept
-    assert ids[shia] not in without  # small talk, one list: fusion alone puts it past ten
+    assert ids[quip] in kept
+    assert ids[quip] not in without  # small talk, one list: fusion alone puts it past ten
+
+
+def test_a_short_turn_that_says_only_the_questions_words_is_an_answer_not_small_talk() -> None:
+    texts = [f"Alice: We talked about the garden and the weather, part {n} of the chat." for n in range(14)]
+    answer, quip = "Gina: It's Shia Labeouf!", "Gina: Ha, Shia!"
+    ids = store_sessions([("s1", "2026-04-02", [*texts, answer, quip])])
+    others = [ids[t] for t in texts]
+    question = "When did Gina mention Shia Labeouf?"
+    off = dataclasses.replace(structure.WEIGHTS, keyword_heads=0)
+
+    def rank_of(turn: str) -> int | None:
+        found = structure.rerank(
+            question, [[ids[turn], *others[:3]], others], k=10, queryset=scope(), weights=off
+        )
+        return found.index(ids[turn]) + 1 if ids[turn] in found else None
+
+    assert rank_of(answer) is not None  # two words, both the question's: kept whole
+    assert rank_of(quip) is None  # "ha" is not the question's: damped as small talk
 
 
 def test_a_requery_on_the_exact_scan_reads_the_new_vector_once(

@@ -128,6 +128,12 @@ def test_terms_of():
     assert len(fts5.terms_of(" ".join(f"w{i}" for i in range(50)))) == fts5.MAX_TERMS
 
 
+def test_both_is_the_frame_of_a_comparison_not_a_term():
+    # "X and Y both ..." asks what two people share; the turns that answer say each thing once
+    assert fts5.terms_of("What do Jon and Gina both have in common?") == ["jon", "gina", "common"]
+    assert fts5.terms_of("both") == ["both"]  # nothing else left: kept
+
+
 @pytest.mark.sqlite_only
 def test_quoting_doubles_embedded_quotes():
     assert fts5.quote('say "hi"') == '"say ""hi"""'
