@@ -67,9 +67,10 @@ from memory.lifecycle.inspection_patterns import (
     TURN_DETECTORS,
     LiteralScan,
     mentioned,
+    own_preference,
     own_wish,
 )
-from memory.lifecycle.inspection_semantic import GATE_WORDS, semantic_reasons
+from memory.lifecycle.inspection_semantic import GATE_WORDS, semantic_reasons, tightened
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -86,12 +87,20 @@ FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concea
 MENTION_DETECTORS = frozenset({"override of earlier instructions"})
 # An inability named as a condition ("when the chatbot can't answer, ...") is skipped by these.
 CONDITION_DETECTORS = frozenset({"order addressed to the model"})
+# A control tightened ("the assistant will not get write access; read-only stays") is judged by its
+# direction: these skip a match whose sentence only tightens.
+DIRECTION_DETECTORS = frozenset({"order addressed to the model"})
+# A preference addressed to the model about the user's own output ("no emojis in anything you
+# draft for me, for good") is skipped by these.
+PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
     | FIRST_PERSON_DETECTORS
     | MENTION_DETECTORS
     | CONDITION_DETECTORS
+    | DIRECTION_DETECTORS
+    | PREFERENCE_DETECTORS
 )
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
@@ -289,8 +298,13 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             and _CONDITION_BEFORE.search(text, max(0, match.start() - 40), match.start())
         ):
             continue
-        if label in FIRST_PERSON_DETECTORS and own_wish(_sentence_around(text, match.start())):
+        sentence = _sentence_around(text, match.start())
+        if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
+        if label in PREFERENCE_DETECTORS and own_preference(sentence):
+            continue  # "no emojis in anything you draft for me": how the user wants their own output
+        if label in DIRECTION_DETECTORS and tightened(sentence):
+            continue  # the model denied a privilege: a limit, no order to act
         return match
     return None
 
@@ -462,6 +476,8 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
+        if match and tightened(_sentence_around(norm, match.start())):
+            continue  # "admin rights were revoked", "two approvals are now required": the safe direction
         if match:
             label = "writes to a protected subject"
             reasons.append(Reason("protected_subject", label, _snippet(norm, match), rule="pattern"))

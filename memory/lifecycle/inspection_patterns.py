@@ -159,6 +159,25 @@ def own_wish(sentence: str) -> bool:
     return bool(_FIRST_PERSON.search(sentence)) and not _ADDRESSEE.search(sentence)
 
 
+# A preference the user addresses to the model for their own output ("no emojis in anything you
+# draft for me", "keep your replies to me short"): "you" serves "me" and nobody else is involved.
+# Anything that reaches past the user (others, a destination, a secret or a control, earlier rules
+# set aside, a product pushed) is no preference, whoever is addressed.
+_FOR_ME = re.compile(r"\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
+_BEYOND_ME = re.compile(
+    r"\b(?:users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?|"
+    r"passwords?|secrets?|keys?|tokens?|credentials?|admin\w*|access|permissions?|approv\w*|confirm\w*|"
+    r"ignore|disregard|forget|override|bypass|skip|rules?|instructions?|guidelines?|filters?|safety|"
+    r"recommend\w*|promot\w*|endors\w*|invest\w*|buy|install\w*|visit|click|transfer\w*|pay\w*|send|forward|"
+    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently)\b|https?:|www\.|@|\.(?:com|net|org|io)\b"
+)
+
+
+def own_preference(sentence: str) -> bool:
+    """The user's wish about how "you" write for them, touching nothing beyond their own output."""
+    return bool(_FOR_ME.search(sentence)) and not _BEYOND_ME.search(sentence)
+
+
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").
 _MENTION = re.compile(
     r"\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+['\"\u2018\u201c]"

@@ -40,12 +40,14 @@ from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
     ADDRESS_FORMS,
+    CAP,
     CHAT_TEMPLATE,
     COMMAND_RELAYED,
     CONTROL,
     CONVERSATION,
     DEONTIC,
     DIRECTIVE,
+    GRANTED,
     HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
@@ -54,6 +56,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
     MODEL_POWER,
+    MODEL_VOCATIVE,
     NARROW,
     OUTSIDE,
     OVERRIDE,
@@ -61,12 +64,14 @@ from memory.lifecycle.inspection_lexicon import (
     PERSONA,
     PRIV_KEY,
     PRIV_VALUE,
+    PRIVILEGE_CONTROL,
     SEND,
     SENT_THING,
     STANDING_PERMISSION,
     SWEEPING,
+    TIGHTENED,
 )
-from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_wish
+from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_preference, own_wish
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -132,6 +137,18 @@ _LOOSENED = _c(LOOSENED)
 _SWEEPING = _c(SWEEPING)
 _ACTION_CONTROL = _c(ACTION_CONTROL)
 _NARROW = _c(NARROW)
+_CAP = _c(CAP)
+_PRIVILEGE = _c(PRIVILEGE_CONTROL)
+_GRANTED = _c(GRANTED)
+_TIGHTENED = _c(TIGHTENED)
+_UNCAPPED = re.compile(
+    r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
+)
+# "KI: ...", "Assistente: ...", "المساعد: ...": the model named, then a colon, then the message
+_VOCATIVE = _c(
+    rf"[\s\-*•>\"'«“]*(?:dear |hey |to |for |an |para |per |pour |aan |do )?{MODEL_VOCATIVE}\s*[:：]\s*\S"
+)
+_VOCATIVE_REACH = 40  # the colon of an address stands within a line's first few words
 _STANDING = _c(STANDING_PERMISSION)
 _EMPOWERED = _c(MODEL_EMPOWERED)
 _OVERRIDE = _c(OVERRIDE)
@@ -182,7 +199,8 @@ _LOOSENED_GATE = _g(
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
     "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
     "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
-    "admins",
+    "admins", "same ", "tienen", "tiene ", "têm", "mają", " ma ", " có ", "memiliki", "sahip", " root", "superuser",
+    "tidak lagi", "không còn", "już nie", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -201,7 +219,8 @@ _CONTROL_GATE = _g(
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
-    "moderator", "superuser", "weryfikacj", "onay",
+    "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte", "droits",
+    "persetujuan", "root", "ownership",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -273,6 +292,34 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     return None
 
 
+def tightened(text: str) -> bool:
+    """`text` (a sentence) tightens a control ("read-only stays", "admin rights were revoked",
+    "MFA is now mandatory") and loosens none: the direction that is no attack."""
+    tight = _TIGHTENED.search(text)
+    # its own words ("removed from", "revoked") are no loosening; any other loosening wins
+    return tight is not None and _LOOSENED.search(text[: tight.start()] + " " + text[tight.end() :]) is None
+
+
+def capped(text: str) -> bool:
+    """`text` puts a cap on what it allows ("up to 50 EUR", "bis zu 2.000 EUR"), whatever the
+    number, and says nothing sweeping ("any amount", "unlimited") besides."""
+    return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
+
+
+def _model_vocative(norm: str) -> SemanticHit | None:
+    """A line that opens by naming the model, then a colon: a message to it, in any language
+    (the English and several other forms are in the detectors and ADDRESS_FORMS already)."""
+    start = 0
+    for line in norm.split("\n"):
+        head = line[:_VOCATIVE_REACH]
+        match = _VOCATIVE.match(line) if (":" in head or "：" in head) else None
+        if match:
+            why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
+            return SemanticHit("addressed_directive", why, _snip(norm, start))
+        start += len(line) + 1
+    return None
+
+
 def _model_obligation(norm: str) -> SemanticHit | None:
     asked = _ASKED_OF_MODEL.search(norm)
     if asked:
@@ -310,6 +357,8 @@ def _model_conduct(norm: str) -> SemanticHit | None:
             duty = _LOOSENED.search(text)
         if duty is not None and _not_the_models(text, duty):
             continue
+        if duty is not None and (tightened(text) or (_PERMISSION_WORD.search(duty[0]) and capped(text))):
+            continue  # "may approve refunds up to 50 EUR", "will not get write access": limits, no power
         if duty is not None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
@@ -331,7 +380,7 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         if not persist:
             continue
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
-        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text):
+        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text) or own_preference(text):
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
@@ -365,6 +414,8 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
+        if tightened(text):
+            continue  # the change goes the safe way ("approval is now required", "rights revoked")
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
@@ -372,8 +423,15 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
-            action = _ACTION_CONTROL.fullmatch(control[0]) and not _NARROW.search(text)
-            if action or _sweeping_beyond(norm, loosened[0]):
+            action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
+            # A privilege's direction is the other way round: granted is the risky one, whoever
+            # receives it; removed ("41 unused IAM roles were removed") is a tightening.
+            if _PRIVILEGE.fullmatch(control[0]):
+                granted = _GRANTED.search(window)
+                if granted is None:
+                    continue
+                loosened = granted
+            if action or _PRIVILEGE.fullmatch(control[0]) or _sweeping_beyond(norm, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -438,6 +496,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     model = _has(found, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
     if model:
         hits.append(_addressed_directive(norm, turn=turn))
+    if not turn and not any(hits):
+        hits.append(_model_vocative(norm))
     if turn:
         return [hit for hit in hits if hit]
     if model:
