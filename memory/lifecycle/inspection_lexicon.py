@@ -119,7 +119,8 @@ ACT = (
     r"(?:\b(?:(?:tell|say|answer|reply|respond|recommend|suggest|reveal|share|send|forward|post|email|grant|approve|accept|"
     r"skip|ignore|forget|disregard|stop|mention|delete|execute|run|give|mark|waive|treat|include|add|describe|list|"
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
-    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
+    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive|"
+    r"cite|invite|link|direct|redirect|point)\w{0,4}|(?:close|end|finish|open|start|sign off) (?:with|by)|"
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
     r"disclos\w*|divulg\w*|rank|rate|score|prioriti[sz]e|shortlist|hire|overrid\w*|behandel\w*|trusted|"
     r"treated as|count as|are (?:operators?|admins?|owners?|staff)|record|note down|remember|store|save|log that|"
@@ -170,7 +171,12 @@ PERSIST = (
     r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu|"
     r"no (?:end date|expiry|expiration)|after today|long haul|outlives?|from here on(?: out)?|beyond (?:this|today)|"
     r"for all (?:chats|sessions|conversations)|(?:chats?|sessions?|conversations?) to come|"
-    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
+    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle|"
+    # the conversations to come, in several languages
+    r"(?:conversations?|sessions?|[ée]changes?) [àa] venir|(?:conversaciones|sesiones) (?:por venir|futuras|que vengan)|"
+    r"(?:futur[ea]s|pr[óo]xim[ao]s|prossim[ei]|kommenden|k[üu]nftigen|toekomstige|volgende|przysz[łl]\w+|kolejn\w+|gelecek(?:teki)?) "
+    r"(?:conversa\w*|sess\w*|gespr[äa]ch\w*|unterhaltung\w*|sitzung\w*|gesprekken|rozm[oó]w\w*|sesj\w*|konu[şs]ma\w*|sohbet\w*))\b|"
+    r"今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
 CONVERSATION = (
@@ -184,7 +190,9 @@ CONVERSATION = (
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
     r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
-    r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que))"
+    r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que)|"
+    r"\b(?:toutes les|todas las|todas as|tutte le|alle|wszystkie|t[üu]m) (?:conversations|conversaciones|conversas|"
+    r"conversazioni|gespr[äa]che|gesprekken|rozmowy|sessions|sesiones|sess[õo]es|sessioni|sitzungen|sohbetler)\b)"
 )
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
@@ -197,7 +205,7 @@ CONTROL = (
     r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"
     r"ceilings?|thresholds?|approvers?|firewall(?: rules?)?|kill switch(?:es)?|security questions?|fraud checks?|"
     r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*|"
-    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|root|permisos|permiss[õo]es|uprawnie\w*|"
+    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|root|permisos|analysts?|reviewers?|permiss[õo]es|uprawnie\w*|"
     r"quy[ềe]n \w+|persetujuan|yetki\w*|rechte|droits|permessi)\b|"
     r"承認|確認|権限|审批|权限)"
 )
@@ -217,6 +225,10 @@ LOOSENED = (
     r"paused|auto-?approved|(?:approved|accepted|granted) automatically|opened to|delegated to|inherits?|"
     r"added to the [\w ]{0,20}admins?(?: group)?|transferred to|set to (?:maximum|max|unlimited)|advisory only|"
     r"(?:is|are) gone|no (?:upper bound|cap|limit|ceiling)|accord[ée]e?s? [àa]|d[ée]sactiv[ée]e?s?|"
+    # a control declared met in advance, or its human taken out
+    r"(?:is|are) (?:always|automatically) (?:satisfied|met|fulfilled|passed|approved|granted|cleared)|"
+    r"(?:treated|counted|deemed|considered) as (?:approved|satisfied|passed|met|cleared)|"
+    r"no (?:analyst|reviewer|human|person|manager|one) (?:is )?(?:involved|needed|required|in the loop)|"
     r"ya no se (?:exige|requiere|pide)|desactivad[oa]s?|desativad[oa]s?|zniesion\w*|wy[łl][aą]czon\w*|"
     r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi]|"
     r"now (?:holds?|has|have|gets?|inherits?) (?:the )?(?:same |full |global |domain )?(?:admin\w*|superuser|root|owner)|"
@@ -305,7 +317,7 @@ ACTION_CONTROL = (
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
-    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|persetujuan|zatwierdzeni\w*|aprova[çc][ãa]o|"
+    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|persetujuan|analysts?|reviewers?|zatwierdzeni\w*|aprova[çc][ãa]o|"
     r"approvazion\w*|goedkeuring|ph[êe] duy[ệe]t|onay\w*)\b|承認|確認|审批|승인)"
 )
 NARROW = (
@@ -388,7 +400,16 @@ MODEL_VOCATIVE = (
     r"助手|ai助手|人工智能|机器人|アシスタント|ai アシスタント|チャットボット|어시스턴트|챗봇|인공지능|ai 비서|비서|"
     r"trợ lý(?: ai)?|सहायक|एआई|المساعد(?: الذكي)?|الذكاء الاصطناعي|yapay zek[aâ]|yapay zeka asistanı|"
     r"sztuczna inteligencja|inteligencia artificial|intelligenza artificiale|intelligence artificielle|"
-    r"intelig[êe]ncia artificial|kecerdasan buatan|עוזר|ผู้ช่วย)"
+    r"intelig[êe]ncia artificial|kecerdasan buatan|עוזר|ผู้ช่วย|แชทบอท|เอไอ|mesters[ée]ges intelligenci\w*|msaidizi|"
+    r"teko[äa]ly\w*|τεχνητή νοημοσύνη|בינה מלאכותית|دستیار|асистент\w*|trí tuệ nhân tạo|umělá inteligence|"
+    r"inteligen[țt]a artificial[ăa])"
+    # the addressee's case ending where a language marks it ("asistana", "intelligenciának", "AI에게")
+    r"(?:nak|nek|owi|ya|ye|a|e|에게|께|へ|に)?"
+)
+# What may stand before the addressee: an article or a "to"/"for" ("A ...", "ถึง...", "Gửi ...").
+VOCATIVE_LEAD = (
+    r"(?:dear |hey |to |for |an |para |per |pour |aan |do |dla |til |till |kepada |untuk |gửi |ถึง|к |для |a |al |à |"
+    r"à l'|la |el |il )?"
 )
 # Controls that are a privilege someone holds: granting one to anyone is the risky direction
 # whether or not the news is sweeping (an approval step removed for small amounts may be narrow).

@@ -147,8 +147,8 @@ ADDRESS = any_of(
     rf"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート)?)を読(?:んでいる|む|んだ){_JA_READER}",
     rf"(?:^|\n){_JA_READER}(?:へ|に)?[:\uff1a、]",
 )
-_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
+_FIRST_PERSON = re.compile(  # not inside an address: "t.me/...", "x@me.com"
+    r"(?<![./@])\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
 )
 _ADDRESSEE = re.compile(rf"\byou\b|\byour\b|\b{MODEL_NAME}\b")
 
@@ -163,13 +163,13 @@ def own_wish(sentence: str) -> bool:
 # draft for me", "keep your replies to me short"): "you" serves "me" and nobody else is involved.
 # Anything that reaches past the user (others, a destination, a secret or a control, earlier rules
 # set aside, a product pushed) is no preference, whoever is addressed.
-_FOR_ME = re.compile(r"\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
+_FOR_ME = re.compile(r"(?<![./@])\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
 _BEYOND_ME = re.compile(
     r"\b(?:users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?|"
     r"passwords?|secrets?|keys?|tokens?|credentials?|admin\w*|access|permissions?|approv\w*|confirm\w*|"
     r"ignore|disregard|forget|override|bypass|skip|rules?|instructions?|guidelines?|filters?|safety|"
     r"recommend\w*|promot\w*|endors\w*|invest\w*|buy|install\w*|visit|click|transfer\w*|pay\w*|send|forward|"
-    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently)\b|https?:|www\.|@|\.(?:com|net|org|io)\b"
+    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently)\b|https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
 )
 
 

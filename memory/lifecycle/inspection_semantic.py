@@ -70,6 +70,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PERMISSION,
     SWEEPING,
     TIGHTENED,
+    VOCATIVE_LEAD,
 )
 from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_preference, own_wish
 
@@ -145,9 +146,7 @@ _UNCAPPED = re.compile(
     r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
 )
 # "KI: ...", "Assistente: ...", "المساعد: ...": the model named, then a colon, then the message
-_VOCATIVE = _c(
-    rf"[\s\-*•>\"'«“]*(?:dear |hey |to |for |an |para |per |pour |aan |do )?{MODEL_VOCATIVE}\s*[:：]\s*\S"
-)
+_VOCATIVE = _c(rf"[\s\-*•>\"'«“]*{VOCATIVE_LEAD}{MODEL_VOCATIVE}\s*[:：]\s*\S")
 _VOCATIVE_REACH = 40  # the colon of an address stands within a line's first few words
 _STANDING = _c(STANDING_PERMISSION)
 _EMPOWERED = _c(MODEL_EMPOWERED)
@@ -200,7 +199,8 @@ _LOOSENED_GATE = _g(
     "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
     "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
     "admins", "same ", "tienen", "tiene ", "têm", "mają", " ma ", " có ", "memiliki", "sahip", " root", "superuser",
-    "tidak lagi", "không còn", "już nie", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
+    "tidak lagi", "không còn", "już nie", "satisfied", "always ", "deemed", "treated as", "counted as", "no analyst",
+    "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -209,7 +209,8 @@ _PERSIST_GATE = _g(
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
     "no end", "no expir", "after today", "long haul", "outlive", "from here on", "beyond", "for all", "to come",
-    "en todas", "für alle", "fur alle",
+    "en todas", "für alle", "fur alle", "venir", "vengan", "futur", "próxim", "proxim", "prossim", "kommend", "toekomst",
+    "przysz", "kolejn", "gelecek", "toutes les", "todas", "tutte le", "wszystkie",
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
@@ -220,7 +221,7 @@ _CONTROL_GATE = _g(
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
     "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte", "droits",
-    "persetujuan", "root", "ownership",
+    "persetujuan", "root", "ownership", "analyst", "reviewer",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
