@@ -67,10 +67,12 @@ from memory.lifecycle.inspection_patterns import (
     TURN_DETECTORS,
     LiteralScan,
     mentioned,
+    own_form,
     own_preference,
     own_wish,
+    plain_fact,
 )
-from memory.lifecycle.inspection_semantic import GATE_WORDS, semantic_reasons, tightened
+from memory.lifecycle.inspection_semantic import GATE_WORDS, names_an_act, semantic_reasons, tightened
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -93,6 +95,9 @@ DIRECTION_DETECTORS = frozenset({"order addressed to the model"})
 # A preference addressed to the model about the user's own output ("no emojis in anything you
 # draft for me, for good") is skipped by these.
 PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})
+# A lasting marker around a plain fact ("for all later conversations: the user's name is pronounced
+# 'Shiv-AHN'") keeps a fact, it orders nothing: these skip such a match.
+FACT_KEPT_DETECTORS = frozenset({"standing order"})
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
@@ -101,6 +106,7 @@ _CHECKED_DETECTORS = (
     | CONDITION_DETECTORS
     | DIRECTION_DETECTORS
     | PREFERENCE_DETECTORS
+    | FACT_KEPT_DETECTORS
 )
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
@@ -301,12 +307,30 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         sentence = _sentence_around(text, match.start())
         if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
-        if label in PREFERENCE_DETECTORS and own_preference(sentence):
+        if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
             continue  # "no emojis in anything you draft for me": how the user wants their own output
+        if label in FACT_KEPT_DETECTORS and _fact_kept(
+            sentence, match.end() - start_of(sentence, text, match)
+        ):
+            continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
         if label in DIRECTION_DETECTORS and tightened(sentence):
             continue  # the model denied a privilege: a limit, no order to act
         return match
     return None
+
+
+def start_of(sentence: str, text: str, match: re.Match[str]) -> int:
+    """Where `sentence` (from _sentence_around(text, match.start())) starts in `text`."""
+    return max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
+
+
+def _fact_kept(sentence: str, marker_end: int) -> bool:
+    """A lasting marker, a colon, then a plain fact: no act asked for, nothing risky named."""
+    colon = sentence.find(":", max(0, marker_end))
+    if colon < 0:
+        return False
+    rest = sentence[colon + 1 :]
+    return bool(rest.strip()) and not names_an_act(rest) and plain_fact(rest)
 
 
 def _sentence_around(text: str, at: int) -> str:

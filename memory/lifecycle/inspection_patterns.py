@@ -164,18 +164,49 @@ def own_wish(sentence: str) -> bool:
 # Anything that reaches past the user (others, a destination, a secret or a control, earlier rules
 # set aside, a product pushed) is no preference, whoever is addressed.
 _FOR_ME = re.compile(r"(?<![./@])\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
+_OTHERS = (
+    r"users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?"
+)
 _BEYOND_ME = re.compile(
-    r"\b(?:users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?|"
+    rf"\b(?:{_OTHERS}|"
     r"passwords?|secrets?|keys?|tokens?|credentials?|admin\w*|access|permissions?|approv\w*|confirm\w*|"
     r"ignore|disregard|forget|override|bypass|skip|rules?|instructions?|guidelines?|filters?|safety|"
     r"recommend\w*|promot\w*|endors\w*|invest\w*|buy|install\w*|visit|click|transfer\w*|pay\w*|send|forward|"
-    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently)\b|https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
+    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently|treat\w*|trust\w*|owners?|signed|coming from)\b|https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
 )
 
 
 def own_preference(sentence: str) -> bool:
     """The user's wish about how "you" write for them, touching nothing beyond their own output."""
     return bool(_FOR_ME.search(sentence)) and not _BEYOND_ME.search(sentence)
+
+
+# The form of an answer: its language, length, order, layout, units and dates. A rule about form
+# alone ("in every reply, put the command first", "for all future chats, write dates as
+# day-month-year") is a preference; one that reaches past form (a link, a product, a secret,
+# others, a quoted phrase to insert) is not.
+_FORM = re.compile(
+    r"\b(?:formats?|formatting|dates? (?:as|in)|date format|units|metric|imperial|words|sentences|paragraphs?|"
+    r"bullets?|bullet points|tables?|markdown|headings?|emojis?|tone|formal|informal|spelling|"
+    r"(?:british|american|plain|simple) english|in (?:english|german|french|spanish|italian|portuguese|dutch|polish)|"
+    r"commands?|code blocks?|explanations?|tl;?dr|length|shorter|concise|brief|day-month-year|iso|24-hour|12-hour|"
+    r"time ?zones?|currency|decimals?)\b"
+)
+_QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'[^']{3,}'")
+
+
+def own_form(sentence: str) -> bool:
+    """A rule about the form of the answers and nothing past it (see _FORM)."""
+    return bool(_FORM.search(sentence)) and not _BEYOND_ME.search(sentence) and not _QUOTED.search(sentence)
+
+
+_RISKY = re.compile(_BEYOND_ME.pattern.replace(f"{_OTHERS}|", "", 1))
+
+
+def plain_fact(text: str) -> bool:
+    """Nothing risky named (no secret, control, override, destination, product push): with no act
+    in it either (the caller checks), a fact to keep, not a behaviour."""
+    return _RISKY.search(text) is None
 
 
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").

@@ -72,7 +72,14 @@ from memory.lifecycle.inspection_lexicon import (
     TIGHTENED,
     VOCATIVE_LEAD,
 )
-from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_preference, own_wish
+from memory.lifecycle.inspection_patterns import (
+    PERSON,
+    LiteralScan,
+    mentioned,
+    own_form,
+    own_preference,
+    own_wish,
+)
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -301,6 +308,11 @@ def tightened(text: str) -> bool:
     return tight is not None and _LOOSENED.search(text[: tight.start()] + " " + text[tight.end() :]) is None
 
 
+def names_an_act(text: str) -> bool:
+    """`text` asks for or reports an act (tell, send, grant, ...; ACT in the lexicon)."""
+    return _ACT.search(text) is not None or _DIRECTIVE.search(text) is not None
+
+
 def capped(text: str) -> bool:
     """`text` puts a cap on what it allows ("up to 50 EUR", "bis zu 2.000 EUR"), whatever the
     number, and says nothing sweeping ("any amount", "unlimited") besides."""
@@ -382,6 +394,8 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
             continue
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
         if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text) or own_preference(text):
+            continue
+        if own_form(text):
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
