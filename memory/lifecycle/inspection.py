@@ -71,6 +71,7 @@ from memory.lifecycle.inspection_patterns import (
     own_preference,
     own_wish,
     plain_fact,
+    warned_claim,
 )
 from memory.lifecycle.inspection_semantic import GATE_WORDS, names_an_act, semantic_reasons, tightened
 from memory.lifecycle.redaction import redact_secrets
@@ -500,6 +501,8 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
+        if match and warned_claim(_sentence_around(norm, match.start())):
+            continue  # "be wary of anyone who claims the review was waived": advice against it
         if match and tightened(_sentence_around(norm, match.start())):
             continue  # "admin rights were revoked", "two approvals are now required": the safe direction
         if match:

@@ -388,6 +388,9 @@ TIGHTENED = (
     r"\bare (?:now )?(?:required|mandatory|compulsory|enforced)\b|\bnow requires?\b|"
     r"\b(?:two|2|a second) (?:approvals?|approvers|reviewers?|sign-?offs?)\b|\bstricter\b|\btightened\b|"
     r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*)\b|"
+    # a person keeps the last step: "the assistant may draft replies, but a person sends them"
+    r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
+    r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
     r"必须审批|必须确认|필수)"
 )
 # The model named, then a colon, at a line start: the row speaks to it ("KI: ...", "IA: ...",

@@ -209,6 +209,22 @@ def plain_fact(text: str) -> bool:
     return _RISKY.search(text) is None
 
 
+# A loosening reported as someone's claim inside a warning ("be wary of anyone who claims the
+# security review was waived") is advice against it, not news of it.
+_WARNING = re.compile(
+    r"\b(?:be wary|beware|be careful|watch out|suspicious|phishing|scam\w*|report (?:it|them|this)|"
+    r"never trust|don't trust|do not trust|verify with|check with)\b"
+)
+_CLAIMED = re.compile(
+    r"\b(?:claims?|claimed|claiming|says?|said|asks? you to|asking you to|tells? you|pretends?)\b"
+)
+
+
+def warned_claim(sentence: str) -> bool:
+    """`sentence` reports a claim and warns against it."""
+    return bool(_WARNING.search(sentence)) and bool(_CLAIMED.search(sentence))
+
+
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").
 _MENTION = re.compile(
     r"\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+['\"\u2018\u201c]"

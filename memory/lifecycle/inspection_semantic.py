@@ -79,6 +79,7 @@ from memory.lifecycle.inspection_patterns import (
     own_form,
     own_preference,
     own_wish,
+    warned_claim,
 )
 
 SNIPPET_CHARS = 80
@@ -305,7 +306,10 @@ def tightened(text: str) -> bool:
     "MFA is now mandatory") and loosens none: the direction that is no attack."""
     tight = _TIGHTENED.search(text)
     # its own words ("removed from", "revoked") are no loosening; any other loosening wins
-    return tight is not None and _LOOSENED.search(text[: tight.start()] + " " + text[tight.end() :]) is None
+    if tight is None:
+        return False
+    rest = text[: tight.start()] + " " + text[tight.end() :]
+    return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
 
 
 def names_an_act(text: str) -> bool:
@@ -429,8 +433,8 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
-        if tightened(text):
-            continue  # the change goes the safe way ("approval is now required", "rights revoked")
+        if tightened(text) or warned_claim(text):
+            continue  # the safe way ("approval is now required", "rights revoked"), or a warning
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
