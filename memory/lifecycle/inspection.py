@@ -99,6 +99,12 @@ PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})
 # A lasting marker around a plain fact ("for all later conversations: the user's name is pronounced
 # 'Shiv-AHN'") keeps a fact, it orders nothing: these skip such a match.
 FACT_KEPT_DETECTORS = frozenset({"standing order"})
+# A person's plan ("the team will move the weekly sync to Thursdays from now on") is no standing
+# order to the model: these skip a sentence whose subject is a person with a plan verb.
+PLAN_DETECTORS = frozenset({"standing order"})
+_PERSON_PLAN = re.compile(
+    rf"\s*(?:{PERSON})\s+(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
+)
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
@@ -108,6 +114,7 @@ _CHECKED_DETECTORS = (
     | DIRECTION_DETECTORS
     | PREFERENCE_DETECTORS
     | FACT_KEPT_DETECTORS
+    | PLAN_DETECTORS
 )
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
@@ -314,6 +321,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             sentence, match.end() - start_of(sentence, text, match)
         ):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
+        if label in PLAN_DETECTORS and _PERSON_PLAN.match(sentence) and plain_fact(sentence):
+            continue  # a person's plan, naming nothing risky
         if label in DIRECTION_DETECTORS and tightened(sentence):
             continue  # the model denied a privilege: a limit, no order to act
         return match
