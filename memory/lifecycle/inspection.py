@@ -103,7 +103,8 @@ FACT_KEPT_DETECTORS = frozenset({"standing order"})
 # order to the model: these skip a sentence whose subject is a person with a plan verb.
 PLAN_DETECTORS = frozenset({"standing order"})
 _PERSON_PLAN = re.compile(
-    rf"\s*(?:{PERSON})\s+(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
+    rf"\s*(?:{PERSON})\s+"
+    r"(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
 )
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
