@@ -156,6 +156,10 @@ _UNCAPPED = re.compile(
 # "KI: ...", "Assistente: ...", "المساعد: ...": the model named, then a colon, then the message
 _VOCATIVE = _c(rf"[\s\-*•>\"'«“]*{VOCATIVE_LEAD}{MODEL_VOCATIVE}\s*[:：]\s*\S")
 _VOCATIVE_REACH = 40  # the colon of an address stands within a line's first few words
+# "Chatbot, from today ..." / "Asistente, ...": the model named, then a comma, then a sentence to it;
+# not a list that starts with the model ("AI, ML and data are our pillars", "AI, for all its hype, ...")
+_VOCATIVE_COMMA = _c(rf"[\s\-*•>\"'«“]*(?:dear |hey |hi |hello )?{MODEL_VOCATIVE}\s*[,，]\s*(?=\S)")
+_LIST_AFTER = re.compile(r"[,，、&]|\b(?:and|und|et|y|e|i|ve|na|és|en|och|og|или|и)\b|和|及|や")
 _STANDING = _c(STANDING_PERMISSION)
 _EMPOWERED = _c(MODEL_EMPOWERED)
 _OVERRIDE = _c(OVERRIDE)
@@ -330,6 +334,10 @@ def _model_vocative(norm: str) -> SemanticHit | None:
     for line in norm.split("\n"):
         head = line[:_VOCATIVE_REACH]
         match = _VOCATIVE.match(line) if (":" in head or "：" in head) else None
+        if match is None and ("," in head or "，" in head):
+            match = _VOCATIVE_COMMA.match(line)
+            if match and _LIST_AFTER.search(line, match.end(), match.end() + _VOCATIVE_REACH):
+                match = None
         if match:
             why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
             return SemanticHit("addressed_directive", why, _snip(norm, start))
