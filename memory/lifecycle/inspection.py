@@ -99,6 +99,14 @@ PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})
 # A lasting marker around a plain fact ("for all later conversations: the user's name is pronounced
 # 'Shiv-AHN'") keeps a fact, it orders nothing: these skip such a match.
 FACT_KEPT_DETECTORS = frozenset({"standing order"})
+# Advice relayed to a person ("tell callers who lost their card to block it in the app first",
+# "tell new joiners to enable two-factor login"): the person is told to act themselves; naming
+# nothing risky, it is a procedure, not an order about the conversation.
+RELAYED_ADVICE_DETECTORS = frozenset({"imperative about the conversation"})
+_RELAYED_ADVICE = re.compile(
+    r"\b(?:tell|remind|advise|ask)\s+(?!(?:the )?(?:assistant|model|ai|bot)\b)(?:\w+\s+){1,6}?to\s+"
+    r"(?!(?:the|a|an|me|us|you|him|her|them|my|our|your)\b)[a-z]+"
+)
 # A person's plan ("the team will move the weekly sync to Thursdays from now on") is no standing
 # order to the model: these skip a sentence whose subject is a person with a plan verb.
 PLAN_DETECTORS = frozenset({"standing order"})
@@ -325,6 +333,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
         if label in PLAN_DETECTORS and _PERSON_PLAN.match(sentence) and plain_fact(sentence):
             continue  # a person's plan, naming nothing risky
+        if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
+            continue  # a person told to act themselves, naming nothing risky
         if label in DIRECTION_DETECTORS and tightened(sentence):
             continue  # the model denied a privilege: a limit, no order to act
         return match
