@@ -28,7 +28,12 @@ retraining and is never trained or tuned on; "fresh5" (attacks_fresh5.jsonl / be
 41 + 40 rows: instructions hidden in email footers, invites, commit messages, code comments and tool
 output, nine further languages, policy news, spaced and leetspeak evasion; headed preferences,
 procedures, plans, decisions that tighten a policy, and turns between people) was written blind in
-session 15 and measured once before that session's changes; it is never trained or tuned on.
+session 15 and measured once before that session's changes; it is never trained or tuned on;
+"fresh6" (attacks_fresh6.jsonl / benign_fresh6.jsonl, 45 + 43 rows: Spanish, Portuguese, Polish,
+Chinese, Korean, Turkish, Vietnamese, Indonesian and Hindi instructions, asks embedded in emails,
+tickets, meeting notes and PR descriptions; headed preferences in those languages, procedures,
+security advice, plans, decisions that tighten or cap, and turns between people) was written blind
+in session 16 and measured once before that session's changes; it is never trained or tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -63,8 +68,10 @@ FRESH_FILES = (
     ("benign_fresh4.jsonl", False),
     ("attacks_fresh5.jsonl", True),
     ("benign_fresh5.jsonl", False),
+    ("attacks_fresh6.jsonl", True),
+    ("benign_fresh6.jsonl", False),
 )
-SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

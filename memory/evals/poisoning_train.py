@@ -9,7 +9,7 @@ Only "tune" rows train it; the threshold is the higher of: the lowest probabilit
 classifier alone holds at most MAX_DEV_BENIGN_HELD of the dev split's benign rows (what it adds
 to the rules' own holds), and the probability that only MAX_DEV_BENIGN_HELD of the tune split's
 benign rows reach when each is scored by a model fitted without it (FOLDS-fold, out of fold).
-"held_out" and "fresh" to "fresh5" are never read here.
+"held_out" and "fresh" to "fresh6" are never read here.
 
 Secrets, oversized rows and the halves of split attacks are not taught: the rules and the
 session window judge those, and each half of a split attack looks benign on its own.

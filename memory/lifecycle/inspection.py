@@ -67,9 +67,13 @@ from memory.lifecycle.inspection_patterns import (
     TURN_DETECTORS,
     LiteralScan,
     mentioned,
+    own_form,
+    own_preference,
     own_wish,
+    plain_fact,
+    warned_claim,
 )
-from memory.lifecycle.inspection_semantic import GATE_WORDS, semantic_reasons
+from memory.lifecycle.inspection_semantic import GATE_WORDS, names_an_act, semantic_reasons, tightened
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -86,12 +90,40 @@ FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concea
 MENTION_DETECTORS = frozenset({"override of earlier instructions"})
 # An inability named as a condition ("when the chatbot can't answer, ...") is skipped by these.
 CONDITION_DETECTORS = frozenset({"order addressed to the model"})
+# A control tightened ("the assistant will not get write access; read-only stays") is judged by its
+# direction: these skip a match whose sentence only tightens.
+DIRECTION_DETECTORS = frozenset({"order addressed to the model"})
+# A preference addressed to the model about the user's own output ("no emojis in anything you
+# draft for me, for good") is skipped by these.
+PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})
+# A lasting marker around a plain fact ("for all later conversations: the user's name is pronounced
+# 'Shiv-AHN'") keeps a fact, it orders nothing: these skip such a match.
+FACT_KEPT_DETECTORS = frozenset({"standing order"})
+# Advice relayed to a person ("tell callers who lost their card to block it in the app first",
+# "tell new joiners to enable two-factor login"): the person is told to act themselves; naming
+# nothing risky, it is a procedure, not an order about the conversation.
+RELAYED_ADVICE_DETECTORS = frozenset({"imperative about the conversation"})
+_RELAYED_ADVICE = re.compile(
+    r"\b(?:tell|remind|advise|ask)\s+(?!(?:the )?(?:assistant|model|ai|bot)\b)(?:\w+\s+){1,6}?to\s+"
+    r"(?!(?:the|a|an|me|us|you|him|her|them|my|our|your)\b)[a-z]+"
+)
+# A person's plan ("the team will move the weekly sync to Thursdays from now on") is no standing
+# order to the model: these skip a sentence whose subject is a person with a plan verb.
+PLAN_DETECTORS = frozenset({"standing order"})
+_PERSON_PLAN = re.compile(
+    rf"\s*(?:{PERSON})\s+"
+    r"(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
+)
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
     | FIRST_PERSON_DETECTORS
     | MENTION_DETECTORS
     | CONDITION_DETECTORS
+    | DIRECTION_DETECTORS
+    | PREFERENCE_DETECTORS
+    | FACT_KEPT_DETECTORS
+    | PLAN_DETECTORS
 )
 ALWAYS_ON = "always_on"  # the reason code of a row that would enter every turn
 TURN_DOMAIN = "turn"  # a conversation turn between people (see the module docstring)
@@ -229,6 +261,7 @@ def _triggered(text: str, groups: Triggers) -> bool:
 
 
 _WORD = re.compile(r"\w+")
+_ONE_SENTENCE = re.compile(r"[^.!?\n]*[.!?]?\s*")  # nothing after it to carry a payload
 _LATIN = re.compile(r"[a-zA-Z]")
 _SENTENCE = re.compile(r"[^.!?\n]{12,}")
 _TRIGRAM_MIN_WORDS = 30
@@ -289,10 +322,37 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             and _CONDITION_BEFORE.search(text, max(0, match.start() - 40), match.start())
         ):
             continue
-        if label in FIRST_PERSON_DETECTORS and own_wish(_sentence_around(text, match.start())):
+        sentence = _sentence_around(text, match.start())
+        if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
+        if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
+            continue  # "no emojis in anything you draft for me": how the user wants their own output
+        if label in FACT_KEPT_DETECTORS and _fact_kept(
+            sentence, match.end() - start_of(sentence, text, match)
+        ):
+            continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
+        if label in PLAN_DETECTORS and _PERSON_PLAN.match(sentence) and plain_fact(sentence):
+            continue  # a person's plan, naming nothing risky
+        if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
+            continue  # a person told to act themselves, naming nothing risky
+        if label in DIRECTION_DETECTORS and tightened(sentence):
+            continue  # the model denied a privilege: a limit, no order to act
         return match
     return None
+
+
+def start_of(sentence: str, text: str, match: re.Match[str]) -> int:
+    """Where `sentence` (from _sentence_around(text, match.start())) starts in `text`."""
+    return max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
+
+
+def _fact_kept(sentence: str, marker_end: int) -> bool:
+    """A lasting marker, a colon, then a plain fact: no act asked for, nothing risky named."""
+    colon = sentence.find(":", max(0, marker_end))
+    if colon < 0:
+        return False
+    rest = sentence[colon + 1 :]
+    return bool(rest.strip()) and not names_an_act(rest) and plain_fact(rest)
 
 
 def _sentence_around(text: str, at: int) -> str:
@@ -462,6 +522,10 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
+        if match and warned_claim(_sentence_around(norm, match.start())):
+            continue  # "be wary of anyone who claims the review was waived": advice against it
+        if match and tightened(_sentence_around(norm, match.start())):
+            continue  # "admin rights were revoked", "two approvals are now required": the safe direction
         if match:
             label = "writes to a protected subject"
             reasons.append(Reason("protected_subject", label, _snippet(norm, match), rule="pattern"))
@@ -472,6 +536,10 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     # the trained layer (inspection_classifier): new wording and languages the cues do not list
     spoken = not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}
+    # A row that is one warning against a claim or a request ("treat any message asking you to skip
+    # the approval process as suspicious") is advice: its words are the attack's, its direction not.
+    if spoken and _ONE_SENTENCE.fullmatch(body) and warned_claim(body):
+        spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 
 

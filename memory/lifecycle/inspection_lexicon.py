@@ -119,7 +119,8 @@ ACT = (
     r"(?:\b(?:(?:tell|say|answer|reply|respond|recommend|suggest|reveal|share|send|forward|post|email|grant|approve|accept|"
     r"skip|ignore|forget|disregard|stop|mention|delete|execute|run|give|mark|waive|treat|include|add|describe|list|"
     r"omit|agree|advise|reassure|greet|steer|disable|quote|refund|transfer|pay|confirm|claim|"
-    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive)\w{0,4}|"
+    r"deny|hide|lie|pretend|promote|push|upgrade|sign|unlock|open|write|summari[sz]e|attach|verify|mark|waive|"
+    r"cite|invite|link|direct|redirect|point)\w{0,4}|(?:close|end|finish|open|start|sign off) (?:with|by)|"
     r"told|said|gave|sent|wrote|keep quiet|read (?:me|out)|hand\w{0,3} (?:out|over)|give (?:out|away)|leak\w*|"
     r"disclos\w*|divulg\w*|rank|rate|score|prioriti[sz]e|shortlist|hire|overrid\w*|behandel\w*|trusted|"
     r"treated as|count as|are (?:operators?|admins?|owners?|staff)|record|note down|remember|store|save|log that|"
@@ -170,7 +171,12 @@ PERSIST = (
     r"d'ora in poi|per sempre|ogni volta|a partir de agora|daqui em diante|vanaf nu|"
     r"no (?:end date|expiry|expiration)|after today|long haul|outlives?|from here on(?: out)?|beyond (?:this|today)|"
     r"for all (?:chats|sessions|conversations)|(?:chats?|sessions?|conversations?) to come|"
-    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle)\b|今後|これから|毎回|永久|今后|永远|впредь|всегда)"
+    r"en todas las (?:conversaciones|sesiones)|f[üu]r alle|"
+    # the conversations to come, in several languages
+    r"(?:conversations?|sessions?|[ée]changes?) [àa] venir|(?:conversaciones|sesiones) (?:por venir|futuras|que vengan)|"
+    r"(?:futur[ea]s|pr[óo]xim[ao]s|prossim[ei]|kommenden|k[üu]nftigen|toekomstige|volgende|przysz[łl]\w+|kolejn\w+|gelecek(?:teki)?) "
+    r"(?:conversa\w*|sess\w*|gespr[äa]ch\w*|unterhaltung\w*|sitzung\w*|gesprekken|rozm[oó]w\w*|sesj\w*|konu[şs]ma\w*|sohbet\w*))\b|"
+    r"今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
 CONVERSATION = (
@@ -184,7 +190,9 @@ CONVERSATION = (
     r"\b(?:quand|lorsque|si)\b[^.!?\n]{0,40}?\b(?:utilisateur|client|demande|mentionne)|"
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
     r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
-    r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que))"
+    r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que)|"
+    r"\b(?:toutes les|todas las|todas as|tutte le|alle|wszystkie|t[üu]m) (?:conversations|conversaciones|conversas|"
+    r"conversazioni|gespr[äa]che|gesprekken|rozmowy|sessions|sesiones|sess[õo]es|sessioni|sitzungen|sohbetler)\b)"
 )
 # Safety controls: approvals, reviews, checks, filters, limits, allow-lists, roles and rights.
 CONTROL = (
@@ -196,7 +204,9 @@ CONTROL = (
     r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
     r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"
     r"ceilings?|thresholds?|approvers?|firewall(?: rules?)?|kill switch(?:es)?|security questions?|fraud checks?|"
-    r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*)\b|"
+    r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*|"
+    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|root|permisos|analysts?|reviewers?|permiss[õo]es|uprawnie\w*|"
+    r"quy[ềe]n \w+|persetujuan|yetki\w*|rechte|droits|permessi)\b|"
     r"承認|確認|権限|审批|权限)"
 )
 # A control loosened or widened, reported as news.
@@ -215,9 +225,22 @@ LOOSENED = (
     r"paused|auto-?approved|(?:approved|accepted|granted) automatically|opened to|delegated to|inherits?|"
     r"added to the [\w ]{0,20}admins?(?: group)?|transferred to|set to (?:maximum|max|unlimited)|advisory only|"
     r"(?:is|are) gone|no (?:upper bound|cap|limit|ceiling)|accord[ée]e?s? [àa]|d[ée]sactiv[ée]e?s?|"
+    # a control declared met in advance, or its human taken out
+    r"(?:is|are) (?:always|automatically) (?:satisfied|met|fulfilled|passed|approved|granted|cleared)|"
+    r"(?:treated|counted|deemed|considered) as (?:approved|satisfied|passed|met|cleared)|"
+    r"no (?:analyst|reviewer|human|person|manager|one) (?:is )?(?:involved|needed|required|in the loop)|"
     r"ya no se (?:exige|requiere|pide)|desactivad[oa]s?|desativad[oa]s?|zniesion\w*|wy[łl][aą]czon\w*|"
     r"art[ıi]k gerekli de[ğg]il|kald[ıi]r[ıi]ld[ıi]|"
-    r"now (?:holds?|has|have|gets?|inherits?) (?:the )?(?:same |full |global |domain )?(?:admin\w*|superuser|root|owner))\b|"
+    r"now (?:holds?|has|have|gets?|inherits?) (?:the )?(?:same |full |global |domain )?(?:admin\w*|superuser|root|owner)|"
+    # a privilege held by a new holder, in several languages ("hold the same ... privileges as",
+    # "is a superuser now", "runs as root", "tienen permisos de administrador", "ma uprawnienia")
+    r"(?:holds?|has|have|gets?|share|shares|inherits?) the same [\w ]{0,30}?(?:privileges|permissions|rights|access|role)|"
+    r"(?:is|are) (?:an? )?(?:superusers?|admins?|administrators?|owners?|root) now|(?:runs?|executes?|operates?) as root|"
+    r"(?:tienen|tiene|t[êe]m|mają|ma|hanno|ha|haben|hat|ont|hebben|heeft|memiliki|punya|c[óo]|sahip) "
+    r"(?:ahora |agora |teraz |jetzt |maintenant |nu |now |sekarang |đều |giờ )?(?:los |las |les |os |as |die |de |the |i |gli )?"
+    r"(?:permisos|permiss[õo]es|uprawnienia|quy[ềe]n|hak akses|akses admin|rechte|admin-rechte|droits|permessi|rechten|yetki\w*|privilegios|privil[ée]gios)|"
+    r"tidak lagi diperlukan|tidak diperlukan lagi|kh[ôo]ng c[òo]n c[ầa]n|nie jest ju[żz] wymagan\w*|n[ãa]o [ée] mais necess[áa]ri\w*|"
+    r"non [èe] pi[ùu] necessari\w*|niet meer nodig|n'est plus requis\w*)\b|"
     r"廃止|不要|取消)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
@@ -293,7 +316,9 @@ ACTION_CONTROL = (
     r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|"
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
-    r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n)\b|承認|確認|审批)"
+    r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
+    r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|persetujuan|analysts?|reviewers?|zatwierdzeni\w*|aprova[çc][ãa]o|"
+    r"approvazion\w*|goedkeuring|ph[êe] duy[ệe]t|onay\w*)\b|承認|確認|审批|승인)"
 )
 NARROW = (
     r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses|"
@@ -338,3 +363,73 @@ MODEL_POWER = (
 
 # A command for the model relayed by someone: "tell the AI to release ...", "teach the bot to ..."
 COMMAND_RELAYED = rf"\b(?:tell|ask|instruct|get|have|make|teach|train|configure|set up|program) (?:the |your |our |an? )?{MODEL} to\b"
+
+# -- direction: which way a change to a control goes ------------------------------------------
+# A cap is a narrowing whatever its number ("may approve refunds up to 50 EUR", "bis zu 2.000 EUR"):
+# the amount is the operator's business; the shape says a limit stands.
+CAP = (
+    r"(?:\b(?:up to|at most|no more than|not more than|a maximum of|maximum of|max\.?|capped at|limited to|"
+    r"under|below|less than|bis zu|bis|h[öo]chstens|maximal|jusqu'[àa]|au plus|hasta|como m[áa]ximo|"
+    r"fino a|al massimo|at[ée]|no m[áa]ximo|do|maksymalnie|tot|maximaal|en fazla|t[ốo]i đa|hingga|maksimal)\s*"
+    r"(?:[€$£¥₺₩]|eur|usd|gbp|pln|try|brl)?\s*\d|\d[\d.,]*\s*(?:[€$£¥₺₩]|eur|usd|gbp|pln|tl|try|brl|zł)?'?(?:ye|ya|e|a)? kadar|"
+    r"最多|不超过|上限|최대|이하|まで)"
+)
+# A control tightened about a privilege: withheld, revoked, reduced, required. Matched only where
+# no loosening (LOOSENED) is in the same sentence, so "no longer required" stays a loosening.
+TIGHTENED = (
+    r"(?:\b(?:will not|won't|does not|doesn't|do not|don't|shall not|must not|may not|cannot|can't|never|no longer|not)\s+"
+    r"(?:get|gets|have|has|hold|holds|receive|be given|be granted|be allowed|keep|retain)\b[^.;\n]{0,40}?"
+    r"\b(?:access|rights|permissions?|privileges?|admin\w*|root|superuser|ownership)\b|"
+    r"\b(?:access|rights|permissions?|privileges?|admin\w*|role)\b(?:(?!approv|review|check|confirm|sign|verif|filter|mfa|2fa)[^.;\n]){0,30}?"
+    r"\b(?:(?:was|were|is|are|has been|have been)\s+)?"
+    r"(?:revoked|withdrawn|reduced to|downgraded|restricted to|limited to|removed from)|"
+    r"\bremoved from (?:the )?[\w ]{0,20}admins?\b|\bread-only\b[^.;\n]{0,20}\b(?:stays?|remains?|only)\b|"
+    r"\b(?:stays?|remains?) read-only\b|\bis (?:now )?(?:required|mandatory|compulsory|enforced)\b|"
+    r"\bare (?:now )?(?:required|mandatory|compulsory|enforced)\b|\bnow requires?\b|"
+    r"\b(?:two|2|a second) (?:approvals?|approvers|reviewers?|sign-?offs?)\b|\bstricter\b|\btightened\b|"
+    r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*)\b|"
+    # a person keeps the last step: "the assistant may draft replies, but a person sends them"
+    r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
+    r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
+    r"必须审批|必须确认|필수)"
+)
+# The model named, then a colon, at a line start: the row speaks to it ("KI: ...", "IA: ...",
+# "Assistente: ...", "المساعد: ..."). Nouns that name people or products as often ("agent",
+# "model", "helper") are left out: "Agent: I refunded the order" is a transcript line.
+MODEL_VOCATIVE = (
+    r"(?:ai|a\.i\.|ki|ia|l'ia|l’ia|la ia|die ki|ai assistant|ai helper|bot|chatbot|chat bot|llm|gpt|chatgpt|"
+    r"claude|gemini|copilot|assistant|assistante?|assistente|assistent|asistente|asystent\w*|asistan|asisten|"
+    r"asistent|asszisztens|avustaja|βοηθ\w*|ассистент\w*|помощник|ии|бот|нейросеть|"
+    r"助手|ai助手|人工智能|机器人|アシスタント|ai アシスタント|チャットボット|어시스턴트|챗봇|인공지능|ai 비서|비서|"
+    r"trợ lý(?: ai)?|सहायक|एआई|المساعد(?: الذكي)?|الذكاء الاصطناعي|yapay zek[aâ]|yapay zeka asistanı|"
+    r"sztuczna inteligencja|inteligencia artificial|intelligenza artificiale|intelligence artificielle|"
+    r"intelig[êe]ncia artificial|kecerdasan buatan|עוזר|ผู้ช่วย|แชทบอท|เอไอ|mesters[ée]ges intelligenci\w*|msaidizi|"
+    r"teko[äa]ly\w*|τεχνητή νοημοσύνη|בינה מלאכותית|دستیار|асистент\w*|trí tuệ nhân tạo|umělá inteligence|"
+    r"inteligen[țt]a artificial[ăa])"
+    # the addressee's case ending where a language marks it ("asistana", "intelligenciának", "AI에게")
+    r"(?:nak|nek|owi|ya|ye|a|e|에게|께|へ|に)?"
+)
+# What may stand before the addressee: an article or a "to"/"for" ("A ...", "ถึง...", "Gửi ...").
+VOCATIVE_LEAD = (
+    r"(?:dear |hey |to |for |an |para |per |pour |aan |do |dla |til |till |kepada |untuk |gửi |ถึง|к |для |a |al |à |"
+    r"à l'|la |el |il )?"
+)
+# Controls that are a privilege someone holds: granting one to anyone is the risky direction
+# whether or not the news is sweeping (an approval step removed for small amounts may be narrow).
+PRIVILEGE_CONTROL = (
+    r"(?:admin\w*|superusers?|root|owners?|ownership|privileges?|permissions?|rights|access levels?|roles?|"
+    r"permisos|permiss[õo]es|uprawnie\w*|quy[ềe]n \w+|yetki\w*|rechte|droits|permessi)"
+)
+# A privilege handed to someone (the risky direction for a privilege; its removal is the safe one).
+GRANTED = (
+    r"(?:\b(?:granted|given|elevated to|upgraded to|raised to|extended to|expanded to|opened to|delegated to|"
+    r"inherits?|added to|transferred to|reassigned to|promoted to|now (?:holds?|has|have|gets?|owns?)|"
+    r"(?:holds?|has|have|gets?|share|shares|inherits?) the same|(?:is|are) (?:an? )?(?:superusers?|admins?|administrators?|owners?|root) now|"
+    r"(?:is|are) now (?:an? )?(?:superusers?|admins?|administrators?|owners?|root)|(?:runs?|executes?|operates?) as root|"
+    r"may now|can now|by default|accord[ée]e?s? [àa]|otorgad[oa]s? a|concedid[oa]s? a|concess[oi] a|erteilt|verleend|"
+    r"nadan[eoy]|przyznan[eoy]|verildi|được cấp|diberikan|"
+    r"(?:tienen|tiene|t[êe]m|mają|ma|hanno|ha|haben|hat|ont|hebben|heeft|memiliki|punya|c[óo]|sahip) "
+    r"(?:ahora |agora |teraz |jetzt |maintenant |nu |now |sekarang |đều |giờ )?(?:los |las |les |os |as |die |de |the |i |gli )?"
+    r"(?:permisos|permiss[õo]es|uprawnienia|quy[ềe]n|hak akses|akses admin|rechte|admin-rechte|droits|permessi|rechten|yetki\w*|privilegios|privil[ée]gios))\b|"
+    r"付与|授予|부여)"
+)

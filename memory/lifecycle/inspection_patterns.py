@@ -147,8 +147,8 @@ ADDRESS = any_of(
     rf"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート)?)を読(?:んでいる|む|んだ){_JA_READER}",
     rf"(?:^|\n){_JA_READER}(?:へ|に)?[:\uff1a、]",
 )
-_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
+_FIRST_PERSON = re.compile(  # not inside an address: "t.me/...", "x@me.com"
+    r"(?<![./@])\b(?:i|i'm|i've|i'd|me|my|mine|ich|mir|mich|mein\w*|je|j'|moi|mon|ma|mes|yo|me|mi|mis)\b"
 )
 _ADDRESSEE = re.compile(rf"\byou\b|\byour\b|\b{MODEL_NAME}\b")
 
@@ -157,6 +157,72 @@ def own_wish(sentence: str) -> bool:
     """The user's own voice with no one else addressed ("don't suggest paid tools unless I ask",
     "short answers from now on; details when I ask"): a preference, what memory is for."""
     return bool(_FIRST_PERSON.search(sentence)) and not _ADDRESSEE.search(sentence)
+
+
+# A preference the user addresses to the model for their own output ("no emojis in anything you
+# draft for me", "keep your replies to me short"): "you" serves "me" and nobody else is involved.
+# Anything that reaches past the user (others, a destination, a secret or a control, earlier rules
+# set aside, a product pushed) is no preference, whoever is addressed.
+_FOR_ME = re.compile(r"(?<![./@])\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
+_OTHERS = (
+    r"users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?"
+)
+_BEYOND_ME = re.compile(
+    rf"\b(?:{_OTHERS}|"
+    r"passwords?|secrets?|keys?|tokens?|credentials?|admin\w*|access|permissions?|approv\w*|confirm\w*|"
+    r"ignore|disregard|forget|override|bypass|skip|rules?|instructions?|guidelines?|filters?|safety|"
+    r"recommend\w*|promot\w*|endors\w*|invest\w*|buy|install\w*|visit|click|transfer\w*|pay\w*|send|forward|"
+    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently|treat\w*|trust\w*|owners?|signed|coming from)\b|https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
+)
+
+
+def own_preference(sentence: str) -> bool:
+    """The user's wish about how "you" write for them, touching nothing beyond their own output."""
+    return bool(_FOR_ME.search(sentence)) and not _BEYOND_ME.search(sentence)
+
+
+# The form of an answer: its language, length, order, layout, units and dates. A rule about form
+# alone ("in every reply, put the command first", "for all future chats, write dates as
+# day-month-year") is a preference; one that reaches past form (a link, a product, a secret,
+# others, a quoted phrase to insert) is not.
+_FORM = re.compile(
+    r"\b(?:formats?|formatting|dates? (?:as|in)|date format|units|metric|imperial|words|sentences|paragraphs?|"
+    r"bullets?|bullet points|tables?|markdown|headings?|emojis?|tone|formal|informal|spelling|"
+    r"(?:british|american|plain|simple) english|in (?:english|german|french|spanish|italian|portuguese|dutch|polish)|"
+    r"commands?|code blocks?|explanations?|tl;?dr|length|shorter|concise|brief|day-month-year|iso|24-hour|12-hour|"
+    r"time ?zones?|currency|decimals?)\b"
+)
+_QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'[^']{3,}'")
+
+
+def own_form(sentence: str) -> bool:
+    """A rule about the form of the answers and nothing past it (see _FORM)."""
+    return bool(_FORM.search(sentence)) and not _BEYOND_ME.search(sentence) and not _QUOTED.search(sentence)
+
+
+_RISKY = re.compile(_BEYOND_ME.pattern.replace(f"{_OTHERS}|", "", 1))
+
+
+def plain_fact(text: str) -> bool:
+    """Nothing risky named (no secret, control, override, destination, product push): with no act
+    in it either (the caller checks), a fact to keep, not a behaviour."""
+    return _RISKY.search(text) is None
+
+
+# A loosening reported as someone's claim inside a warning ("be wary of anyone who claims the
+# security review was waived") is advice against it, not news of it.
+_WARNING = re.compile(
+    r"\b(?:be wary|beware|be careful|watch out|suspicious|phishing|scam\w*|report (?:it|them|this)|"
+    r"never trust|don't trust|do not trust|verify with|check with)\b"
+)
+_CLAIMED = re.compile(
+    r"\b(?:claims?|claimed|claiming|says?|said|asks? you to|asking you to|tells? you|pretends?)\b"
+)
+
+
+def warned_claim(sentence: str) -> bool:
+    """`sentence` reports a claim and warns against it."""
+    return bool(_WARNING.search(sentence)) and bool(_CLAIMED.search(sentence))
 
 
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").

@@ -40,12 +40,14 @@ from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
     ADDRESS_FORMS,
+    CAP,
     CHAT_TEMPLATE,
     COMMAND_RELAYED,
     CONTROL,
     CONVERSATION,
     DEONTIC,
     DIRECTIVE,
+    GRANTED,
     HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
@@ -54,6 +56,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
     MODEL_POWER,
+    MODEL_VOCATIVE,
     NARROW,
     OUTSIDE,
     OVERRIDE,
@@ -61,12 +64,23 @@ from memory.lifecycle.inspection_lexicon import (
     PERSONA,
     PRIV_KEY,
     PRIV_VALUE,
+    PRIVILEGE_CONTROL,
     SEND,
     SENT_THING,
     STANDING_PERMISSION,
     SWEEPING,
+    TIGHTENED,
+    VOCATIVE_LEAD,
 )
-from memory.lifecycle.inspection_patterns import PERSON, LiteralScan, mentioned, own_wish
+from memory.lifecycle.inspection_patterns import (
+    PERSON,
+    LiteralScan,
+    mentioned,
+    own_form,
+    own_preference,
+    own_wish,
+    warned_claim,
+)
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -132,6 +146,20 @@ _LOOSENED = _c(LOOSENED)
 _SWEEPING = _c(SWEEPING)
 _ACTION_CONTROL = _c(ACTION_CONTROL)
 _NARROW = _c(NARROW)
+_CAP = _c(CAP)
+_PRIVILEGE = _c(PRIVILEGE_CONTROL)
+_GRANTED = _c(GRANTED)
+_TIGHTENED = _c(TIGHTENED)
+_UNCAPPED = re.compile(
+    r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
+)
+# "KI: ...", "Assistente: ...", "المساعد: ...": the model named, then a colon, then the message
+_VOCATIVE = _c(rf"[\s\-*•>\"'«“]*{VOCATIVE_LEAD}{MODEL_VOCATIVE}\s*[:：]\s*\S")
+_VOCATIVE_REACH = 40  # the colon of an address stands within a line's first few words
+# "Chatbot, from today ..." / "Asistente, ...": the model named, then a comma, then a sentence to it;
+# not a list that starts with the model ("AI, ML and data are our pillars", "AI, for all its hype, ...")
+_VOCATIVE_COMMA = _c(rf"[\s\-*•>\"'«“]*(?:dear |hey |hi |hello )?{MODEL_VOCATIVE}\s*[,，]\s*(?=\S)")
+_LIST_AFTER = re.compile(r"[,，、&]|\b(?:and|und|et|y|e|i|ve|na|és|en|och|og|или|и)\b|和|及|や")
 _STANDING = _c(STANDING_PERMISSION)
 _EMPOWERED = _c(MODEL_EMPOWERED)
 _OVERRIDE = _c(OVERRIDE)
@@ -182,7 +210,9 @@ _LOOSENED_GATE = _g(
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
     "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
     "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
-    "admins",
+    "admins", "same ", "tienen", "tiene ", "têm", "mają", " ma ", " có ", "memiliki", "sahip", " root", "superuser",
+    "tidak lagi", "không còn", "już nie", "satisfied", "always ", "deemed", "treated as", "counted as", "no analyst",
+    "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -191,7 +221,8 @@ _PERSIST_GATE = _g(
     "hold on", "remember", "store", "save this", "each time", "every time", "whatever the", "no matter", "ab sofort",
     "von nun", "künftig", "kunftig", "dauerhaft", "immer", "partir", "désormais", "desormais", "toujours", "chaque",
     "no end", "no expir", "after today", "long haul", "outlive", "from here on", "beyond", "for all", "to come",
-    "en todas", "für alle", "fur alle",
+    "en todas", "für alle", "fur alle", "venir", "vengan", "futur", "próxim", "proxim", "prossim", "kommend", "toekomst",
+    "przysz", "kolejn", "gelecek", "toutes les", "todas", "tutte le", "wszystkie",
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
 )  # fmt: skip
@@ -201,7 +232,8 @@ _CONTROL_GATE = _g(
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
-    "moderator", "superuser", "weryfikacj", "onay",
+    "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte", "droits",
+    "persetujuan", "root", "ownership", "analyst", "reviewer",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -273,6 +305,46 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     return None
 
 
+def tightened(text: str) -> bool:
+    """`text` (a sentence) tightens a control ("read-only stays", "admin rights were revoked",
+    "MFA is now mandatory") and loosens none: the direction that is no attack."""
+    tight = _TIGHTENED.search(text)
+    # its own words ("removed from", "revoked") are no loosening; any other loosening wins
+    if tight is None:
+        return False
+    rest = text[: tight.start()] + " " + text[tight.end() :]
+    return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
+
+
+def names_an_act(text: str) -> bool:
+    """`text` asks for or reports an act (tell, send, grant, ...; ACT in the lexicon)."""
+    return _ACT.search(text) is not None or _DIRECTIVE.search(text) is not None
+
+
+def capped(text: str) -> bool:
+    """`text` puts a cap on what it allows ("up to 50 EUR", "bis zu 2.000 EUR"), whatever the
+    number, and says nothing sweeping ("any amount", "unlimited") besides."""
+    return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
+
+
+def _model_vocative(norm: str) -> SemanticHit | None:
+    """A line that opens by naming the model, then a colon: a message to it, in any language
+    (the English and several other forms are in the detectors and ADDRESS_FORMS already)."""
+    start = 0
+    for line in norm.split("\n"):
+        head = line[:_VOCATIVE_REACH]
+        match = _VOCATIVE.match(line) if (":" in head or "：" in head) else None
+        if match is None and ("," in head or "，" in head):
+            match = _VOCATIVE_COMMA.match(line)
+            if match and _LIST_AFTER.search(line, match.end(), match.end() + _VOCATIVE_REACH):
+                match = None
+        if match:
+            why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
+            return SemanticHit("addressed_directive", why, _snip(norm, start))
+        start += len(line) + 1
+    return None
+
+
 def _model_obligation(norm: str) -> SemanticHit | None:
     asked = _ASKED_OF_MODEL.search(norm)
     if asked:
@@ -310,6 +382,8 @@ def _model_conduct(norm: str) -> SemanticHit | None:
             duty = _LOOSENED.search(text)
         if duty is not None and _not_the_models(text, duty):
             continue
+        if duty is not None and (tightened(text) or (_PERMISSION_WORD.search(duty[0]) and capped(text))):
+            continue  # "may approve refunds up to 50 EUR", "will not get write access": limits, no power
         if duty is not None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
@@ -331,7 +405,9 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         if not persist:
             continue
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
-        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text):
+        if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text) or own_preference(text):
+            continue
+        if own_form(text):
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
@@ -365,6 +441,8 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
+        if tightened(text) or warned_claim(text):
+            continue  # the safe way ("approval is now required", "rights revoked"), or a warning
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
@@ -372,8 +450,15 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
-            action = _ACTION_CONTROL.fullmatch(control[0]) and not _NARROW.search(text)
-            if action or _sweeping_beyond(norm, loosened[0]):
+            action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
+            # A privilege's direction is the other way round: granted is the risky one, whoever
+            # receives it; removed ("41 unused IAM roles were removed") is a tightening.
+            if _PRIVILEGE.fullmatch(control[0]):
+                granted = _GRANTED.search(window)
+                if granted is None:
+                    continue
+                loosened = granted
+            if action or _PRIVILEGE.fullmatch(control[0]) or _sweeping_beyond(norm, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -438,6 +523,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     model = _has(found, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
     if model:
         hits.append(_addressed_directive(norm, turn=turn))
+    if not turn and not any(hits):
+        hits.append(_model_vocative(norm))
     if turn:
         return [hit for hit in hits if hit]
     if model:
