@@ -74,6 +74,7 @@ share outside shared buffers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -214,16 +215,21 @@ def fake_embedder(kind: str) -> None:
     embeddings.embed_query = embed  # type: ignore[assignment]
 
 
-def latency(kind: str, queries: int, *, in_process: bool) -> None:
-    """keyword, hybrid (pgvector) and the vector step alone as hybrid runs it (deliverable(),
-    the 20-row pool, the rerank columns), interleaved; with `in_process`, hybrid on today's
-    in-process index too (warmed first), for contrast."""
+def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) -> None:
+    """keyword, hybrid (pgvector), hybrid reading its rows again afterwards (the path before the
+    keyword and vector statements read whole rows: retrieve._rows_kept off) and the vector step
+    alone as hybrid runs it (deliverable(), the 20-row pool, the rerank columns), interleaved,
+    with the statements each sends on this connection; with `ahead`, hybrid with the search
+    ahead too; with `in_process`, hybrid on today's in-process index (warmed first), for contrast."""
+    from unittest import mock
+
     from django.conf import settings
+    from django.db import connection
 
     from bench import search as search_bench
     from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.retrieval import structure
+    from memory.retrieval import retrieve, structure
     from memory.store import vectors
     from memory.store.deliverable import deliverable
 
@@ -239,16 +245,39 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
         vectors.warm(MODEL)
         settings.PROTOMEM_PGVECTOR = True
     pool = structure.pool_size(5)
-    t_kw, t_hy, t_seq, t_vec, t_old = [], [], [], [], []
-    # (times, embeddings on, search ahead): each query runs all three in a shuffled order, so none
-    # always meets the pages another one read first
-    variants = [(t_kw, False, False), (t_hy, True, False), (t_seq, True, True)]
+    # label -> (embeddings on, search ahead, rows read by the ranking statements); each query
+    # runs every variant in a shuffled order, so none always meets the pages another one read first
+    variants = {
+        "keyword chunk_search": (False, False, True),
+        "hybrid chunk_search (pgvector)": (True, False, True),
+        "hybrid, rows read again": (True, False, False),
+    }
+    if ahead:
+        variants["hybrid, search ahead"] = (True, True, True)
+    times: dict[str, list[float]] = {label: [] for label in variants}
+    sent: dict[str, list[int]] = {label: [] for label in variants}
+    order = list(variants)
+    t_vec, t_old = [], []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        counted[0] += 1
+        return execute(sql, params, many, context)
+
     for q in texts:
-        rng.shuffle(variants)
-        for times, embeddings_on, ahead in variants:
+        rng.shuffle(order)
+        for label in order:
+            embeddings_on, search_ahead, kept = variants[label]
             common.set_knowledge(embeddings=embeddings_on, embed_model=MODEL)
-            settings.PROTOMEM_PGVECTOR_AHEAD = ahead  # True: the vector step beside the keyword one
-            times.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+            settings.PROTOMEM_PGVECTOR_AHEAD = search_ahead  # True: the vector step beside the keyword one
+            counted = [0]
+            patch = (
+                contextlib.nullcontext()
+                if kept
+                else mock.patch.object(retrieve, "_rows_kept", return_value=None)
+            )
+            with patch, connection.execute_wrapper(count):
+                times[label].append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+            sent[label].append(counted[0])
         settings.PROTOMEM_PGVECTOR_AHEAD = False
         common.set_knowledge(embeddings=True, embed_model=MODEL)
         vec = embeddings.embed_query(q)
@@ -263,12 +292,16 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
             settings.PROTOMEM_PGVECTOR = True
-    kw = common.print_latency("keyword chunk_search", t_kw)
-    hy = common.print_latency("hybrid chunk_search (pgvector)", t_hy)
+    summary = {}
+    for label in variants:
+        summary[label] = common.print_latency(label, times[label])
+        mean = sum(sent[label]) / len(sent[label])
+        print(f"    statements per query: mean {mean:.2f}, max {max(sent[label])}")
     common.print_latency(f"pgvector step alone (k={pool})", t_vec)
-    print(f"  hybrid/keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
-    seq = common.print_latency("hybrid, search ahead", t_seq)
-    print(f"  search ahead/keyword: p50 x{seq['p50'] / kw['p50']:.2f}, p99 x{seq['p99'] / kw['p99']:.2f}")
+    kw = summary["keyword chunk_search"]
+    for label in list(variants)[1:]:
+        hy = summary[label]
+        print(f"  {label} / keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
     if t_old:
         old = common.print_latency("hybrid, in-process index", t_old)
         p50, p99 = old["p50"] / kw["p50"], old["p99"] / kw["p99"]
@@ -421,7 +454,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--search-ef", type=int, help="hnsw.ef_search for the latency and fresh steps")
     parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
-    parser.add_argument("--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old")
+    parser.add_argument(
+        "--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old,ahead"
+    )
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -480,7 +515,8 @@ def main(argv: list[str] | None = None) -> None:
         if args.search_ef:
             settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
     if "latency" not in skip:
-        latency(args.vectors, args.queries, in_process=args.rows <= 200_000 and "old" not in skip)
+        in_process = args.rows <= 200_000 and "old" not in skip
+        latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
     if "fresh" in skip:
         return
     kw = fresh("keyword", args.vectors, args.rows, args.search_ef)
