@@ -69,11 +69,27 @@ interleaved before/after (keyword x0.60 / x0.77; hybrid with one keyword stateme
 x0.77, with the search ahead x1.00 / x0.99). From 100k to 300k keyword and hybrid p50 stay
 where they were (round trips dominate); the vector step's server time grows with the index's
 share outside shared buffers.
+
+2026-12-06 (shared host, load 3-6; one build each of 100k and 300k clustered). The keyword and
+vector statements read every column of the rows they rank (memory.retrieval.structure.rows_read),
+so retrieve reads no rows after them: statements per plain-store hybrid query 3 -> 2 (counted
+by the latency step). hybrid p50 / p99 ms, rows kept against rows read again, interleaved in
+one run each: 100k 14.0/32.3 vs 15.9/36.1 (200 queries), 4.60/17.5 vs 4.87/27.0 (400); 300k
+17.6/37.5 vs 17.6/37.0 (200), 17.2/39.2 vs 19.9/43.5 (400), 12.6/27.1 vs 13.6/26.3 (400).
+hybrid/keyword p99 after: x1.27-1.64 at 100k, x2.73-3.64 at 300k (the vector statement's own
+time there, the index outgrowing shared_buffers). --round-trips (raw replays, 300 queries):
+the SET LOCAL prefix costs nothing measurable against session-level settings set once (300k
+p50 9.29 vs 9.29 ms, 100k 5.06 vs 5.70); the keyword and vector statements in one message
+instead of two: p50 13.3 -> 11.5 ms at 300k, 8.1 -> 6.6 at 100k (the embedding's overlap with
+the keyword search aside). Agreement at 300k, 200 queries: 0.983 / 0.989 / 0.998 at ef_search
+100 / 140 / 194 (deliverable() the same; at 100 and 140 one query misses its topic entirely);
+at 100k 0.988 / 0.998 / 0.999 / 0.999 at 40 / 60 / 80 / 100.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -214,16 +230,21 @@ def fake_embedder(kind: str) -> None:
     embeddings.embed_query = embed  # type: ignore[assignment]
 
 
-def latency(kind: str, queries: int, *, in_process: bool) -> None:
-    """keyword, hybrid (pgvector) and the vector step alone as hybrid runs it (deliverable(),
-    the 20-row pool, the rerank columns), interleaved; with `in_process`, hybrid on today's
-    in-process index too (warmed first), for contrast."""
+def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) -> None:
+    """keyword, hybrid (pgvector), hybrid reading its rows again afterwards (the path before the
+    keyword and vector statements read whole rows: retrieve._rows_kept off) and the vector step
+    alone as hybrid runs it (deliverable(), the 20-row pool, the rerank columns), interleaved,
+    with the statements each sends on this connection; with `ahead`, hybrid with the search
+    ahead too; with `in_process`, hybrid on today's in-process index (warmed first), for contrast."""
+    from unittest import mock
+
     from django.conf import settings
+    from django.db import connection
 
     from bench import search as search_bench
     from memory.embedding import embeddings
     from memory.lifecycle.selectors import chunk_search
-    from memory.retrieval import structure
+    from memory.retrieval import retrieve, structure
     from memory.store import vectors
     from memory.store.deliverable import deliverable
 
@@ -239,16 +260,39 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
         vectors.warm(MODEL)
         settings.PROTOMEM_PGVECTOR = True
     pool = structure.pool_size(5)
-    t_kw, t_hy, t_seq, t_vec, t_old = [], [], [], [], []
-    # (times, embeddings on, search ahead): each query runs all three in a shuffled order, so none
-    # always meets the pages another one read first
-    variants = [(t_kw, False, False), (t_hy, True, False), (t_seq, True, True)]
+    # label -> (embeddings on, search ahead, rows read by the ranking statements); each query
+    # runs every variant in a shuffled order, so none always meets the pages another one read first
+    variants = {
+        "keyword chunk_search": (False, False, True),
+        "hybrid chunk_search (pgvector)": (True, False, True),
+        "hybrid, rows read again": (True, False, False),
+    }
+    if ahead:
+        variants["hybrid, search ahead"] = (True, True, True)
+    times: dict[str, list[float]] = {label: [] for label in variants}
+    sent: dict[str, list[int]] = {label: [] for label in variants}
+    order = list(variants)
+    t_vec, t_old = [], []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        counted[0] += 1
+        return execute(sql, params, many, context)
+
     for q in texts:
-        rng.shuffle(variants)
-        for times, embeddings_on, ahead in variants:
+        rng.shuffle(order)
+        for label in order:
+            embeddings_on, search_ahead, kept = variants[label]
             common.set_knowledge(embeddings=embeddings_on, embed_model=MODEL)
-            settings.PROTOMEM_PGVECTOR_AHEAD = ahead  # True: the vector step beside the keyword one
-            times.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+            settings.PROTOMEM_PGVECTOR_AHEAD = search_ahead  # True: the vector step beside the keyword one
+            counted = [0]
+            patch = (
+                contextlib.nullcontext()
+                if kept
+                else mock.patch.object(retrieve, "_rows_kept", return_value=None)
+            )
+            with patch, connection.execute_wrapper(count):
+                times[label].append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
+            sent[label].append(counted[0])
         settings.PROTOMEM_PGVECTOR_AHEAD = False
         common.set_knowledge(embeddings=True, embed_model=MODEL)
         vec = embeddings.embed_query(q)
@@ -263,12 +307,16 @@ def latency(kind: str, queries: int, *, in_process: bool) -> None:
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
             settings.PROTOMEM_PGVECTOR = True
-    kw = common.print_latency("keyword chunk_search", t_kw)
-    hy = common.print_latency("hybrid chunk_search (pgvector)", t_hy)
+    summary = {}
+    for label in variants:
+        summary[label] = common.print_latency(label, times[label])
+        mean = sum(sent[label]) / len(sent[label])
+        print(f"    statements per query: mean {mean:.2f}, max {max(sent[label])}")
     common.print_latency(f"pgvector step alone (k={pool})", t_vec)
-    print(f"  hybrid/keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
-    seq = common.print_latency("hybrid, search ahead", t_seq)
-    print(f"  search ahead/keyword: p50 x{seq['p50'] / kw['p50']:.2f}, p99 x{seq['p99'] / kw['p99']:.2f}")
+    kw = summary["keyword chunk_search"]
+    for label in list(variants)[1:]:
+        hy = summary[label]
+        print(f"  {label} / keyword: p50 x{hy['p50'] / kw['p50']:.2f}, p99 x{hy['p99'] / kw['p99']:.2f}")
     if t_old:
         old = common.print_latency("hybrid, in-process index", t_old)
         p50, p99 = old["p50"] / kw["p50"], old["p99"] / kw["p99"]
@@ -338,6 +386,72 @@ def profile(kind: str, queries: int, ef_values: list[int]) -> None:
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + search, params)
         print("    " + "\n    ".join(row[0][:160] for row in cursor.fetchall()))
     del settings.PROTOMEM_PGVECTOR_EF_SEARCH
+
+
+def round_trips(kind: str, queries: int) -> None:
+    """Diagnostics for the hybrid query's round trips, each query's statements captured from
+    chunk_search and replayed raw, interleaved in a shuffled order: (1) the vector statement
+    with its SET LOCAL prefix (as sent) against the SELECT alone under session-level settings
+    set once; (2) the keyword and the vector statement as two messages (as sent) against one
+    message holding both (what a one-round-trip hybrid would cost, the embedding aside)."""
+    from django.db import connection
+
+    from bench import search as search_bench
+    from memory.lifecycle.selectors import chunk_search
+
+    fake_embedder(kind)
+    vocab = common.vocabulary(search_bench.VOCAB_SIZE)
+    rng = random.Random(SEED + 11)
+    texts = [common.query_terms(rng, vocab, 3) for _ in range(queries)]
+    common.set_knowledge(embeddings=True, embed_model=MODEL)
+    captured: list[tuple[str, Any]] = []
+
+    def capture(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    pairs = []
+    for q in texts:
+        captured.clear()
+        with connection.execute_wrapper(capture):
+            chunk_search(q, k=5)
+        if len(captured) == 2 and "hnsw.ef_search" in captured[1][0]:  # keyword, then vector
+            pairs.append(list(captured))
+    raw = connection.connection
+
+    def run(sql: str, params: Any) -> float:
+        with raw.cursor() as cursor:
+            start = time.perf_counter()
+            cursor.execute(sql, params)
+            while True:
+                if cursor.description is not None:
+                    cursor.fetchall()
+                if not cursor.nextset():
+                    return (time.perf_counter() - start) * 1000
+
+    prefix = pairs[0][1][0].rsplit("; ", 1)[0]  # "SET LOCAL ...; SET LOCAL ..."
+    with raw.cursor() as cursor:  # session-level: every statement of this connection from now on
+        cursor.execute(prefix.replace("SET LOCAL", "SET"))
+    times: dict[str, list[float]] = {"local": [], "session": [], "two": [], "one": []}
+    for (keyword, kw_params), (vector, vec_params) in pairs:
+        select = vector.rsplit("; ", 1)[-1]
+        trials = {
+            "local": [(vector, vec_params)],
+            "session": [(select, vec_params)],
+            "two": [(keyword, kw_params), (vector, vec_params)],
+            "one": [(f"{vector}; {keyword}", [*vec_params, *kw_params])],
+        }
+        order = list(trials)
+        rng.shuffle(order)
+        for name in order:
+            times[name].append(sum(run(sql, params) for sql, params in trials[name]))
+    with raw.cursor() as cursor:
+        cursor.execute("RESET hnsw.ef_search; RESET hnsw.iterative_scan")
+    print(f"  round trips, {len(pairs)} hybrid queries of 2 statements (keyword, vector), replayed raw")
+    common.print_latency("vector, SET LOCAL prefix (as sent)", times["local"], width=40)
+    common.print_latency("vector, session settings, SELECT only", times["session"], width=40)
+    common.print_latency("keyword + vector, two messages", times["two"], width=40)
+    common.print_latency("keyword + vector, one message", times["one"], width=40)
 
 
 def _process_age_ms() -> float:
@@ -421,7 +535,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--search-ef", type=int, help="hnsw.ef_search for the latency and fresh steps")
     parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
-    parser.add_argument("--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old")
+    parser.add_argument("--round-trips", action="store_true", help="only the round-trip diagnostics")
+    parser.add_argument(
+        "--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old,ahead"
+    )
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -475,12 +592,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         profile(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
         return
+    if args.round_trips:
+        round_trips(args.vectors, args.queries)
+        return
     if args.ef and "agreement" not in skip:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
         if args.search_ef:
             settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
     if "latency" not in skip:
-        latency(args.vectors, args.queries, in_process=args.rows <= 200_000 and "old" not in skip)
+        in_process = args.rows <= 200_000 and "old" not in skip
+        latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
     if "fresh" in skip:
         return
     kw = fresh("keyword", args.vectors, args.rows, args.search_ef)

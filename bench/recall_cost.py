@@ -96,8 +96,10 @@ def main() -> None:
     from memory.retrieval import hybrid, structure
     from memory.store import vectors
 
-    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
-        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+    def whole_pool(
+        query: str, *, k: int, queryset: Any, loaded: structure.Loaded | None = None
+    ) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset, loaded=loaded), True
 
     search_rows = structure.search_rows
 

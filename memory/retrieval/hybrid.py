@@ -28,6 +28,9 @@ conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 1
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
 lists mostly add one-term matches). When the embedding backend is down (or its breaker open)
 it returns structure.keyword_ids: the keyword ranking through the same steps.
+When the caller loads the rows (memory.retrieval.retrieve), the keyword and vector statements
+read every column of the rows they rank (`loaded`), so the rows returned need no statement of
+their own: a plain-store hybrid query on PostgreSQL sends 2 statements instead of 3.
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def hybrid_scored(
     queryset: QuerySet[Chunk],
     model: str | None = None,
     started: StartedEmbedding | None = None,
+    loaded: structure.Loaded | None = None,
 ) -> tuple[list[tuple[int, float]], bool]:
     """(id, score) of the best `k` rows of `queryset`: keyword and vector hits fused, and whether
     the vector side answered (False: keyword-only, on an outage).
@@ -125,13 +129,15 @@ def hybrid_scored(
     search runs; if the keyword hits show the guess wrong (a new speaker: the first question
     about a conversation, ~1% of them), the right text is embedded then. The vector used is
     always the right text's: the guess only decides when it is computed. `started`: the same
-    step begun earlier by the caller (start_embedding, with the same model)."""
+    step begun earlier by the caller (start_embedding, with the same model). `loaded`: where the
+    keyword and vector statements keep every column of the rows they read (structure.rows_read),
+    so that the caller's rows need no statement of their own."""
     if k <= 0 or not query.strip():
         return [], True
     model = model or embeddings.active_model()
     started = started or start_embedding(query, model=model)
-    ahead = vector_rows_ahead(started, k=k, model=model, queryset=queryset)
-    held, whole = first_keyword_rows(query, k=k, queryset=queryset)
+    ahead = vector_rows_ahead(started, k=k, model=model, queryset=queryset, loaded=loaded)
+    held, whole = first_keyword_rows(query, k=k, queryset=queryset, loaded=loaded)
     names = structure.speakers(held.values())
     structure.remember_speakers(names)
     text = structure.vector_query(query, names)
@@ -174,23 +180,33 @@ def hybrid_scored(
         sessions=sessions,
         requery=None if whole else requery,
         ahead=ahead if text == started.guess else None,
+        loaded=loaded,
     ), True
 
 
 def vector_rows_ahead(
-    started: StartedEmbedding, *, k: int, model: str, queryset: QuerySet[Chunk]
+    started: StartedEmbedding,
+    *,
+    k: int,
+    model: str,
+    queryset: QuerySet[Chunk],
+    loaded: structure.Loaded | None = None,
 ) -> Future[list[tuple[Any, ...]] | None] | None:
-    """fused_scored's first vector search (pool_size(k) rows, ROW_FIELDS) of the guessed text's
+    """fused_scored's first vector search (pool_size(k) rows, structure.read_fields) of the guessed text's
     vector, started now on a connection of its own so that PostgreSQL runs it beside the keyword
     search (memory.store.pgvector_ahead); None where it cannot (SQLite, inside a transaction).
     Only pgvector's approximate search gets here, whose first search is always the pool."""
     return pgvector_ahead.nearest_rows_ahead(
-        started.vector, k=structure.pool_size(k), model=model, queryset=queryset, fields=structure.ROW_FIELDS
+        started.vector,
+        k=structure.pool_size(k),
+        model=model,
+        queryset=queryset,
+        fields=structure.read_fields(loaded),
     )
 
 
 def first_keyword_rows(
-    query: str, *, k: int, queryset: QuerySet[Chunk]
+    query: str, *, k: int, queryset: QuerySet[Chunk], loaded: structure.Loaded | None = None
 ) -> tuple[dict[int, structure.Row], bool]:
     """The keyword side's rows, best first, and whether they are the whole pool the structure
     steps rerank (structure.pool_size(k)): else only the top max(k, PLAIN_DEPTH) of the rows
@@ -203,14 +219,15 @@ def first_keyword_rows(
     read; asking for the top first costs a conversation store one more (small) search. The top
     skips the OR step too: a row saying one of the query's terms keeps (1/2)^3 of its keyword
     share at most (plain_keyword_shares), below any row of the vector side's top, so it only
-    counts when the vector side finds fewer than k rows (fused_scored then asks for it)."""
+    counts when the vector side finds fewer than k rows (fused_scored then asks for it).
+    `loaded`: structure.rows_read."""
     depth, pool = max(k, structure.PLAIN_DEPTH), structure.pool_size(k)
     if structure.any_turn_or_date(query, ()):  # a date: the boost reads the whole pool
-        return structure.search_rows(query, k=pool, queryset=queryset), True
-    top = structure.search_rows(query, k=depth, queryset=queryset, any_term=False)
+        return structure.search_rows(query, k=pool, queryset=queryset, loaded=loaded), True
+    top = structure.search_rows(query, k=depth, queryset=queryset, any_term=False, loaded=loaded)
     if not structure.any_turn_or_date(query, top.values()):
         return top, False
-    return structure.search_rows(query, k=pool, queryset=queryset), True
+    return structure.search_rows(query, k=pool, queryset=queryset, loaded=loaded), True
 
 
 def fused_ids(query: str, query_vector: np.ndarray, **options: Any) -> list[int]:
@@ -230,6 +247,7 @@ def fused_scored(
     sessions: structure.Sessions | None = None,
     requery: Callable[[dict[int, structure.Row]], np.ndarray | None] | None = None,
     ahead: Future[list[tuple[Any, ...]] | None] | None = None,
+    loaded: structure.Loaded | None = None,
 ) -> list[tuple[int, float]]:
     """(id, score) of the keyword ranking of `query` and the vector ranking of `query_vector` through
     memory.retrieval.structure.rerank (RRF, dates, turns), best `k`. `held`: the keyword search's
@@ -239,38 +257,39 @@ def fused_scored(
     sessions the caller already read (structure.read_sessions), not read again. `requery`: given
     the whole pool when it is read here, the vector of the text it calls for if that is not the
     text `query_vector` embeds (hybrid_scored: the speakers its turns name), else None. `ahead`:
-    the vector side's first search of `query_vector` already under way (vector_rows_ahead)."""
+    the vector side's first search of `query_vector` already under way (vector_rows_ahead), read
+    with structure.read_fields(`loaded`). `loaded`: structure.rows_read (the keyword and vector
+    statements read every column, kept there, for the caller's rows)."""
     if k <= 0:
         return []
     pool = structure.pool_size(k)
     if held is None:
-        held, whole = first_keyword_rows(query, k=k, queryset=queryset)
+        held, whole = first_keyword_rows(query, k=k, queryset=queryset, loaded=loaded)
     depth = max(k, structure.PLAIN_DEPTH)
     # The exact scan's first `depth` rows are the first of its `pool`: read the top alone first
     # (a plain store reads no more; 15 rows of content fewer a query) and the pool only if needed.
     exact = vectors.exact_scan(model, queryset)
     first = min(depth, pool) if exact else pool
     found = ahead.result() if ahead is not None else None
+    fields = structure.read_fields(loaded)
     if found is None:
-        found = vectors.nearest_rows(
-            query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
-        )
+        found = vectors.nearest_rows(query_vector, k=first, model=model, queryset=queryset, fields=fields)
     semantic = [row[0] for row in found]
     requeried = False
     keyword_top, semantic_top = list(held)[:depth], semantic[:depth]
-    rows = {**{row[0]: structure.Row(*row) for row in found}, **held}
+    rows = {**structure.rows_read(found, loaded), **held}
     if not structure.any_turn_or_date(query, (rows[i] for i in (*keyword_top, *semantic_top))):
         # a plain store: the tops fused with rerank's list weights, each keyword hit keeping the
         # share of the query it says (structure.plain_keyword_shares)
         if not whole and len(semantic_top) < k:  # too few vector rows: one-term matches count
-            held = structure.search_rows(query, k=depth, queryset=queryset)
+            held = structure.search_rows(query, k=depth, queryset=queryset, loaded=loaded)
             rows.update(held)
             keyword_top = list(held)[:depth]
         scores = structure.fuse([keyword_top, semantic_top], structure.WEIGHTS)
         structure.plain_keyword_shares(query, keyword_top, rows, scores, structure.WEIGHTS)
         return _ordered(scores, [keyword_top, semantic_top], k)
     if not whole:  # the vector side found turns the keyword top did not: the whole pool
-        held = structure.search_rows(query, k=pool, queryset=queryset)
+        held = structure.search_rows(query, k=pool, queryset=queryset, loaded=loaded)
         rows.update(held)
         better = requery(held) if requery is not None else None
         if better is not None:  # its turns name other speakers: the vector side of their text
@@ -278,10 +297,11 @@ def fused_scored(
             requeried = exact  # exact: the one deep scan below is the new vector's pool too
             if not exact:
                 found = vectors.nearest_rows(
-                    query_vector, k=first, model=model, queryset=queryset, fields=structure.ROW_FIELDS
+                    query_vector, k=first, model=model, queryset=queryset, fields=fields
                 )
                 semantic = [row[0] for row in found]
-                rows.update((row[0], structure.Row(*row)) for row in found if row[0] not in held)
+                new = structure.rows_read(found, loaded)
+                rows.update((i, row) for i, row in new.items() if i not in held)
     deep = semantic  # exact, and the top held every row the vector side can find
     if not exact:  # an approximate search's candidates depend on k: the deep ranking is its own search
         deep = vectors.nearest_ids(query_vector, k=structure.VECTOR_DEPTH, model=model, queryset=queryset)

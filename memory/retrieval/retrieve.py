@@ -108,10 +108,17 @@ def _base(reader: QuerySet[Chunk] | None, options: Options) -> QuerySet[Chunk]:
     return deliverable(reader, include_superseded=options.include_superseded)
 
 
-def _ranked(scored: list[tuple[int, float | None]], why: str, options: Options) -> list[Ranked]:
+def _ranked(
+    scored: list[tuple[int, float | None]],
+    why: str,
+    options: Options,
+    loaded: structure.Loaded | None = None,
+) -> list[Ranked]:
+    """`scored` as Ranked rows, their chunks read (unless not options.load) or taken from
+    `loaded`, the rows the ranking statements read already (structure.rows_read)."""
     if not options.load:
         return [Ranked(i, score, why) for i, score in scored]
-    chunks = row_filter.chunks_in_order([i for i, _ in scored])
+    chunks = row_filter.chunks_in_order([i for i, _ in scored], loaded)
     score_of = dict(scored)
     return [Ranked(c.pk, score_of[c.pk], why, c) for c in chunks]
 
@@ -143,16 +150,24 @@ def _hybrid(query: str, reader: QuerySet[Chunk] | None, k: int, options: Options
     from memory.retrieval.hybrid import fused_scored, hybrid_scored, start_embedding
 
     model = options.model or embeddings.active_model()
+    loaded = _rows_kept(options)
     if options.query_vector is not None:
         base = _base(reader, options)
-        scored = fused_scored(query, options.query_vector, k=k, queryset=base, model=model)
-        return _ranked(list(scored), HYBRID, options)
+        scored = fused_scored(query, options.query_vector, k=k, queryset=base, model=model, loaded=loaded)
+        return _ranked(list(scored), HYBRID, options, loaded)
     started = options.started
     if started is None and query.strip():  # on another core, while the filters are built
         started = start_embedding(query, model=model)
     base = _base(reader, options)
-    scored, answered = hybrid_scored(query, k=k, queryset=base, model=model, started=started)
-    return _ranked(list(scored), HYBRID if answered else KEYWORD_FALLBACK, options)
+    scored, answered = hybrid_scored(query, k=k, queryset=base, model=model, started=started, loaded=loaded)
+    return _ranked(list(scored), HYBRID if answered else KEYWORD_FALLBACK, options, loaded)
+
+
+def _rows_kept(options: Options) -> structure.Loaded | None:
+    """Where hybrid's keyword and vector statements keep the whole rows they read, when the
+    rows are to be loaded: the rows returned then need no statement of their own (on
+    PostgreSQL a round trip each search; bench/pgvector.py measures both ways)."""
+    return {} if options.load else None
 
 
 def _vector(query: str, base: QuerySet[Chunk], k: int, options: Options) -> list[tuple[int, float | None]]:

@@ -81,7 +81,7 @@ from memory.retrieval import dates
 from memory.retrieval.search import search_chunk_rows
 from memory.store.models import Chunk
 from memory.store.query import FILLER
-from memory.store.row_filter import RowFilter
+from memory.store.row_filter import CHUNK_FIELDS, RowFilter
 from memory.store.text_index import fts5
 from memory.store.text_index.fts5 import STOPWORDS
 
@@ -231,6 +231,25 @@ def ranks_within(ranking: Sequence[int], pool: Container[int]) -> list[int | Non
 
 
 ROW_FIELDS = ("id", "domain", "source", "created_at", "content", "heading")
+Loaded = dict[int, tuple[Any, ...]]  # id -> the row's CHUNK_FIELDS, read by a ranking statement
+_ROW_AT = tuple(CHUNK_FIELDS.index(name) for name in ROW_FIELDS)
+
+
+def read_fields(loaded: Loaded | None) -> Sequence[str]:
+    """The columns a ranking statement reads: every Chunk column when the caller keeps the
+    rows (`loaded`: then no later statement reads the rows returned), else ROW_FIELDS."""
+    return ROW_FIELDS if loaded is None else CHUNK_FIELDS
+
+
+def rows_read(found: Iterable[Sequence[Any]], loaded: Loaded | None) -> dict[int, Row]:
+    """Rows of a statement that read read_fields(`loaded`), in order; whole rows kept in `loaded`."""
+    if loaded is None:
+        return {values[0]: Row(*values) for values in found}
+    out = {}
+    for values in found:
+        loaded[values[0]] = tuple(values)
+        out[values[0]] = Row(*(values[at] for at in _ROW_AT))
+    return out
 
 
 def _rows(passes: RowFilter, ids: Iterable[int]) -> dict[int, Row]:
@@ -543,11 +562,14 @@ def any_turn_or_date(query: str, rows: Iterable[Row], *, today: date | None = No
     return dates.date_range(query, today or timezone.localdate()) is not None
 
 
-def search_rows(query: str, *, k: int, queryset: QuerySet[Chunk], any_term: bool = True) -> dict[int, Row]:
+def search_rows(
+    query: str, *, k: int, queryset: QuerySet[Chunk], any_term: bool = True, loaded: Loaded | None = None
+) -> dict[int, Row]:
     """The keyword search's best `k` rows of `queryset`, read with their ranking, best first
-    (`any_term`: see search_chunk_rows)."""
-    found = search_chunk_rows(query, k=k, queryset=queryset, fields=ROW_FIELDS, any_term=any_term)
-    return {row[0]: Row(*row) for row in found}
+    (`any_term`: see search_chunk_rows; `loaded`: rows_read)."""
+    fields = read_fields(loaded)
+    found = search_chunk_rows(query, k=k, queryset=queryset, fields=fields, any_term=any_term)
+    return rows_read(found, loaded)
 
 
 def turn_sources(rows: Iterable[Row]) -> set[str]:

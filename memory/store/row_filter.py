@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection
@@ -154,15 +154,16 @@ def chunks_of(rows: Iterable[Sequence[Any]], model: type[Chunk] = Chunk) -> list
     return [model.from_db(DEFAULT_DB_ALIAS, CHUNK_FIELDS, values) for values in converted(rows, CHUNK_FIELDS)]
 
 
-def chunks_in_order(ids: Sequence[int]) -> list[Chunk]:
+def chunks_in_order(ids: Sequence[int], known: Mapping[int, Sequence[Any]] | None = None) -> list[Chunk]:
     """The chunks of `ids` in that order (ids with no row skipped), one `id IN` per IN_BATCH.
 
     What selectors.chunks_by_ids returns, without building a queryset: in_bulk spent ~0.4 of
-    its ~0.5 ms for ten rows preparing the statement."""
+    its ~0.5 ms for ten rows preparing the statement. `known`: rows of CHUNK_FIELDS already
+    read and converted (converted()), by id; only the other ids are read."""
     qn = connection.ops.quote_name
     select = ", ".join(chunk_columns())
-    found: dict[int, Chunk] = {}
-    for batch in _batches(ids):
+    found = {i: Chunk.from_db(DEFAULT_DB_ALIAS, CHUNK_FIELDS, known[i]) for i in ids if i in (known or {})}
+    for batch in _batches([i for i in ids if i not in found]):
         marks = ", ".join(["%s"] * len(batch))
         sql = f"SELECT {select} FROM {qn(TABLE)} WHERE {qn(TABLE)}.{qn('id')} IN ({marks})"  # noqa: S608
         with connection.cursor() as cursor:

@@ -246,3 +246,35 @@ def test_a_plain_keyword_hit_keeps_a_power_of_the_share_of_the_query_it_says() -
     assert scores[1] == pytest.approx(before[1] - (1 - 0.5**weights.plain_coverage_power) * share)
     assert scores[2] == before[2]
     assert scores[3] == before[3]
+
+
+def test_hybrid_returns_the_rows_its_ranking_statements_read(hybrid: Any) -> None:
+    from unittest import mock
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.retrieval import retrieve
+    from memory.store.models import Chunk
+
+    later = timezone.now() + timedelta(days=3)
+    embedded("deploy notes for the web app", expires_at=later, held_detail={"why": ["ok"]})
+    embedded(
+        "the release pipeline is manual via workflow_dispatch", "deploy deploy deploy", domain="decision"
+    )
+
+    def values(chunks: list[Chunk]) -> list[dict[str, Any]]:
+        return [{f.attname: getattr(c, f.attname) for f in Chunk._meta.concrete_fields} for c in chunks]
+
+    chunk_search("deploy", k=3)  # per-process probes and caches out of the way
+    with CaptureQueriesContext(connection) as kept:
+        hits = chunk_search("deploy", k=3)
+    with (
+        mock.patch.object(retrieve, "_rows_kept", return_value=None),
+        CaptureQueriesContext(connection) as read_again,
+    ):
+        again = chunk_search("deploy", k=3)
+
+    assert len(hits) == 3
+    assert values(hits) == values(again)  # every column, as the ORM reads it
+    assert len(kept) == len(read_again) - 1  # no statement reads the rows after the ranking

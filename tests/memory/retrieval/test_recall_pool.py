@@ -129,8 +129,10 @@ def test_a_plain_store_ranks_as_it_did_from_the_whole_pool(
     query = "billing deploy retry"
     from_top = hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL)
 
-    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
-        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+    def whole_pool(
+        query: str, *, k: int, queryset: Any, loaded: structure.Loaded | None = None
+    ) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset, loaded=loaded), True
 
     monkeypatch.setattr(hybrid_module, "first_keyword_rows", whole_pool)
     assert hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL) == from_top
@@ -190,8 +192,10 @@ def test_a_turn_found_only_by_the_any_term_step_still_names_its_speaker(
     assert "what did say about the dog billing ledger invoice" in embedded  # the speaker dropped
     structure.forget_speakers()
 
-    def whole_pool(query: str, *, k: int, queryset: Any) -> tuple[dict[int, structure.Row], bool]:
-        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset), True
+    def whole_pool(
+        query: str, *, k: int, queryset: Any, loaded: structure.Loaded | None = None
+    ) -> tuple[dict[int, structure.Row], bool]:
+        return structure.search_rows(query, k=structure.pool_size(k), queryset=queryset, loaded=loaded), True
 
     monkeypatch.setattr(hybrid_module, "first_keyword_rows", whole_pool)
     assert hybrid_chunk_ids(query, k=5, queryset=queryset, model=MODEL) == found
