@@ -80,19 +80,49 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
 _ITEM_FIELDS = ("log", "chunk_id", "section", "scope", "agent_id", "session_id")
 
 
-@functools.cache
-def _item_insert_sql(alias: str) -> str:
-    """The one-row INSERT of an InjectionLogItem as Django compiles it for `alias` (compiled once).
+@functools.lru_cache(maxsize=256)
+def _item_insert_sql(alias: str, rows: int) -> tuple[str, bool]:
+    """The INSERT of `rows` InjectionLogItem rows in one statement, as Django compiles a bulk_create
+    for `alias` (compiled once per row count), and whether it takes its values by column (PostgreSQL's
+    UNNEST form: one array per field) rather than row after row.
 
-    Run with executemany: building ~100 model instances for bulk_create cost more than the
-    write itself on every delivered turn.
+    Building ~100 model instances for bulk_create cost more than the write itself on every
+    delivered turn; executemany of a one-row INSERT cost as much on PostgreSQL, where psycopg
+    binds and sends each row as its own statement (~50 per turn).
     """
     fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
     query = InsertQuery(InjectionLogItem)
-    blank = InjectionLogItem(log_id=0, chunk_id=0, section="", scope="", agent_id=None, session_id="")
-    query.insert_values(fields, [blank])
-    ((sql, _params),) = query.get_compiler(using=alias).as_sql()
-    return sql
+    blanks = [
+        InjectionLogItem(log_id=0, chunk_id=i, section="", scope="", agent_id=None, session_id="")
+        for i in range(rows)
+    ]
+    query.insert_values(fields, blanks)
+    ((sql, params),) = query.get_compiler(using=alias).as_sql()
+    by_column = rows > 1 and len(params) == len(fields) and list(params[1]) == list(range(rows))
+    if not by_column and list(params) != [v for i in range(rows) for v in (0, i, "", "", None, "")]:
+        raise RuntimeError(f"unexpected compiled InjectionLogItem INSERT on {alias}: {sql}")
+    return sql, by_column
+
+
+@functools.cache
+def _item_batch_size(alias: str) -> int:
+    """Rows per INSERT inside the backend's parameter limit (bulk_create's own bound), at most 1,000."""
+    fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
+    return max(min(connections[alias].ops.bulk_batch_size(fields, [None] * 1000), 1000), 1)
+
+
+def _item_insert(rows: Sequence[tuple[Any, ...]], alias: str) -> None:
+    """INSERT the item rows, in as few statements as the backend's parameter limit allows."""
+    size = _item_batch_size(alias)
+    with connections[alias].cursor() as cursor:
+        for start in range(0, len(rows), size):
+            batch = rows[start : start + size]
+            sql, by_column = _item_insert_sql(alias, len(batch))
+            if by_column:
+                values: list[Any] = [list(column) for column in zip(*batch, strict=True)]
+            else:
+                values = [v for row in batch for v in row]
+            cursor.execute(sql, values)
 
 
 _LOG_FIELDS = tuple(f for f in InjectionLog._meta.concrete_fields if not f.primary_key)
@@ -165,6 +195,5 @@ def injection_log_record(
             for i in ids
         ]
         if rows:
-            with connections[INJECTIONS_DB].cursor() as cursor:
-                cursor.executemany(_item_insert_sql(INJECTIONS_DB), rows)
+            _item_insert(rows, INJECTIONS_DB)
     return log

@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true", help="CPU per request only, no cProfile")
     parser.add_argument("--wsgi", action="store_true", help="protomem.wsgi.application, not the test client")
     parser.add_argument("--seed", type=int, default=7, help="the request mix's random seed")
-    parser.add_argument("--database-url", default="", help="postgres://... (recreated); default: SQLite files")
+    parser.add_argument("--database-url", default="", help="postgres://... (recreated); default: SQLite")
     args = parser.parse_args()
 
     from bench import load_server
