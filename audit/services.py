@@ -80,16 +80,9 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
 _ITEM_FIELDS = ("log", "chunk_id", "section", "scope", "agent_id", "session_id")
 
 
-@functools.lru_cache(maxsize=256)
-def _item_insert_sql(alias: str, rows: int) -> tuple[str, bool]:
-    """The INSERT of `rows` InjectionLogItem rows in one statement, as Django compiles a bulk_create
-    for `alias` (compiled once per row count), and whether it takes its values by column (PostgreSQL's
-    UNNEST form: one array per field) rather than row after row.
-
-    Building ~100 model instances for bulk_create cost more than the write itself on every
-    delivered turn; executemany of a one-row INSERT cost as much on PostgreSQL, where psycopg
-    binds and sends each row as its own statement (~50 per turn).
-    """
+def _compiled_item_insert(alias: str, rows: int) -> tuple[str, list[Any]]:
+    """The INSERT of `rows` InjectionLogItem rows as Django compiles a bulk_create for `alias`,
+    with its parameters for rows whose chunk ids are 0, 1, ... (the rest blank)."""
     fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
     query = InsertQuery(InjectionLogItem)
     blanks = [
@@ -98,31 +91,32 @@ def _item_insert_sql(alias: str, rows: int) -> tuple[str, bool]:
     ]
     query.insert_values(fields, blanks)
     ((sql, params),) = query.get_compiler(using=alias).as_sql()
-    by_column = rows > 1 and len(params) == len(fields) and list(params[1]) == list(range(rows))
-    if not by_column and list(params) != [v for i in range(rows) for v in (0, i, "", "", None, "")]:
-        raise RuntimeError(f"unexpected compiled InjectionLogItem INSERT on {alias}: {sql}")
-    return sql, by_column
+    return sql, list(params)
 
 
 @functools.cache
-def _item_batch_size(alias: str) -> int:
-    """Rows per INSERT inside the backend's parameter limit (bulk_create's own bound), at most 1,000."""
-    fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
-    return max(min(connections[alias].ops.bulk_batch_size(fields, [None] * 1000), 1000), 1)
+def _item_insert_sql(alias: str) -> tuple[str, str | None]:
+    """The one-row INSERT of an InjectionLogItem for `alias`, and the many-row one when the backend
+    compiles one statement for any row count that takes its values by column (PostgreSQL's
+    UNNEST: one array per field), else None; both compiled once.
+
+    Building ~100 model instances for bulk_create cost more than the write itself on every
+    delivered turn. executemany of the one-row INSERT is SQLite's own loop in C, but psycopg
+    binds and sends each row as its own statement (~50 per turn), which cost as much again.
+    """
+    one, _ = _compiled_item_insert(alias, 1)
+    (two, params), (three, _) = _compiled_item_insert(alias, 2), _compiled_item_insert(alias, 3)
+    by_column = two == three and len(params) == len(_ITEM_FIELDS) and list(params[1]) == [0, 1]
+    return one, two if by_column else None
 
 
 def _item_insert(rows: Sequence[tuple[Any, ...]], alias: str) -> None:
-    """INSERT the item rows, in as few statements as the backend's parameter limit allows."""
-    size = _item_batch_size(alias)
+    one, by_column = _item_insert_sql(alias)
     with connections[alias].cursor() as cursor:
-        for start in range(0, len(rows), size):
-            batch = rows[start : start + size]
-            sql, by_column = _item_insert_sql(alias, len(batch))
-            if by_column:
-                values: list[Any] = [list(column) for column in zip(*batch, strict=True)]
-            else:
-                values = [v for row in batch for v in row]
-            cursor.execute(sql, values)
+        if by_column is not None and len(rows) > 1:
+            cursor.execute(by_column, [list(column) for column in zip(*rows, strict=True)])
+        else:
+            cursor.executemany(one, rows)
 
 
 _LOG_FIELDS = tuple(f for f in InjectionLog._meta.concrete_fields if not f.primary_key)

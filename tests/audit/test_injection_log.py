@@ -51,15 +51,12 @@ def test_record_writes_one_row_and_its_items():
         assert cursor.fetchone()[0] == 1
 
 
-def test_record_writes_items_past_one_statement_batch():
-    """More items than one INSERT may carry (SQLite: 166 rows of 6 values) land whole and exact,
-    with their scopes, and a single item as well."""
-    from audit.services import _item_batch_size
-
-    size = _item_batch_size("injections")
-    rag = list(range(1, size + 40))
+def test_record_writes_many_items_exactly():
+    """Many items (PostgreSQL: one INSERT taking a column array per field) land whole and exact,
+    with their scopes and a NULL agent, and a single item as well."""
+    rag = list(range(1, 400))
     log = injection_log_record(
-        agent_id=None, session_id="t-big", hot_ids=[size + 100], rag_ids=rag, scopes={2: "commons"}
+        agent_id=None, session_id="t-big", hot_ids=[500], rag_ids=rag, scopes={2: "commons"}
     )
     single = injection_log_record(agent_id=3, session_id="t-one", rag_ids=[5])
     items = list(
@@ -67,7 +64,7 @@ def test_record_writes_items_past_one_statement_batch():
             "chunk_id", "section", "scope", "agent_id", "session_id"
         )
     )
-    expected = [(size + 100, "hot", "private", None, "t-big")] + [
+    expected = [(500, "hot", "private", None, "t-big")] + [
         (i, "rag", "commons" if i == 2 else "private", None, "t-big") for i in rag
     ]
     assert sorted(items) == sorted(expected)
