@@ -80,19 +80,43 @@ def hot_written_record(*, chunk_id: int, actor: str, path: str) -> AuditEvent:
 _ITEM_FIELDS = ("log", "chunk_id", "section", "scope", "agent_id", "session_id")
 
 
-@functools.cache
-def _item_insert_sql(alias: str) -> str:
-    """The one-row INSERT of an InjectionLogItem as Django compiles it for `alias` (compiled once).
-
-    Run with executemany: building ~100 model instances for bulk_create cost more than the
-    write itself on every delivered turn.
-    """
+def _compiled_item_insert(alias: str, rows: int) -> tuple[str, list[Any]]:
+    """The INSERT of `rows` InjectionLogItem rows as Django compiles a bulk_create for `alias`,
+    with its parameters for rows whose chunk ids are 0, 1, ... (the rest blank)."""
     fields = [InjectionLogItem._meta.get_field(name) for name in _ITEM_FIELDS]
     query = InsertQuery(InjectionLogItem)
-    blank = InjectionLogItem(log_id=0, chunk_id=0, section="", scope="", agent_id=None, session_id="")
-    query.insert_values(fields, [blank])
-    ((sql, _params),) = query.get_compiler(using=alias).as_sql()
-    return sql
+    blanks = [
+        InjectionLogItem(log_id=0, chunk_id=i, section="", scope="", agent_id=None, session_id="")
+        for i in range(rows)
+    ]
+    query.insert_values(fields, blanks)
+    ((sql, params),) = query.get_compiler(using=alias).as_sql()
+    return sql, list(params)
+
+
+@functools.cache
+def _item_insert_sql(alias: str) -> tuple[str, str | None]:
+    """The one-row INSERT of an InjectionLogItem for `alias`, and the many-row one when the backend
+    compiles one statement for any row count that takes its values by column (PostgreSQL's
+    UNNEST: one array per field), else None; both compiled once.
+
+    Building ~100 model instances for bulk_create cost more than the write itself on every
+    delivered turn. executemany of the one-row INSERT is SQLite's own loop in C, but psycopg
+    binds and sends each row as its own statement (~50 per turn), which cost as much again.
+    """
+    one, _ = _compiled_item_insert(alias, 1)
+    (two, params), (three, _) = _compiled_item_insert(alias, 2), _compiled_item_insert(alias, 3)
+    by_column = two == three and len(params) == len(_ITEM_FIELDS) and list(params[1]) == [0, 1]
+    return one, two if by_column else None
+
+
+def _item_insert(rows: Sequence[tuple[Any, ...]], alias: str) -> None:
+    one, by_column = _item_insert_sql(alias)
+    with connections[alias].cursor() as cursor:
+        if by_column is not None and len(rows) > 1:
+            cursor.execute(by_column, [list(column) for column in zip(*rows, strict=True)])
+        else:
+            cursor.executemany(one, rows)
 
 
 _LOG_FIELDS = tuple(f for f in InjectionLog._meta.concrete_fields if not f.primary_key)
@@ -165,6 +189,5 @@ def injection_log_record(
             for i in ids
         ]
         if rows:
-            with connections[INJECTIONS_DB].cursor() as cursor:
-                cursor.executemany(_item_insert_sql(INJECTIONS_DB), rows)
+            _item_insert(rows, INJECTIONS_DB)
     return log

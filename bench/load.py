@@ -216,7 +216,8 @@ def main() -> None:
 
     hz = os.sysconf("SC_CLK_TCK")
     client_cpu = (usage1.ru_utime - usage0.ru_utime) + (usage1.ru_stime - usage0.ru_stime)
-    server_cpu = (server_ticks1 - server_ticks0) / hz
+    server_user = (server_ticks1[0] - server_ticks0[0]) / hz
+    server_cpu = server_user + (server_ticks1[1] - server_ticks0[1]) / hz
     machine_busy = (busy1[0] - busy0[0]) / max(busy1[1] - busy0[1], 1) * 100
     samples = [s for c in clients for s in c.result.samples]
     ingests = [r for c in clients for r in c.result.ingests]
@@ -241,7 +242,8 @@ def main() -> None:
     )
     print(f"  mix {args.mix}; server settings {args.server_settings}; instance {instance}")
     print(
-        f"  wall {wall:.1f} s; cpu: server {server_cpu:.1f} s ({server_cpu / wall * 100:.0f}% of one core), "
+        f"  wall {wall:.1f} s; cpu: server {server_cpu:.1f} s ({server_cpu / wall * 100:.0f}% of one core; "
+        f"user {server_user:.1f} s, system {server_cpu - server_user:.1f} s), "
         f"load generator {client_cpu:.1f} s ({client_cpu / wall * 100:.0f}% of one core); machine busy "
         f"{machine_busy:.0f}% of {os.cpu_count()} cores (other tenants included); load avg "
         f"{os.getloadavg()[0]:.2f}"

@@ -9,6 +9,8 @@ Builds the same instance as bench/load.py (load-sqlite under BENCH_ROOT: real mi
 stack, middleware, DRF, the database; no socket) and prints: CPU per request by op (process
 time, measured in this run), the modules the first request imported (the MCP stack should not
 be among them) and cProfile's top functions. Ratios, not absolute goals: compare two runs.
+--wsgi calls protomem.wsgi.application itself (the production handler: the agent's lean middleware
+lane, no test-client signals or response copies), the closest to gunicorn's worker without a socket.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import time
 import urllib.parse
 from collections import defaultdict
+from typing import Any
 
 from bench import common
 from bench.load_clients import INGEST_WORDS, VOCAB_SIZE
@@ -36,18 +39,21 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--sort", default="cumulative", help="pstats sort key (cumulative, tottime)")
     parser.add_argument("--no-profile", action="store_true", help="CPU per request only, no cProfile")
+    parser.add_argument("--wsgi", action="store_true", help="protomem.wsgi.application, not the test client")
+    parser.add_argument("--seed", type=int, default=7, help="the request mix's random seed")
+    parser.add_argument("--database-url", default="", help="postgres://... (recreated); default: SQLite")
     args = parser.parse_args()
 
     from bench import load_server
 
-    setup_args = argparse.Namespace(database_url="", chunks=args.chunks, agents=1)
+    setup_args = argparse.Namespace(database_url=args.database_url, chunks=args.chunks, agents=1)
     before = set(sys.modules)
     _instance, keys = load_server.setup(setup_args)
     from django.test import Client
 
-    client = Client(HTTP_AUTHORIZATION=f"Api-Key {keys[0]}")
+    client: Any = _WsgiClient(keys[0]) if args.wsgi else Client(HTTP_AUTHORIZATION=f"Api-Key {keys[0]}")
     weights = [(op, float(w)) for op, _, w in (p.partition("=") for p in args.mix.split(","))]
-    rng = random.Random(7)
+    rng = random.Random(args.seed)
     vocab = common.vocabulary(VOCAB_SIZE)
     resp = client.post("/api/sessions/", {"session_id": "prof"}, content_type="application/json")
     if resp.status_code not in (200, 201):
@@ -116,6 +122,59 @@ def main() -> None:
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
     print(out.getvalue())
+
+
+class _Response:
+    def __init__(self, status_code: int, content: bytes) -> None:
+        self.status_code, self.content = status_code, content
+
+
+class _WsgiClient:
+    """The test client's get/post, answered by protomem.wsgi.application (what gunicorn calls)."""
+
+    def __init__(self, key: str) -> None:
+        from protomem.wsgi import application
+
+        self.app = application
+        self.key = key
+
+    def _call(self, method: str, url: str, body: bytes, content_type: str) -> _Response:
+        path, _, query = url.partition("?")
+        environ = {
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1",
+            "HTTP_AUTHORIZATION": f"Api-Key {self.key}",
+            "CONTENT_LENGTH": str(len(body)),
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            "wsgi.version": (1, 0),
+        }
+        if content_type:
+            environ["CONTENT_TYPE"] = content_type
+        status: list[str] = []
+        result = self.app(environ, lambda s, headers, exc_info=None: status.append(s))
+        try:
+            content = b"".join(result)
+        finally:
+            getattr(result, "close", lambda: None)()
+        return _Response(int(status[0].split()[0]), content)
+
+    def get(self, url: str) -> _Response:
+        return self._call("GET", url, b"", "")
+
+    def post(self, url: str, data: Any, content_type: str = "application/json") -> _Response:
+        body = data if isinstance(data, (bytes, str)) else json.dumps(data)
+        return self._call("POST", url, body.encode() if isinstance(body, str) else body, content_type)
 
 
 class _StatementCounter:

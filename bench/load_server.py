@@ -203,15 +203,20 @@ def free_port() -> int:
 
 def _proc_cpu_ticks(pid: int, *, with_children: bool) -> int:
     """utime+stime of a process (plus its reaped children's), in clock ticks; 0 once it is gone."""
+    return sum(_proc_user_system_ticks(pid, with_children=with_children))
+
+
+def _proc_user_system_ticks(pid: int, *, with_children: bool) -> tuple[int, int]:
+    """(utime, stime) of a process (plus its reaped children's), in clock ticks; 0s once it is gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return 0
+        return 0, 0
     fields = stat[stat.rindex(")") + 2 :].split()
-    ticks = int(fields[11]) + int(fields[12])
+    user, system = int(fields[11]), int(fields[12])
     if with_children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks
+        user, system = user + int(fields[13]), system + int(fields[14])
+    return user, system
 
 
 def _children(pid: int) -> list[int]:
@@ -297,11 +302,12 @@ class Server:
             time.sleep(0.2)  # readiness poll interval, not synchronization of the measured work
         raise SystemExit(f"gunicorn not ready after {deadline_s:.0f} s; see {self.log}")
 
-    def cpu_ticks(self) -> int:
+    def cpu_ticks(self) -> tuple[int, int]:
+        """(user, system) clock ticks of the master and its workers (exited ones included)."""
         pid = self.proc.pid
-        return _proc_cpu_ticks(pid, with_children=True) + sum(
-            _proc_cpu_ticks(c, with_children=False) for c in _children(pid)
-        )
+        parts = [_proc_user_system_ticks(pid, with_children=True)]
+        parts += [_proc_user_system_ticks(c, with_children=False) for c in _children(pid)]
+        return sum(u for u, _ in parts), sum(s for _, s in parts)
 
     def sched_ns(self) -> dict[int, tuple[int, int]]:
         """Per thread of the master and its workers: (ns on cpu, ns runnable but waiting for one)."""

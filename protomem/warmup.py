@@ -7,9 +7,14 @@ first context ~10 ms; later calls 3-7 ms. gunicorn workers load the app before t
 connection, so this moves that work out of the first requests (and out of a load run's CPU per
 request with 5 workers). Nothing here touches the database or the broker, writes a log line
 or a metric, or imports the MCP SDK (/mcp stays lazy: resolving its route does not call it).
-With embeddings on, the ANN base is mapped and the local model's query session opened
-(memory.retrieval.retrieve.prepare_hybrid): bench/ann.py at 100k, a new process's first hybrid
-query 555 ms cold against 42 ms after it (the warm-up itself 130 ms), one run, loaded machine.
+The first memory_ingest also paid ~9 ms for the write inspection's patterns (compiled on first
+use) and ~5 ms for Celery's result backend and AMQP helpers (built on the first send, even with
+results ignored): a benign inspection and those two attributes are built here too (first ingest
+41 -> 21-25 ms CPU, bench: a fresh process, two runs); the broker is not contacted (the first send
+still opens its connection). With embeddings on, the ANN base is mapped and the local model's
+query session opened (memory.retrieval.retrieve.prepare_hybrid): bench/ann.py at 100k, a new
+process's first hybrid query 555 ms cold against 42 ms after it (the warm-up itself 130 ms), one
+run, loaded machine.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ def warm_up() -> None:
         resolver.resolve(path)  # imports the URLconf once, compiles the route regexes on the way
     _warm_serializers()
     _warm_celery()
+    _warm_inspection()
     _warm_hybrid()
 
 
@@ -51,6 +57,14 @@ def _warm_celery() -> None:
     from celery import current_app
 
     _ = current_app.tasks  # finalizes the app: every task registered (no broker connection)
+    _ = current_app.backend, current_app.amqp  # what the first send builds (no connection either)
+
+
+def _warm_inspection() -> None:
+    from memory.lifecycle.inspection import inspect_write
+
+    # A benign agent note: the detectors' patterns compile, nothing is stored or logged.
+    inspect_write(content="warm-up note", delivery_policy=None, source_type="agent")
 
 
 def _warm_hybrid() -> None:

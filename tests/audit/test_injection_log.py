@@ -51,6 +51,28 @@ def test_record_writes_one_row_and_its_items():
         assert cursor.fetchone()[0] == 1
 
 
+def test_record_writes_many_items_exactly():
+    """Many items (PostgreSQL: one INSERT taking a column array per field) land whole and exact,
+    with their scopes and a NULL agent, and a single item as well."""
+    rag = list(range(1, 400))
+    log = injection_log_record(
+        agent_id=None, session_id="t-big", hot_ids=[500], rag_ids=rag, scopes={2: "commons"}
+    )
+    single = injection_log_record(agent_id=3, session_id="t-one", rag_ids=[5])
+    items = list(
+        InjectionLogItem.objects.filter(log_id=log.pk).values_list(
+            "chunk_id", "section", "scope", "agent_id", "session_id"
+        )
+    )
+    expected = [(500, "hot", "private", None, "t-big")] + [
+        (i, "rag", "commons" if i == 2 else "private", None, "t-big") for i in rag
+    ]
+    assert sorted(items) == sorted(expected)
+    assert list(
+        InjectionLogItem.objects.filter(log_id=single.pk).values_list("chunk_id", "section", "agent_id")
+    ) == [(5, "rag", 3)]
+
+
 def test_injections_for_chunk_is_newest_first_over_hot_and_rag():
     a = injection_log_record(agent_id=1, session_id="a", hot_ids=[5])
     injection_log_record(agent_id=1, session_id="b", rag_ids=[6])
