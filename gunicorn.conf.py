@@ -7,4 +7,11 @@ over-long query string with a JSON 414 (PROTOMEM_MAX_QUERY_BYTES), and POST /api
 takes the query in a body.
 """
 
+import os
+
 limit_request_line = 0
+
+# Each worker touches its heartbeat file on every loop of its accept loop; on a tmpfs that is a
+# memory write, not a metadata update on a disk filesystem's journal (gunicorn's own advice).
+if os.path.isdir("/dev/shm"):  # noqa: S108 - a fixed system path, not a temp file we create
+    worker_tmp_dir = "/dev/shm"  # noqa: S108
