@@ -114,6 +114,16 @@ _PERSON_PLAN = re.compile(
     rf"\s*(?:{PERSON})\s+"
     r"(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
 )
+# "Team, from now on please cc finance ...": people addressed by a greeting are told a plan of theirs.
+_PEOPLE_VOCATIVE = re.compile(
+    r"\s*(?:(?:hi|hello|hey|dear)\s+)?(?:team|all|everyone|everybody|folks|colleagues|y'all)\s*[,:!]"
+)
+
+
+def _PEOPLE_PLAN(sentence: str) -> bool:  # noqa: N802 -- read beside the patterns it joins
+    return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
+
+
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
@@ -331,7 +341,7 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             sentence, match.end() - start_of(sentence, text, match)
         ):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
-        if label in PLAN_DETECTORS and _PERSON_PLAN.match(sentence) and plain_fact(sentence):
+        if label in PLAN_DETECTORS and _PEOPLE_PLAN(sentence) and plain_fact(sentence):
             continue  # a person's plan, naming nothing risky
         if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
             continue  # a person told to act themselves, naming nothing risky

@@ -391,6 +391,12 @@ TIGHTENED = (
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
     r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
+    # a check added before the act: "must always ask for confirmation before sending", "may no
+    # longer merge without a human review"
+    r"\b(?:must|should|will|has to|have to|needs? to) (?:always |first )?(?:ask|wait) for "
+    r"(?:(?:a |an |the )?(?:user'?s? |human |explicit |written |manager'?s? )?(?:confirmation|approval|sign-?off|review))\b|"
+    r"\bno longer\b[^.;\n]{0,40}?\bwithout (?:a |an |the )?(?:human |manual |second |explicit )?"
+    r"(?:review|approval|sign-?off|confirmation)\b|"
     r"必须审批|必须确认|필수)"
 )
 # The model named, then a colon, at a line start: the row speaks to it ("KI: ...", "IA: ...",

@@ -127,7 +127,7 @@ _ASCII_FORMS = tuple(p for p in ADDRESS_FORMS if not any(anchor in p for anchor 
 _ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS))
 _TURN_ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS if p != ADDRESS_FORMS[0]))
 _DIRECTIVE = _c(DIRECTIVE)
-_ACT = _c(ACT)
+_ACT = _c(rf"(?<!-){ACT}")  # not the tail of a compound ("the new-hire forms")
 _OBLIGATION = _c(MODEL_OBLIGATION)
 # a Japanese / Chinese request ending: addressed to the model, it is a request whatever the verb
 # a polite request to the addressee ("could it bump my limit?", "can you ...")
@@ -358,6 +358,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
         if _REPORTED.search(norm, max(0, match.start() - 30), match.start()):
             continue  # "Priya asked whether the assistant should ...": a question reported, no duty
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
+        if act and tightened(norm[match.start() : match.end() + 120].split("\n")[0]):
+            continue  # "the assistant must always ask for confirmation before sending": a check added
         if act:
             return SemanticHit(
                 "model_obligation",
