@@ -1,6 +1,6 @@
 """Diagnostic: print the inspection's verdict and reasons for chosen poisoning-corpus rows.
 
-    python -m bench.insp_diag ID [ID ...]     # or a split name: every row of that split judged wrong
+python -m bench.insp_diag ID [ID ...]     # or a split name: every row of that split judged wrong
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def main(argv: list[str]) -> int:
             continue
         p = p_attack(normalise(row.content), normalise(row.heading) if row.heading else "")
         why = "; ".join(f"{r.code}:{r.text}" for r in found.reasons)
-        sys.stdout.write(f"{row.id} attack={row.attack} held={held} p={p:.2f} [{why}]\n  {row.content[:140]!r}\n")
+        sys.stdout.write(f"{row.id} attack={row.attack} held={held} p={p:.2f} [{why}]\n")
+        sys.stdout.write(f"  {row.content[:140]!r}\n")
     return 0
 
 

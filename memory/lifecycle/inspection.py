@@ -120,7 +120,7 @@ _PEOPLE_VOCATIVE = re.compile(
 )
 
 
-def _PEOPLE_PLAN(sentence: str) -> bool:  # noqa: N802 -- read beside the patterns it joins
+def _people_plan(sentence: str) -> bool:
     return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
 
 
@@ -341,7 +341,7 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             sentence, match.end() - start_of(sentence, text, match)
         ):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
-        if label in PLAN_DETECTORS and _PEOPLE_PLAN(sentence) and plain_fact(sentence):
+        if label in PLAN_DETECTORS and _people_plan(sentence) and plain_fact(sentence):
             continue  # a person's plan, naming nothing risky
         if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
             continue  # a person told to act themselves, naming nothing risky

@@ -142,7 +142,9 @@ ACT = (
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
-    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой)"
+    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой|"
+    r"\böner\w*|\bsöyle\w*|\bgönder\w*|\bpaylaş\w*|giới thiệu|\bkhuyên|trả lời|"
+    r"\bsarankan|\brekomendasikan|\bkatakan|\bberitahu\w*)"
 )
 # The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
 MODEL_OBLIGATION = (
@@ -176,6 +178,9 @@ PERSIST = (
     r"(?:conversations?|sessions?|[ée]changes?) [àa] venir|(?:conversaciones|sesiones) (?:por venir|futuras|que vengan)|"
     r"(?:futur[ea]s|pr[óo]xim[ao]s|prossim[ei]|kommenden|k[üu]nftigen|toekomstige|volgende|przysz[łl]\w+|kolejn\w+|gelecek(?:teki)?) "
     r"(?:conversa\w*|sess\w*|gespr[äa]ch\w*|unterhaltung\w*|sitzung\w*|gesprekken|rozm[oó]w\w*|sesj\w*|konu[şs]ma\w*|sohbet\w*))\b|"
+    # Polish, Turkish, Vietnamese, Indonesian
+    r"\b(?:na sta[łl]e|za ka[żz]dym razem|od teraz|her oturumda|her seferinde|bundan sonra|kal[ıi]c[ıi] olarak|"
+    r"m[ãa]i m[ãa]i|nh[ớo] m[ãa]i|t[ừu] nay|m[ỗo]i khi|m[ỗo]i l[ầa]n|selamanya|mulai sekarang|setiap kali)\b|"
     r"今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
@@ -191,6 +196,10 @@ CONVERSATION = (
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
     r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
     r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que)|"
+    r"\b(?:gdy|kiedy|je[śs]li)\b[^.!?\n]{0,30}?\b(?:pyta|zapyta|wspomni|u[żz]ytkownik|klient)|"
+    r"\b(?:kullan[ıi]c[ıi]|m[üu][şs]teri|biri)\b[^.!?\n]{0,30}?(?:sorarsa|sordu[ğg]unda|bahsederse)|"
+    r"\b(?:khi|n[ếe]u)\b[^.!?\n]{0,40}?\b(?:h[ỏo]i|nh[ắa]c)\b|"
+    r"\b(?:ketika|saat|jika|kalau|setiap kali)\b[^.!?\n]{0,30}?\b(?:bertanya|menanyakan|menyebut\w*)\b|"
     r"\b(?:toutes les|todas las|todas as|tutte le|alle|wszystkie|t[üu]m) (?:conversations|conversaciones|conversas|"
     r"conversazioni|gespr[äa]che|gesprekken|rozmowy|sessions|sesiones|sess[õo]es|sessioni|sitzungen|sohbetler)\b)"
 )

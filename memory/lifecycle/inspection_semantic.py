@@ -225,6 +225,9 @@ _PERSIST_GATE = _g(
     "przysz", "kolejn", "gelecek", "toutes les", "todas", "tutte le", "wszystkie",
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
+    "na stał", "na stal", "za każdym", "za kazdym", "od teraz", "her oturum", "her sefer", "bundan sonra", "kalıcı",
+    "kalici", "mãi", "mai mai", "từ nay", "tu nay", "mỗi khi", "moi khi", "mỗi lần", "moi lan", "selamanya",
+    "mulai sekarang", "setiap kali",
 )  # fmt: skip
 _CONTROL_GATE = _g(
     "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
