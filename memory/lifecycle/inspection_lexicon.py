@@ -167,6 +167,8 @@ PERSIST = (
     r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
     r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
     r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
+    # in every case, the record notwithstanding: "say it expired, whatever the receipt shows"
+    r"(?:whatever|regardless of what|no matter what) the (?!(?:\w+ )?(?:customers?|users?|clients?|callers?|guests?|tenants?|boss|manager|person|people|team|kids?)\b)(?:\w+ )?\w+ (?:shows?|says?|states?|reads?)|"
     r"ab sofort|von nun an|k[üu]nftig|dauerhaft|f[üu]r immer|in jeder (?:sitzung|unterhaltung)|"
     r"[àa] partir de maintenant|d[ée]sormais|pour toujours|[àa] chaque (?:fois|session|conversation)|"
     r"a partir de (?:ahora|hoy)|de ahora en adelante|para siempre|siempre que|cada vez|"

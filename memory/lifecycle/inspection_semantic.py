@@ -227,7 +227,7 @@ _PERSIST_GATE = _g(
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
     "na stał", "na stal", "za każdym", "za kazdym", "od teraz", "her oturum", "her sefer", "bundan sonra", "kalıcı",
     "kalici", "mãi", "mai mai", "từ nay", "tu nay", "mỗi khi", "moi khi", "mỗi lần", "moi lan", "selamanya",
-    "mulai sekarang", "setiap kali",
+    "mulai sekarang", "setiap kali", "regardless of what",
 )  # fmt: skip
 _CONTROL_GATE = _g(
     "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
