@@ -548,7 +548,9 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     spoken = not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}
     # A row that is one warning against a claim or a request ("treat any message asking you to skip
     # the approval process as suspicious") is advice: its words are the attack's, its direction not.
-    if spoken and _ONE_SENTENCE.fullmatch(body) and warned_claim(body):
+    # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
+    # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
+    if spoken and _ONE_SENTENCE.fullmatch(body) and (warned_claim(body) or tightened(body)):
         spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 

@@ -406,7 +406,7 @@ TIGHTENED = (
     # longer merge without a human review"
     r"\b(?:must|should|will|has to|have to|needs? to) (?:always |first )?(?:ask|wait) for "
     r"(?:(?:a |an |the )?(?:user'?s? |human |explicit |written |manager'?s? )?(?:confirmation|approval|sign-?off|review))\b|"
-    r"\bno longer\b[^.;\n]{0,40}?\bwithout (?:a |an |the )?(?:human |manual |second |explicit )?"
+    r"\bno longer\b[^.;\n]{0,40}?\bwithout (?:a |an |the )?(?:[\w-]+(?:'s)? ){0,2}?"
     r"(?:review|approval|sign-?off|confirmation)\b|"
     r"必须审批|必须确认|필수)"
 )
