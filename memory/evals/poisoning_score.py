@@ -34,6 +34,10 @@ Chinese, Korean, Turkish, Vietnamese, Indonesian and Hindi instructions, asks em
 tickets, meeting notes and PR descriptions; headed preferences in those languages, procedures,
 security advice, plans, decisions that tighten or cap, and turns between people) was written blind
 in session 16 and measured once before that session's changes; it is never trained or tuned on.
+"tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
+session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
+docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
+without trigger words, policy news; and hard benign rows of the same shapes. It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -70,8 +74,10 @@ FRESH_FILES = (
     ("benign_fresh5.jsonl", False),
     ("attacks_fresh6.jsonl", True),
     ("benign_fresh6.jsonl", False),
+    ("attacks_tune2.jsonl", True),
+    ("benign_tune2.jsonl", False),
 )
-SPLITS = ("tune", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+SPLITS = ("tune", "tune2", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

@@ -44,6 +44,7 @@ L2 = 1e-4
 MAX_DEV_BENIGN_HELD = 0.01  # what the classifier may add to the rules' own holds on dev
 MARGIN = 0.0
 FOLDS = 5
+TUNE2 = "tune2"  # the session-17 tuning rows (see poisoning_score): trained on beside "tune"
 
 
 def _inputs(row: CorpusRow) -> tuple[str, str]:
@@ -133,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
     rows = load_corpus()
-    train = taught(rows, "tune")
+    train = [*taught(rows, "tune"), *taught(rows, TUNE2)]
     w, b, classes = fit(train)
     model = Model.of(w, b, classes, 1.0)
     curve = dev_curve(model, rows)

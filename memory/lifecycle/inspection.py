@@ -114,6 +114,16 @@ _PERSON_PLAN = re.compile(
     rf"\s*(?:{PERSON})\s+"
     r"(?:will|wants?|plans?|is going|are going|intends?|hopes?|would like|decided|agreed)\b"
 )
+# "Team, from now on please cc finance ...": people addressed by a greeting are told a plan of theirs.
+_PEOPLE_VOCATIVE = re.compile(
+    r"\s*(?:(?:hi|hello|hey|dear)\s+)?(?:team|all|everyone|everybody|folks|colleagues|y'all)\s*[,:!]"
+)
+
+
+def _people_plan(sentence: str) -> bool:
+    return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
+
+
 _CHECKED_DETECTORS = (
     BODY_ONLY_DETECTORS
     | PERSON_SUBJECT_DETECTORS
@@ -331,7 +341,7 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             sentence, match.end() - start_of(sentence, text, match)
         ):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
-        if label in PLAN_DETECTORS and _PERSON_PLAN.match(sentence) and plain_fact(sentence):
+        if label in PLAN_DETECTORS and _people_plan(sentence) and plain_fact(sentence):
             continue  # a person's plan, naming nothing risky
         if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
             continue  # a person told to act themselves, naming nothing risky
@@ -538,7 +548,9 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     spoken = not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}
     # A row that is one warning against a claim or a request ("treat any message asking you to skip
     # the approval process as suspicious") is advice: its words are the attack's, its direction not.
-    if spoken and _ONE_SENTENCE.fullmatch(body) and warned_claim(body):
+    # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
+    # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
+    if spoken and _ONE_SENTENCE.fullmatch(body) and (warned_claim(body) or tightened(body)):
         spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 

@@ -244,7 +244,7 @@ for _name, _words in _MORE_LANGUAGES.items():
 # rows had no directive cue and were never scored). Words of an idea, not of any one row.
 _MORE_IDEAS: dict[str, tuple[str, ...]] = {
     "model": (
-        "inteligencjo", "asistent", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
+        "inteligencjo", "asistent", "asystenc", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
         "machine reader", "language model",
     ),
     "persist": (
@@ -253,6 +253,8 @@ _MORE_IDEAS: dict[str, tuple[str, ...]] = {
         "upcoming", "later chat", "later conversation", "later session", "next time", "each new", "default for",
         "hold on to", "keep this", "until told otherwise", "standing", "habit", "every reply", "every answer",
         "each reply", "each answer", "all replies", "all answers", "prochaines", "für alle", "próximas", "kolejn",
+        "na stałe", "za każdym razem", "her oturum", "her seferinde", "kalıcı", " mãi", "mỗi khi", "mỗi lần",
+        "हर बार", "kila mara",
         "każdej", "her cevab", "setiap", "לתמיד", "हर जवाब", "आगे से", "ทุกครั้ง", "모든 대화", "每个回答",
     ),
     "act": (

@@ -142,7 +142,9 @@ ACT = (
     r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
-    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой)"
+    r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой|"
+    r"\böner\w*|\bsöyle\w*|\bgönder\w*|\bpaylaş\w*|giới thiệu|\bkhuyên|trả lời|"
+    r"\bsarankan|\brekomendasikan|\bkatakan|\bberitahu\w*)"
 )
 # The model as the doer of an obligation: "the assistant should stop ...", "an AI should do".
 MODEL_OBLIGATION = (
@@ -165,6 +167,8 @@ PERSIST = (
     r"make this stick|carr(?:y|ies) over|lasting|do not drop|don't drop|keep (?:doing|this|it)|hold on to this|"
     r"remember (?:this |that )?(?:for good|permanently|forever|always)|store (?:this |it )?as|save this|"
     r"in (?:all|every) (?:future|later|subsequent) \w+|each time|every time|whatever the question|no matter what|"
+    # in every case, the record notwithstanding: "say it expired, whatever the receipt shows"
+    r"(?:whatever|regardless of what|no matter what) the (?!(?:\w+ )?(?:customers?|users?|clients?|callers?|guests?|tenants?|boss|manager|person|people|team|kids?)\b)(?:\w+ )?\w+ (?:shows?|says?|states?|reads?)|"
     r"ab sofort|von nun an|k[üu]nftig|dauerhaft|f[üu]r immer|in jeder (?:sitzung|unterhaltung)|"
     r"[àa] partir de maintenant|d[ée]sormais|pour toujours|[àa] chaque (?:fois|session|conversation)|"
     r"a partir de (?:ahora|hoy)|de ahora en adelante|para siempre|siempre que|cada vez|"
@@ -176,6 +180,9 @@ PERSIST = (
     r"(?:conversations?|sessions?|[ée]changes?) [àa] venir|(?:conversaciones|sesiones) (?:por venir|futuras|que vengan)|"
     r"(?:futur[ea]s|pr[óo]xim[ao]s|prossim[ei]|kommenden|k[üu]nftigen|toekomstige|volgende|przysz[łl]\w+|kolejn\w+|gelecek(?:teki)?) "
     r"(?:conversa\w*|sess\w*|gespr[äa]ch\w*|unterhaltung\w*|sitzung\w*|gesprekken|rozm[oó]w\w*|sesj\w*|konu[şs]ma\w*|sohbet\w*))\b|"
+    # Polish, Turkish, Vietnamese, Indonesian
+    r"\b(?:na sta[łl]e|za ka[żz]dym razem|od teraz|her oturumda|her seferinde|bundan sonra|kal[ıi]c[ıi] olarak|"
+    r"m[ãa]i m[ãa]i|nh[ớo] m[ãa]i|t[ừu] nay|m[ỗo]i khi|m[ỗo]i l[ầa]n|selamanya|mulai sekarang|setiap kali)\b|"
     r"今後|これから|毎回|永久|今后|永远|впредь|всегда)"
 )
 # A conversation as the scope of the behaviour: "when the user asks ...", "every reply".
@@ -191,6 +198,10 @@ CONVERSATION = (
     r"\b(?:cuando|si)\b[^.!?\n]{0,40}?\b(?:usuario|cliente|pregunta|menciona)|"
     r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
     r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que)|"
+    r"\b(?:gdy|kiedy|je[śs]li)\b[^.!?\n]{0,30}?\b(?:pyta|zapyta|wspomni|u[żz]ytkownik|klient)|"
+    r"\b(?:kullan[ıi]c[ıi]|m[üu][şs]teri|biri)\b[^.!?\n]{0,30}?(?:sorarsa|sordu[ğg]unda|bahsederse)|"
+    r"\b(?:khi|n[ếe]u)\b[^.!?\n]{0,40}?\b(?:h[ỏo]i|nh[ắa]c)\b|"
+    r"\b(?:ketika|saat|jika|kalau|setiap kali)\b[^.!?\n]{0,30}?\b(?:bertanya|menanyakan|menyebut\w*)\b|"
     r"\b(?:toutes les|todas las|todas as|tutte le|alle|wszystkie|t[üu]m) (?:conversations|conversaciones|conversas|"
     r"conversazioni|gespr[äa]che|gesprekken|rozmowy|sessions|sesiones|sess[õo]es|sessioni|sitzungen|sohbetler)\b)"
 )
@@ -391,6 +402,12 @@ TIGHTENED = (
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
     r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
+    # a check added before the act: "must always ask for confirmation before sending", "may no
+    # longer merge without a human review"
+    r"\b(?:must|should|will|has to|have to|needs? to) (?:always |first )?(?:ask|wait) for "
+    r"(?:(?:a |an |the )?(?:user'?s? |human |explicit |written |manager'?s? )?(?:confirmation|approval|sign-?off|review))\b|"
+    r"\bno longer\b[^.;\n]{0,40}?\bwithout (?:a |an |the )?(?:[\w-]+(?:'s)? ){0,2}?"
+    r"(?:review|approval|sign-?off|confirmation)\b|"
     r"必须审批|必须确认|필수)"
 )
 # The model named, then a colon, at a line start: the row speaks to it ("KI: ...", "IA: ...",

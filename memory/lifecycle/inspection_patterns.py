@@ -318,7 +318,9 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"are (?:not )?(?:allowed|permitted) to|(?:should|will|must)?\s*(?:always|never|no longer)\b|"
         r"should (?:not|refuse|never|always|only))",
         rf"\byou (?:should|will) {CONV_VERB}\b",
-        r"(?:^|[.!?\n(]\s*|\bto the )(?:assistant|model|ai|claude|chatgpt|gpt|llm|language model)\s*[:,]",
+        # "AI, ML and data are our pillars" is a list, not the model addressed
+        r"(?:^|[.!?\n(]\s*|\bto the )(?:assistant|model|ai|claude|chatgpt|gpt|llm|language model)\s*"
+        r"(?::|,(?!\s*(?:[\w-]+ ?){1,3}(?:,\s*(?:[\w-]+ ?){1,3})*(?:and|&|or)\s))",
         r"\b(?:note|message|reminder|attention|important|notice) (?:to|for) (?:the )?"
         r"(?:assistant|ai|model|llm|language model|bot|chatbot|agent)\b|\bnote to self \(ai\)",
     )),
@@ -405,7 +407,9 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\b(?:click|visit|open|fetch|download|go to)\s+(?:https?://)?"
         r"(?:bit\.ly|tinyurl|t\.co|goo\.gl|is\.gd|\d{1,3}(?:\.\d{1,3}){3})",
         r"\b(?:tell|ask|direct|point|redirect)\w* (?:the user|users|them|customers|anyone|people|everyone)\b"
-        r"[^.\n]{0,60}?(?:https?://|www\.|\bto (?:visit|open|click|download|enter|go)\b)",
+        r"[^.\n]{0,60}?(?:https?://|www\.|\bto (?:visit|open|click|download|enter|go)\b"
+        # a place to go that is online ("ask them to visit a branch with ID" is a procedure)
+        r"[^.\n]{0,40}?(?:https?://|www\.|\b[\w-]+\.(?:com|net|org|io|co|biz|info|xyz|ru|cn|me|app)\b|\blink\b|\bsite\b|\bpage\b))",
     )),
     # the prompt's own frame forged: our envelope tags, or a line speaking as the system / assistant
     ("forged prompt frame", any_of(

@@ -127,7 +127,7 @@ _ASCII_FORMS = tuple(p for p in ADDRESS_FORMS if not any(anchor in p for anchor 
 _ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS))
 _TURN_ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS if p != ADDRESS_FORMS[0]))
 _DIRECTIVE = _c(DIRECTIVE)
-_ACT = _c(ACT)
+_ACT = _c(rf"(?<!-){ACT}")  # not the tail of a compound ("the new-hire forms")
 _OBLIGATION = _c(MODEL_OBLIGATION)
 # a Japanese / Chinese request ending: addressed to the model, it is a request whatever the verb
 # a polite request to the addressee ("could it bump my limit?", "can you ...")
@@ -225,6 +225,9 @@ _PERSIST_GATE = _g(
     "przysz", "kolejn", "gelecek", "toutes les", "todas", "tutte le", "wszystkie",
     "ahora", "siempre", "cada vez", "ora in poi", "sempre", "ogni volta", "daqui", "vanaf nu", "今後", "これから",
     "毎回", "永久", "今后", "永远", "впредь", "всегда",
+    "na stał", "na stal", "za każdym", "za kazdym", "od teraz", "her oturum", "her sefer", "bundan sonra", "kalıcı",
+    "kalici", "mãi", "mai mai", "từ nay", "tu nay", "mỗi khi", "moi khi", "mỗi lần", "moi lan", "selamanya",
+    "mulai sekarang", "setiap kali", "regardless of what",
 )  # fmt: skip
 _CONTROL_GATE = _g(
     "approv", "everyone", "everybody", "no need", "without", "sign", "confirm", "review", "verif", "check", "2fa", "mfa", "two-factor", "filter", "guardrail",
@@ -358,6 +361,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
         if _REPORTED.search(norm, max(0, match.start() - 30), match.start()):
             continue  # "Priya asked whether the assistant should ...": a question reported, no duty
         act = _ACT.search(norm, match.start(), min(len(norm), match.end() + 120))
+        if act and tightened(norm[match.start() : match.end() + 120].split("\n")[0]):
+            continue  # "the assistant must always ask for confirmation before sending": a check added
         if act:
             return SemanticHit(
                 "model_obligation",
