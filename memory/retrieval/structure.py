@@ -66,6 +66,7 @@ with one code path. Weights were tuned on the tuning split of memory/evals/conve
 from __future__ import annotations
 
 import functools
+import math
 import re
 import threading
 from collections import Counter, OrderedDict
@@ -82,6 +83,7 @@ from memory.retrieval.search import search_chunk_rows
 from memory.store.models import Chunk
 from memory.store.query import FILLER
 from memory.store.row_filter import CHUNK_FIELDS, RowFilter
+from memory.store import text_index
 from memory.store.text_index import fts5
 from memory.store.text_index.fts5 import STOPWORDS
 
@@ -140,6 +142,9 @@ class Weights:
     # the even one), hybrid MRR: 0 (none) 0.786 / 0.807, 1: 0.804 / 0.811, 2: 0.823 / 0.816,
     # 3: 0.846 / 0.831, 4: 0.844 / 0.834 (recall@5 unchanged: 0.926 / 0.921)
     plain_coverage_power: float = 3.0
+    # plain_keyword_shares weighs each term by its rarity in the text index (term_rarity), read up
+    # to this many rows (0: every term weighs the same).
+    plain_rarity_cap: int = 0
     # Relative dates ("in June", "last week") count from the newest candidate turn's day when
     # that is before today: a conversation stored later is read from its own "now" (alone, at
     # date_boost 0.02: LoCoMo dev 26/30/41 r@5 / r@10 +0.002 / +0.005, 42/43 +0.002 / 0; ours same)
@@ -151,6 +156,14 @@ class Weights:
     # 0.864; the vector ranking's heads (1, 2) or both lists' (1, 2, 3): flat or worse on ours.
     keyword_heads: int = 2
     heads_from: int = 5
+    # A question naming no year on a store whose newest candidate turn is before today (a
+    # conversation read later): "newest" reads its dates from that turn's day, but "last week"
+    # then means the week before the last session, wrong for a question about an older one;
+    # "relative": "last week" / "ago" / "yesterday" give no boost (a bare "in May" is still read
+    # from that day); "none": no boost at all. bench/recall_splits, hybrid r@5 / MRR: LoCoMo dev
+    # 26/30/41 0.796/0.612 -> 0.799/0.617 ("none": 0.796/0.613), 42/43 0.777/0.583 unchanged
+    # ("none": MRR 0.581); ours tuning and held-out unchanged.
+    past_relative: str = "relative"
 
 
 WEIGHTS = Weights()
@@ -288,7 +301,7 @@ def _roots(words: Iterable[str]) -> set[str]:
 
 
 def _turns_span(
-    query: str, rows: Iterable[Row], today: date, span: dates.DateRange | None
+    query: str, rows: Iterable[Row], today: date, span: dates.DateRange | None, weights: Weights = WEIGHTS
 ) -> dates.DateRange | None:
     """The query's date range read from the newest candidate turn's day when that is before
     `today` (see Weights.anchor_to_turns); `span` (read from today) otherwise."""
@@ -296,7 +309,12 @@ def _turns_span(
         return None
     days = [timezone.localtime(r.created_at).date() for r in rows if r.is_turn and r.created_at is not None]
     newest = max(days, default=today)
-    return dates.date_range(query, newest) if newest < today else span
+    if newest >= today:
+        return span
+    if weights.past_relative != "newest" and not dates.names_year(query):
+        if weights.past_relative == "none" or dates.says_relative(query):
+            return None
+    return dates.date_range(query, newest)
 
 
 def _question_topic(query: str, rows: Iterable[Row]) -> frozenset[str]:
@@ -373,15 +391,32 @@ def plain_keyword_shares(
     I ship a build?") brings rows that share one word of it ("build"); found by both lists they
     outranked the paraphrase the vector side ranked first. The same rule as the turns' coverage
     (_damp_keyword_shares): a row keeps the keyword weight of what it says of the question."""
-    terms = _roots(fts5.terms_of(query))
+    words = fts5.terms_of(query)
+    terms = _roots(words)
     if not terms or not weights.plain_coverage_power:
         return
+    weight_of = dict.fromkeys(terms, 1.0)
+    if weights.plain_rarity_cap and len(terms) > 1:
+        weight_of = term_rarity(words, weights.plain_rarity_cap)
+    total = sum(weight_of.values())
     for rank, item in enumerate(keyword, start=1):
         row = rows.get(item)
         if row is None or row.is_turn or item not in scores:
             continue
-        said = len(terms & _roots(_WORD.findall(f"{row.heading or ''} {row.content}".lower())))
-        _keep_keyword_share(scores, item, rank, (said / len(terms)) ** weights.plain_coverage_power, weights)
+        said = sum(weight_of[t] for t in terms & _roots(_WORD.findall(f"{row.heading or ''} {row.content}".lower())))
+        _keep_keyword_share(scores, item, rank, (said / total) ** weights.plain_coverage_power, weights)
+
+
+def term_rarity(words: Sequence[str], cap: int) -> dict[str, float]:
+    """Each word's root -> log(1 + cap / rows holding it), the rows counted by the text index up
+    to `cap` (one capped probe per word): a word most rows hold weighs little in a row's share
+    of the query (plain_keyword_shares). Roots shared by two words keep the rarer's weight."""
+    held = text_index.sql().term_rowids(list(words), cap=cap)
+    out: dict[str, float] = {}
+    for word in words:
+        weight = math.log(1.0 + cap / max(len(held.get(word, ())), 1))
+        out[word[:4]] = max(out.get(word[:4], 0.0), weight)
+    return out
 
 
 def asked_speakers(query: str, rows: Iterable[Row]) -> frozenset[str]:
@@ -494,15 +529,17 @@ def rerank_scored(
         rows.update(_rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
     if has_turns and weights.anchor_to_turns:
-        span = _turns_span(query, rows.values(), today or timezone.localdate(), span)
+        span = _turns_span(query, rows.values(), today or timezone.localdate(), span, weights)
     if not has_turns and span is None:  # a plain store: RRF over the top of each list
         scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
     scores = {i: s for i, s in scores.items() if i in rows}
     if span is not None:  # the whole pool: a row written in the range may sit below the top
         for row_id in scores:
             created_at = rows[row_id].created_at
-            if created_at is not None and timezone.localtime(created_at).date() in span:
-                row = rows[row_id]
+            if created_at is None:
+                continue
+            row = rows[row_id]
+            if timezone.localtime(created_at).date() in span:
                 scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
     if has_turns:
