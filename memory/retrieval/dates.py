@@ -183,7 +183,9 @@ def _match_range(kind: str, m: re.Match[str], today: date) -> DateRange | None:
 RELATIVE_KINDS = frozenset({"ago", "relative", "last_weekday", "named_day"})
 
 
-def _scan(lowered: str, today: date, kinds: set[str] | None = None) -> tuple[DateRange | None, DateRange | None]:
+def _scan(
+    lowered: str, today: date, kinds: set[str] | None = None
+) -> tuple[DateRange | None, DateRange | None]:
     """(the range covering every expression, the range covering those that name a year); the
     kinds of expression read are added to `kinds` if given."""
     taken: list[tuple[int, int]] = []

@@ -313,9 +313,9 @@ def _turns_span(
     newest = max(days, default=today)
     if newest >= today:
         return span
-    if weights.past_relative != "newest" and not dates.names_year(query):
-        if weights.past_relative == "none" or dates.says_relative(query):
-            return None
+    unanchored = weights.past_relative == "none" or dates.says_relative(query)
+    if weights.past_relative != "newest" and unanchored and not dates.names_year(query):
+        return None  # "last week" of a conversation read later: no day of it is meant for sure
     return dates.date_range(query, newest)
 
 

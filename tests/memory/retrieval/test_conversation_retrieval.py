@@ -521,7 +521,9 @@ def test_this_week_on_a_past_conversation_is_not_read_from_its_newest_session() 
     newest = dataclasses.replace(structure.WEIGHTS, past_relative="newest")
 
     ranked = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today)
-    from_newest = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today, weights=newest)
+    from_newest = structure.rerank(
+        question, [keyword_first], k=2, queryset=scope(), today=today, weights=newest
+    )
 
     assert ranked[0] == ids[march]  # no boost: the ranking stands
     assert from_newest[0] == ids[june]  # the week of 2023-06-20, the newest session's day

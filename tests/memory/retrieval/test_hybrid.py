@@ -261,7 +261,9 @@ def test_a_plain_keyword_hit_saying_less_than_half_the_query_keeps_no_keyword_sh
     scores = structure.fuse([[1, 2]], weights)
     before = dict(scores)
 
-    structure.plain_keyword_shares("how many calls can a client make before being throttled?", [1, 2], rows, scores)
+    structure.plain_keyword_shares(
+        "how many calls can a client make before being throttled?", [1, 2], rows, scores
+    )
 
     assert scores[1] == pytest.approx(0.0)
     assert scores[2] == before[2]
