@@ -105,6 +105,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # r@10 0.836 -> 0.844 (temporal 0.803 -> 0.848) but A 0.885 -> 0.880 (r@5 0.794 -> 0.786),
     # ours tuning r@10 0.935 -> 0.932: a turn telling of a day is often written days after it.
     # datepool: the same rows as candidates only (weight 0): A r@5 0.789 r@10 0.880, B 0.777/0.841.
+    # A question naming no year on a past store (structure.Weights.past_relative): its dates read
+    # from the newest candidate turn's day (the old rule), or no boost at all.
+    "relnewest": {"past_relative": "newest"},
+    "pastnone": {"past_relative": "none"},
+    # Tried and dropped: turns written up to 7 / 14 / 30 days after a named range got half the
+    # date boost (people tell of a day after it): LoCoMo A r@5 0.796 -> 0.791 / 0.791 / 0.794,
+    # B 0.777 -> 0.777 / 0.775 / 0.772; a quarter at 14 days: A r@10 0.888 -> 0.885, B 0.838 -> 0.841.
     "datelist": {},
     "datepool": {"list_weights": (1.0, 1.5, 0.0)},
 }

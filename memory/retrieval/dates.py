@@ -180,8 +180,14 @@ def _match_range(kind: str, m: re.Match[str], today: date) -> DateRange | None:
     return DateRange(date(year, 1, 1), date(year + 1, 1, 1))
 
 
-def _scan(lowered: str, today: date) -> tuple[DateRange | None, DateRange | None]:
-    """(the range covering every expression, the range covering those that name a year)."""
+RELATIVE_KINDS = frozenset({"ago", "relative", "last_weekday", "named_day"})
+
+
+def _scan(
+    lowered: str, today: date, kinds: set[str] | None = None
+) -> tuple[DateRange | None, DateRange | None]:
+    """(the range covering every expression, the range covering those that name a year); the
+    kinds of expression read are added to `kinds` if given."""
     taken: list[tuple[int, int]] = []
     found: DateRange | None = None
     absolute: DateRange | None = None
@@ -194,10 +200,28 @@ def _scan(lowered: str, today: date) -> tuple[DateRange | None, DateRange | None
             if found_here is None:
                 continue
             taken.append(span)
+            if kinds is not None:
+                kinds.add(kind)
             found = found_here if found is None else found.cover(found_here)
             if m.groupdict().get("y"):
                 absolute = found_here if absolute is None else absolute.cover(found_here)
     return found, absolute
+
+
+def names_year(text: str) -> bool:
+    """Whether a date expression in `text` names its year ("May 2023", "2023-05-03", "in 2023"):
+    the only kind whose range does not depend on the reader's "now"."""
+    return _scan((text or "").lower(), _ANY_DAY)[1] is not None
+
+
+def says_relative(text: str) -> bool:
+    """Whether `text` counts days back from "now" ("last week", "two days ago", "yesterday")."""
+    kinds: set[str] = set()
+    _scan((text or "").lower(), _ANY_DAY, kinds)
+    return bool(kinds & RELATIVE_KINDS)
+
+
+_ANY_DAY = date(2000, 1, 1)  # names_year: which day only moves ranges, not whether one names a year
 
 
 def date_range(text: str, today: date) -> DateRange | None:

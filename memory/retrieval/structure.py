@@ -140,6 +140,13 @@ class Weights:
     # the even one), hybrid MRR: 0 (none) 0.786 / 0.807, 1: 0.804 / 0.811, 2: 0.823 / 0.816,
     # 3: 0.846 / 0.831, 4: 0.844 / 0.834 (recall@5 unchanged: 0.926 / 0.921)
     plain_coverage_power: float = 3.0
+    # ... and none of it when that share is below `plain_share_floor`: vector ranks 1 and 2 are
+    # 1.5 / 61 - 1.5 / 62 apart, less than (1/2)^3 of a keyword head's share, so a row saying 2 of 5
+    # words of a paraphrase swapped them. recall.jsonl hybrid MRR (halves as above; r@5 and the
+    # identifier / lexical recall unchanged): 0.844 / 0.834 -> 0.848 / 0.836 (0.45 the same, 0.4:
+    # 0.844 / 0.836, 0.55: 0.843 / 0.839). Weighing each word by its rarity in the text index
+    # (log(1 + cap / rows holding it), cap 20 / 60 / 160 / 1000) changed nothing alone or with it.
+    plain_share_floor: float = 0.5
     # Relative dates ("in June", "last week") count from the newest candidate turn's day when
     # that is before today: a conversation stored later is read from its own "now" (alone, at
     # date_boost 0.02: LoCoMo dev 26/30/41 r@5 / r@10 +0.002 / +0.005, 42/43 +0.002 / 0; ours same)
@@ -151,6 +158,14 @@ class Weights:
     # 0.864; the vector ranking's heads (1, 2) or both lists' (1, 2, 3): flat or worse on ours.
     keyword_heads: int = 2
     heads_from: int = 5
+    # A question naming no year on a store whose newest candidate turn is before today (a
+    # conversation read later): "newest" reads its dates from that turn's day, but "last week"
+    # then means the week before the last session, wrong for a question about an older one;
+    # "relative": "last week" / "ago" / "yesterday" give no boost (a bare "in May" is still read
+    # from that day); "none": no boost at all. bench/recall_splits, hybrid r@5 / MRR: LoCoMo dev
+    # 26/30/41 0.796/0.612 -> 0.799/0.617 ("none": 0.796/0.613), 42/43 0.777/0.583 unchanged
+    # ("none": MRR 0.581); ours tuning and held-out unchanged.
+    past_relative: str = "relative"
 
 
 WEIGHTS = Weights()
@@ -288,7 +303,7 @@ def _roots(words: Iterable[str]) -> set[str]:
 
 
 def _turns_span(
-    query: str, rows: Iterable[Row], today: date, span: dates.DateRange | None
+    query: str, rows: Iterable[Row], today: date, span: dates.DateRange | None, weights: Weights = WEIGHTS
 ) -> dates.DateRange | None:
     """The query's date range read from the newest candidate turn's day when that is before
     `today` (see Weights.anchor_to_turns); `span` (read from today) otherwise."""
@@ -296,7 +311,12 @@ def _turns_span(
         return None
     days = [timezone.localtime(r.created_at).date() for r in rows if r.is_turn and r.created_at is not None]
     newest = max(days, default=today)
-    return dates.date_range(query, newest) if newest < today else span
+    if newest >= today:
+        return span
+    unanchored = weights.past_relative == "none" or dates.says_relative(query)
+    if weights.past_relative != "newest" and unanchored and not dates.names_year(query):
+        return None  # "last week" of a conversation read later: no day of it is meant for sure
+    return dates.date_range(query, newest)
 
 
 def _question_topic(query: str, rows: Iterable[Row]) -> frozenset[str]:
@@ -372,7 +392,8 @@ def plain_keyword_shares(
     The keyword plan falls back to rows holding any one term, so a paraphrased question ("how do
     I ship a build?") brings rows that share one word of it ("build"); found by both lists they
     outranked the paraphrase the vector side ranked first. The same rule as the turns' coverage
-    (_damp_keyword_shares): a row keeps the keyword weight of what it says of the question."""
+    (_damp_keyword_shares): a row keeps the keyword weight of what it says of the question, and
+    none when it says less than `plain_share_floor` of it (a partial match on a paraphrase)."""
     terms = _roots(fts5.terms_of(query))
     if not terms or not weights.plain_coverage_power:
         return
@@ -381,7 +402,9 @@ def plain_keyword_shares(
         if row is None or row.is_turn or item not in scores:
             continue
         said = len(terms & _roots(_WORD.findall(f"{row.heading or ''} {row.content}".lower())))
-        _keep_keyword_share(scores, item, rank, (said / len(terms)) ** weights.plain_coverage_power, weights)
+        share = said / len(terms)
+        kept = 0.0 if share < weights.plain_share_floor else share**weights.plain_coverage_power
+        _keep_keyword_share(scores, item, rank, kept, weights)
 
 
 def asked_speakers(query: str, rows: Iterable[Row]) -> frozenset[str]:
@@ -494,15 +517,17 @@ def rerank_scored(
         rows.update(_rows(passes, missing))
     has_turns = any(row.is_turn for row in rows.values())
     if has_turns and weights.anchor_to_turns:
-        span = _turns_span(query, rows.values(), today or timezone.localdate(), span)
+        span = _turns_span(query, rows.values(), today or timezone.localdate(), span, weights)
     if not has_turns and span is None:  # a plain store: RRF over the top of each list
         scores = fuse([ranking[: max(k, PLAIN_DEPTH)] for ranking in rankings], weights)
     scores = {i: s for i, s in scores.items() if i in rows}
     if span is not None:  # the whole pool: a row written in the range may sit below the top
         for row_id in scores:
             created_at = rows[row_id].created_at
-            if created_at is not None and timezone.localtime(created_at).date() in span:
-                row = rows[row_id]
+            if created_at is None:
+                continue
+            row = rows[row_id]
+            if timezone.localtime(created_at).date() in span:
                 scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
     if has_turns:

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.retrieval.dates import DateRange, date_range
+from memory.retrieval.dates import DateRange, date_range, names_year, says_relative
 
 TODAY = date(2026, 5, 20)  # a Wednesday
 
@@ -87,3 +87,21 @@ def test_relative_words_count_from_a_date_that_names_its_year(text: str, expecte
 
 def test_a_date_with_a_year_after_today_leaves_relative_words_to_today() -> None:
     assert date_range("last week, before 2027-01-05", TODAY) == days("2026-05-11", "2027-01-06")
+
+
+@pytest.mark.parametrize(
+    ("text", "year", "relative"),
+    [
+        ("What did Maria do in December 2023?", True, False),
+        ("notes from 2026-04-13", True, False),
+        ("What did she do last weekend before April 10, 2023?", True, True),
+        ("Which spot did Joanna visit in May?", False, False),
+        ("What event did John volunteer at last weekend?", False, True),
+        ("What did Joanna write yesterday?", False, True),
+        ("what did we ship two weeks ago", False, True),
+        ("What did Alice cook?", False, False),
+    ],
+)
+def test_names_year_and_says_relative(text: str, year: bool, relative: bool) -> None:
+    assert names_year(text) is year
+    assert says_relative(text) is relative

@@ -248,6 +248,27 @@ def test_a_plain_keyword_hit_keeps_a_power_of_the_share_of_the_query_it_says() -
     assert scores[3] == before[3]
 
 
+def test_a_plain_keyword_hit_saying_less_than_half_the_query_keeps_no_keyword_share() -> None:
+    """Vector ranks 1 and 2 are closer than a cube of a half share of the keyword head: a row
+    saying 2 of 5 words of a paraphrase would swap them."""
+    from memory.retrieval import structure
+
+    weights = structure.WEIGHTS
+    rows = {
+        1: _row(1, "client calls are limited per key"),  # 2 of 5 terms: calls, client
+        2: _row(2, "each client makes 100 calls a minute before it is throttled"),  # all 5
+    }
+    scores = structure.fuse([[1, 2]], weights)
+    before = dict(scores)
+
+    structure.plain_keyword_shares(
+        "how many calls can a client make before being throttled?", [1, 2], rows, scores
+    )
+
+    assert scores[1] == pytest.approx(0.0)
+    assert scores[2] == before[2]
+
+
 def test_hybrid_returns_the_rows_its_ranking_statements_read(hybrid: Any) -> None:
     from unittest import mock
 
