@@ -62,7 +62,10 @@ _PATTERNS = (
     ),
     (
         "month_day",
-        re.compile(rf"\b(?P<mon>{_MONTH})\.?\s+{_DAY.format('d')}\b(?!\d)(?:,?\s+{_YEAR.format('y')}\b)?"),
+        # "December 1, 2023" and the same typed without the space after the comma
+        re.compile(
+            rf"\b(?P<mon>{_MONTH})\.?\s+{_DAY.format('d')}\b(?!\d)(?:(?:,\s*|\s+){_YEAR.format('y')}\b)?"
+        ),
     ),
     ("month_year", re.compile(rf"\b(?P<mon>{_MONTH})\.?,?\s+{_YEAR.format('y')}\b")),
     ("month", re.compile(rf"(?:\b(?P<cue>\w+)\s+)?\b(?P<mon>{_MONTH})\b")),

@@ -93,6 +93,7 @@ def test_a_date_with_a_year_after_today_leaves_relative_words_to_today() -> None
     ("text", "year", "relative"),
     [
         ("What did Maria do in December 2023?", True, False),
+        ("What happened on December 1,2023?", True, False),
         ("notes from 2026-04-13", True, False),
         ("What did she do last weekend before April 10, 2023?", True, True),
         ("Which spot did Joanna visit in May?", False, False),
