@@ -15,3 +15,19 @@ limit_request_line = 0
 # memory write, not a metadata update on a disk filesystem's journal (gunicorn's own advice).
 if os.path.isdir("/dev/shm"):  # noqa: S108 - a fixed system path, not a temp file we create
     worker_tmp_dir = "/dev/shm"  # noqa: S108
+
+# On PostgreSQL, gthread workers: they keep a client's connection alive between requests, where a
+# sync worker accepts, parses and closes one TCP connection per request. bench/load.py, 50 agents,
+# 5 workers, alternated pairs: sync 6.8-7.4 ms of server CPU per request on a busy shared machine,
+# gthread x 3 6.0-6.2 ms; on a quiet one 5.1-5.5 against 4.7-5.1 ms; 0 5xx and 0 lost writes in
+# all. The price: client p99 460-510 against 270 ms on the quiet machine (a kept-alive connection
+# stays on the worker that accepted it, so busy workers are not relieved by idle ones).
+# SQLite stays on sync workers: its busy handler polls with sleeps instead of queueing, so writer
+# threads in one process can starve each other for the write lock (a 19.4 s wait measured with
+# gthread 5 x 10). Connections: workers x threads x 2 databases (default and injections) must stay
+# under PostgreSQL's max_connections. An explicit --threads / --worker-class on the command line
+# still wins over this file.
+_DATABASE_SCHEME = os.environ.get("DATABASE_URL", "").partition(":")[0].lower()
+if _DATABASE_SCHEME in {"postgres", "postgresql", "pgsql", "postgis"}:
+    worker_class = "gthread"
+    threads = int(os.environ.get("PROTOMEM_WEB_THREADS", "3"))

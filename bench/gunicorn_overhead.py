@@ -2,6 +2,10 @@
 
     .venv/bin/python -m bench.gunicorn_overhead                       # stock vs gunicorn.conf.py
     .venv/bin/python -m bench.gunicorn_overhead --requests 3000 --rounds 4
+    .venv/bin/python -m bench.gunicorn_overhead --b-config my.conf.py --keep-alive   # e.g. gthread
+
+--keep-alive sends every request of a round on one connection (as an agent behind a proxy
+would); a sync worker still closes each one, so the client reconnects when told to.
 
 /healthz does next to no work in Django, so the worker's CPU per request (user + system, from
 /proc, all requests of a round) is mostly gunicorn's: accept, parse, access log, close. Config A
@@ -45,7 +49,26 @@ def _worker_pid(master: int) -> int:
     raise SystemExit("no gunicorn worker found")
 
 
-def _round(config: Path, requests: int, log_dir: Path) -> float:
+class _Client:
+    """GET /healthz, on a new connection each time or on one kept alive while the server allows."""
+
+    def __init__(self, port: int, keep_alive: bool) -> None:
+        self.port, self.keep_alive = port, keep_alive
+        self.conn: http.client.HTTPConnection | None = None
+
+    def get(self) -> int:
+        if self.conn is None or not self.keep_alive:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port)
+        self.conn.request("GET", "/healthz", headers={"Authorization": "Api-Key x", "Accept": "*/*"})
+        resp = self.conn.getresponse()
+        resp.read()
+        if resp.will_close:  # a sync worker closes every connection
+            self.conn.close()
+            self.conn = None
+        return resp.status
+
+
+def _round(config: Path, requests: int, log_dir: Path, keep_alive: bool) -> float:
     """ms of worker CPU per /healthz request over `requests` sequential requests."""
     port = free_port()
     cmd = [
@@ -78,19 +101,15 @@ def _round(config: Path, requests: int, log_dir: Path) -> float:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)  # readiness poll, not part of the measurement
+        client = _Client(port, keep_alive)
         for _ in range(50):  # warm the worker (first-request imports) before measuring
-            conn = http.client.HTTPConnection("127.0.0.1", port)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
+            client.get()
         worker = _worker_pid(proc.pid)
         before = _cpu_ticks(worker)
         for _ in range(requests):
-            conn = http.client.HTTPConnection("127.0.0.1", port)  # the sync worker closes each one
-            conn.request("GET", "/healthz", headers={"Authorization": "Api-Key x", "Accept": "*/*"})
-            resp = conn.getresponse()
-            resp.read()
-            if resp.status != 200:
-                raise SystemExit(f"/healthz answered {resp.status}")
+            status = client.get()
+            if status != 200:
+                raise SystemExit(f"/healthz answered {status}")
         ticks = _cpu_ticks(worker) - before
     finally:
         proc.terminate()
@@ -103,6 +122,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--b-config", default=str(common.REPO / "gunicorn.conf.py"))
+    parser.add_argument("--keep-alive", action="store_true", help="reuse the connection while allowed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gunicorn-overhead-") as tmp:
         stock = Path(tmp) / "stock.conf.py"
@@ -110,7 +130,7 @@ def main() -> None:
         results: dict[str, list[float]] = {"A stock": [], "B gunicorn.conf.py": []}
         for _ in range(args.rounds):
             for name, conf in (("A stock", stock), ("B gunicorn.conf.py", Path(args.b_config))):
-                results[name].append(_round(conf, args.requests, Path(tmp)))
+                results[name].append(_round(conf, args.requests, Path(tmp), args.keep_alive))
                 print(f"  {name}: {results[name][-1]:.3f} ms/request", flush=True)
     for name, values in results.items():
         print(f"{name}: min {min(values):.3f} median {statistics.median(values):.3f} ms CPU per /healthz")

@@ -14,7 +14,8 @@ unless --keep); settings.py has to read DATABASE_URL for that run.
 
 gunicorn then serves protomem.wsgi on a free loopback port (`--workers`, default 2*cores+1;
 `--threads` > 1 switches to the gthread worker; its access log records the server-side time
-of every request). `--clients` threads, each with its own keep-alive http.client connection,
+of every request). `--clients` threads, each with its own keep-alive http.client connection (a sync
+worker closes it after every response; gthread keeps it, as an agent fleet behind a proxy would),
 first register a session (POST /api/sessions/) and then loop for `--seconds` over the mix
 (default 50% recall, 30% context, 20% ingest):
 

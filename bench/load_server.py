@@ -264,6 +264,9 @@ class Server:
             str(workers),
             "--threads",
             str(threads),
+            # Explicit: gunicorn.conf.py picks gthread on PostgreSQL, and --threads 1 means sync here.
+            "--worker-class",
+            "gthread" if threads > 1 else "sync",
             "--timeout",
             str(timeout),
             "--access-logfile",
