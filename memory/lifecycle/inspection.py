@@ -337,9 +337,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
         if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
             continue  # "no emojis in anything you draft for me": how the user wants their own output
-        if label in FACT_KEPT_DETECTORS and _fact_kept(
-            sentence, match.end() - start_of(sentence, text, match)
-        ):
+        marker_end = match.end() - _sentence_start(text, match.start())  # within `sentence`
+        if label in FACT_KEPT_DETECTORS and _fact_kept(sentence, marker_end):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
         if label in PLAN_DETECTORS and _people_plan(sentence) and plain_fact(sentence):
             continue  # a person's plan, naming nothing risky
@@ -351,11 +350,6 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
     return None
 
 
-def start_of(sentence: str, text: str, match: re.Match[str]) -> int:
-    """Where `sentence` (from _sentence_around(text, match.start())) starts in `text`."""
-    return max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
-
-
 def _fact_kept(sentence: str, marker_end: int) -> bool:
     """A lasting marker, a colon, then a plain fact: no act asked for, nothing risky named."""
     colon = sentence.find(":", max(0, marker_end))
@@ -365,10 +359,14 @@ def _fact_kept(sentence: str, marker_end: int) -> bool:
     return bool(rest.strip()) and not names_an_act(rest) and plain_fact(rest)
 
 
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding `at` starts in `text` (see _sentence_around)."""
+    return max(text.rfind(mark, 0, at) for mark in ".!?\n") + 1
+
+
 def _sentence_around(text: str, at: int) -> str:
-    start = max(text.rfind(mark, 0, at) for mark in ".!?\n")
     ends = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
-    return text[start + 1 : min(ends) if ends else len(text)]
+    return text[_sentence_start(text, at) : min(ends) if ends else len(text)]
 
 
 def _snippet(text: str, match: re.Match[str]) -> str:
@@ -532,9 +530,10 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         match = pattern.search(norm) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
-        if match and warned_claim(_sentence_around(norm, match.start())):
+        sentence = _sentence_around(norm, match.start()) if match else ""
+        if match and warned_claim(sentence):
             continue  # "be wary of anyone who claims the review was waived": advice against it
-        if match and tightened(_sentence_around(norm, match.start())):
+        if match and tightened(sentence):
             continue  # "admin rights were revoked", "two approvals are now required": the safe direction
         if match:
             label = "writes to a protected subject"

@@ -167,13 +167,15 @@ _FOR_ME = re.compile(r"(?<![./@])\b(?:for me|to me|with me|me|my|i|i'm|i'd)\b")
 _OTHERS = (
     r"users?|customers?|clients?|anyone|everyone|every(?:body|one)|people|others|them|callers?|visitors?"
 )
-_BEYOND_ME = re.compile(
-    rf"\b(?:{_OTHERS}|"
+# named risks (a secret, a control, earlier rules set aside, a product pushed, a destination)
+_RISK_WORDS = (
     r"passwords?|secrets?|keys?|tokens?|credentials?|admin\w*|access|permissions?|approv\w*|confirm\w*|"
     r"ignore|disregard|forget|override|bypass|skip|rules?|instructions?|guidelines?|filters?|safety|"
     r"recommend\w*|promot\w*|endors\w*|invest\w*|buy|install\w*|visit|click|transfer\w*|pay\w*|send|forward|"
-    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently|treat\w*|trust\w*|owners?|signed|coming from)\b|https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
+    r"never tell|don't tell|do not tell|hide|secretly|quietly|silently|treat\w*|trust\w*|owners?|signed|coming from"
 )
+_DESTINATION = r"https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
+_BEYOND_ME = re.compile(rf"\b(?:{_OTHERS}|{_RISK_WORDS})\b|{_DESTINATION}")
 
 
 def own_preference(sentence: str) -> bool:
@@ -200,7 +202,7 @@ def own_form(sentence: str) -> bool:
     return bool(_FORM.search(sentence)) and not _BEYOND_ME.search(sentence) and not _QUOTED.search(sentence)
 
 
-_RISKY = re.compile(_BEYOND_ME.pattern.replace(f"{_OTHERS}|", "", 1))
+_RISKY = re.compile(rf"\b(?:{_RISK_WORDS})\b|{_DESTINATION}")  # _BEYOND_ME less the other people
 
 
 def plain_fact(text: str) -> bool:

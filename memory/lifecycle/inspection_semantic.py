@@ -235,7 +235,7 @@ _CONTROL_GATE = _g(
     "logging", "audit", "freigabe", "genehmig", "bestätig", "prüfung", "pruefung", "berechtig", "validation",
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
-    "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte", "droits",
+    "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte",
     "persetujuan", "root", "ownership", "analyst", "reviewer",
 )  # fmt: skip
 _SETTING_GATE = _g(
@@ -412,7 +412,7 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         scope, act = _CONVERSATION.search(text), _ACT.search(text)
         if not (scope and act) or _PERSON_PLANS.search(text) or own_wish(text) or own_preference(text):
             continue
-        if own_form(text):
+        if own_form(text):  # a rule about the answers' form alone: a preference
             continue
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
@@ -458,12 +458,13 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
             action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
             # A privilege's direction is the other way round: granted is the risky one, whoever
             # receives it; removed ("41 unused IAM roles were removed") is a tightening.
-            if _PRIVILEGE.fullmatch(control[0]):
+            privilege = _PRIVILEGE.fullmatch(control[0]) is not None
+            if privilege:
                 granted = _GRANTED.search(window)
                 if granted is None:
                     continue
                 loosened = granted
-            if action or _PRIVILEGE.fullmatch(control[0]) or _sweeping_beyond(norm, loosened[0]):
+            if action or privilege or _sweeping_beyond(norm, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
