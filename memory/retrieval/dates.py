@@ -211,6 +211,9 @@ def _scan(
     return found, absolute
 
 
+_ANY_DAY = date(2000, 1, 1)  # names_year: which day only moves ranges, not whether one names a year
+
+
 def names_year(text: str) -> bool:
     """Whether a date expression in `text` names its year ("May 2023", "2023-05-03", "in 2023"):
     the only kind whose range does not depend on the reader's "now"."""
@@ -222,9 +225,6 @@ def says_relative(text: str) -> bool:
     kinds: set[str] = set()
     _scan((text or "").lower(), _ANY_DAY, kinds)
     return bool(kinds & RELATIVE_KINDS)
-
-
-_ANY_DAY = date(2000, 1, 1)  # names_year: which day only moves ranges, not whether one names a year
 
 
 def date_range(text: str, today: date) -> DateRange | None:

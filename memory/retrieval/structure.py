@@ -524,10 +524,8 @@ def rerank_scored(
     if span is not None:  # the whole pool: a row written in the range may sit below the top
         for row_id in scores:
             created_at = rows[row_id].created_at
-            if created_at is None:
-                continue
-            row = rows[row_id]
-            if timezone.localtime(created_at).date() in span:
+            if created_at is not None and timezone.localtime(created_at).date() in span:
+                row = rows[row_id]
                 scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
     if has_turns:
