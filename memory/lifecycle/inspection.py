@@ -34,8 +34,11 @@ semantic layer (inspection_semantic: what the row does, by multilingual cue grou
 attack class it matched), then, where neither spoke, the trained layer (inspection_classifier: a
 small classifier over words, byte n-grams and cross-language cues, trained on the eval's tune
 split; it holds at the threshold decided on its dev split and names the class and the features
-that decided). Each Reason says which layer found it in `rule` ("pattern", "semantic:<class>",
-"classifier:<class>", "" for structural checks). Conversation turns never reach the classifier.
+that decided), then, only for a row the classifier scored near but below its threshold, the
+exemplar layer (inspection_exemplars: the local embedding model's nearest labelled attack and
+benign exemplars, naming both). Each Reason says which layer found it in `rule` ("pattern",
+"semantic:<class>", "classifier:<class>", "exemplar:<class>", "" for structural checks).
+Conversation turns never reach the classifier.
 A row is also judged with its session's recent writes (inspection_split, split_writes): an
 instruction split over writes is held whole.
 """
@@ -52,6 +55,7 @@ from functools import lru_cache
 from typing import Required, TypedDict
 
 from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many
+from memory.lifecycle.inspection_exemplars import GATE_LOW, Match, judge
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
     ADDRESS_SHORT_NAMES,
@@ -457,8 +461,9 @@ def inspect_write(
     """
     row = _rules(content, heading, domain, protected_subjects)
     verdict = classify(row.body, row.head) if classifier and row.classify else None
+    (match,) = judge([row.raw]) if _ambiguous(verdict) else (None,)
     return _finish(
-        row, verdict, content, delivery_policy, source_type, typical_length, copies_from_sessions,
+        row, verdict, match, content, delivery_policy, source_type, typical_length, copies_from_sessions,
         supersedes_operator_row,
     )  # fmt: skip
 
@@ -474,17 +479,28 @@ def inspect_writes(writes: Sequence[WriteToInspect], *, classifier: bool = True)
     verdicts: list[Verdict | None] = [None] * len(rows)
     for i, verdict in zip(scored, classify_many([(rows[i].body, rows[i].head) for i in scored]), strict=True):
         verdicts[i] = verdict
+    # the exemplar layer's few ambiguous rows, encoded in one batch
+    asked = [i for i, verdict in enumerate(verdicts) if _ambiguous(verdict)]
+    matches: list[Match | None] = [None] * len(rows)
+    for i, match in zip(asked, judge([rows[i].raw for i in asked]) if asked else [], strict=True):
+        matches[i] = match
     out = []
-    for row, verdict, w in zip(rows, verdicts, writes, strict=True):
+    for row, verdict, match, w in zip(rows, verdicts, matches, writes, strict=True):
         found = _finish(
-            row, verdict, w["content"], w["delivery_policy"], w["source_type"], w.get("typical_length"),
-            w.get("copies_from_sessions", 0), w.get("supersedes_operator_row", False),
+            row, verdict, match, w["content"], w["delivery_policy"], w["source_type"],
+            w.get("typical_length"), w.get("copies_from_sessions", 0),
+            w.get("supersedes_operator_row", False),
         )  # fmt: skip
         out.append(found)
     return out
 
 
 _DEFAULT = DEFAULT_PROTECTED_SUBJECTS
+
+
+def _ambiguous(verdict: Verdict | None) -> bool:
+    """Whether the exemplar layer is asked: the classifier scored the row near, not at, its threshold."""
+    return verdict is not None and not verdict.held and verdict.p_attack >= GATE_LOW
 
 
 @dataclass
@@ -557,6 +573,7 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
 def _finish(
     row: _Ruled,
     verdict: Verdict | None,
+    match: Match | None,
     content: str,
     delivery_policy: str | None,
     source_type: str | None,
@@ -564,11 +581,15 @@ def _finish(
     copies_from_sessions: int,
     supersedes_operator_row: bool,
 ) -> Inspection:
-    """The classifier's verdict (None: not judged), the structural checks, risk and hold."""
+    """The classifier's verdict and the exemplar layer's match (None: not judged), the structural
+    checks, risk and hold."""
     raw, body, norm, reasons = row.raw, row.body, row.norm, row.reasons
     if verdict is not None and verdict.held:
         why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
         reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
+    if match is not None and match.held:
+        why = f"{match.cls} (margin {match.margin:.2f}): {match.why}"
+        reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"exemplar:{match.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:

@@ -1,0 +1,107 @@
+"""The inspection's exemplar layer, pure (numpy, no Django at import): a second opinion by meaning.
+
+The local embedding model (all-MiniLM-L6-v2, packaged, offline) places a row beside labelled
+exemplars: the attacks of each class and the benign memories of the eval's training splits
+(tune, tune2, dev; never held_out or fresh*). A row is held when its nearest attack exemplar is
+closer than its nearest benign one by more than MARGIN; the reason names the class and both
+exemplars, for the review console's "Why".
+
+Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
+or above GATE_LOW but below its own threshold (a directive cue, no rule spoke). That is a few rows
+in a hundred, so a bulk write barely pays for it, and those few are encoded in one batch.
+Measured (issue 29, leave-one-out on the training splits): nearest-neighbour margin at GATE_LOW 0.5
+held 11 more attacks over held_out and fresh..fresh5 and no benign row there; three of dev's
+benign rows (security advice and a law that removed an approval) would be held if they were not
+exemplars themselves. Without the gate the same margin held ~1 benign row in 5: the model reads
+topic ("MFA prompts", "approval") more than intent, so it cannot judge on its own.
+
+The weights ship beside this module (inspection_exemplars.npz, float16 rows, made by
+`python -m memory.evals.poisoning_exemplars`); without them, or without the embedding package,
+the layer stays silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+EXEMPLARS_PATH = Path(__file__).resolve().parent / "inspection_exemplars.npz"
+BENIGN = "benign"
+GATE_LOW = 0.5  # classifier p_attack from which a row not held is asked (its threshold is the top)
+MARGIN = 0.0  # nearest attack cosine minus nearest benign cosine above which the row is held
+
+Encode = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Exemplars:
+    vectors: np.ndarray  # (n, dim) float32, unit rows
+    labels: tuple[str, ...]  # a class per row: an attack class or BENIGN
+    ids: tuple[str, ...]  # the corpus id of each row, named in "why"
+    attack: np.ndarray  # bool (n,): the attack rows
+
+    @classmethod
+    def of(cls, vectors: np.ndarray, labels: Sequence[str], ids: Sequence[str]) -> Exemplars:
+        labels = tuple(labels)
+        return cls(
+            vectors.astype(np.float32), labels, tuple(ids), np.array([label != BENIGN for label in labels])
+        )
+
+
+@dataclass(frozen=True)
+class Match:
+    cls: str  # the attack class of the nearest attack exemplar
+    held: bool
+    margin: float  # nearest attack cosine - nearest benign cosine
+    why: str  # both nearest exemplars and their cosines
+
+
+@lru_cache(maxsize=1)
+def load_exemplars(path: Path = EXEMPLARS_PATH) -> Exemplars | None:
+    """The shipped exemplars (None when absent: the layer then stays silent)."""
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        return Exemplars.of(data["vectors"], [str(x) for x in data["labels"]], [str(x) for x in data["ids"]])
+
+
+@lru_cache(maxsize=1)
+def default_encoder() -> Encode | None:
+    """The packaged local model's fp32 encode (the one retrieval uses), or None when not installed."""
+    try:
+        from memory.embedding.embeddings import EmbeddingError, local_encoder
+
+        encoder = local_encoder()
+    except (ImportError, EmbeddingError):
+        return None
+    return encoder.encode
+
+
+def judge(
+    texts: Sequence[str], *, exemplars: Exemplars | None = None, encode: Encode | None = None
+) -> list[Match | None]:
+    """The nearest exemplars of each text (raw heading + content), in one encode; None for all
+    when no exemplars or no encoder are available."""
+    exemplars = exemplars or load_exemplars()
+    encode = encode or default_encoder()
+    if not texts or exemplars is None or encode is None:
+        return [None] * len(texts)
+    rows = np.asarray(encode(list(texts)), dtype=np.float32)
+    sims = rows @ exemplars.vectors.T
+    attack_idx = np.flatnonzero(exemplars.attack)
+    benign_idx = np.flatnonzero(~exemplars.attack)
+    out: list[Match | None] = []
+    for row in sims:
+        a = int(attack_idx[np.argmax(row[attack_idx])])
+        b = int(benign_idx[np.argmax(row[benign_idx])])
+        margin = float(row[a] - row[b])
+        why = (
+            f"nearest attack exemplar {exemplars.ids[a]} (cos {row[a]:.2f}) over "
+            f"nearest benign {exemplars.ids[b]} (cos {row[b]:.2f})"
+        )
+        out.append(Match(exemplars.labels[a], margin > MARGIN, margin, why))
+    return out
