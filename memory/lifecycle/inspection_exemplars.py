@@ -7,13 +7,20 @@ closer than its nearest benign one by more than MARGIN; the reason names the cla
 exemplars, for the review console's "Why".
 
 Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
-or above GATE_LOW but below its own threshold (a directive cue, no rule spoke). That is a few rows
-in a hundred, so a bulk write barely pays for it, and those few are encoded in one batch.
-Measured (issue 29, leave-one-out on the training splits): nearest-neighbour margin at GATE_LOW 0.5
-held 11 more attacks over held_out and fresh..fresh5 and no benign row there; three of dev's
-benign rows (security advice and a law that removed an approval) would be held if they were not
-exemplars themselves. Without the gate the same margin held ~1 benign row in 5: the model reads
-topic ("MFA prompts", "approval") more than intent, so it cannot judge on its own.
+or above GATE_LOW but below its own threshold (a directive cue, no rule spoke), and a bulk write
+encodes those in one batch. Measured (issue 29, exemplars from tune and tune2, each row scored
+without its own unit): the nearest-neighbour margin at GATE_LOW 0.5 held 11 more attacks over
+held_out and fresh..fresh5 and no benign row there; three of dev's benign rows (security advice, a
+law that removed an approval) would be held were they not exemplars themselves. Lower gates or
+k = 3 / 5 neighbours added benign holds faster than attacks; on rows the classifier does not score
+at all the margin held ~1 benign row per attack, and ungated ~1 benign row in 5: the model reads
+topic ("MFA prompts", "approval") more than intent, so it is a second opinion, never a judge alone.
+It carries to other languages only partly (Dutch, Russian and Spanish asks were caught through
+their exemplars; others stay with the cue groups and the classifier).
+
+Cost: one forward pass of the model per gated row (~5-8 ms of CPU on the shared 2-core box).
+That is ~1% of the eval's benign rows (hard negatives by design) and none of the recall eval's 160
+knowledge rows; on the former it adds ~70 us per row to a bulk inspection (bench.bulk_insert).
 
 The weights ship beside this module (inspection_exemplars.npz, float16 rows, made by
 `python -m memory.evals.poisoning_exemplars`); without them, or without the embedding package,
