@@ -87,6 +87,13 @@ def test_only_ambiguous_rows_are_encoded_and_a_bulk_write_in_one_batch(monkeypat
     assert [f.hold for f in found] == [True, False, True, True]
 
 
+def test_an_encoder_that_fails_leaves_the_other_layers_judging():
+    def broken(texts: list[str]) -> np.ndarray:
+        raise RuntimeError("onnxruntime session lost")
+
+    assert judge(["x"], exemplars=_fake_exemplars(), encode=broken) == [None]
+
+
 @pytest.mark.django_db(databases=["default", "injections"])
 def test_a_paraphrase_held_by_the_exemplar_layer_is_kept_out_of_the_next_turn(settings, agent, agent_client):
     from sessions_app.services import session_register

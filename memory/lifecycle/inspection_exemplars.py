@@ -29,12 +29,15 @@ the layer stays silent.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+logger = logging.getLogger(__name__)
 
 EXEMPLARS_PATH = Path(__file__).resolve().parent / "inspection_exemplars.npz"
 BENIGN = "benign"
@@ -97,7 +100,11 @@ def judge(
     encode = encode or default_encoder()
     if not texts or exemplars is None or encode is None:
         return [None] * len(texts)
-    rows = np.asarray(encode(list(texts)), dtype=np.float32)
+    try:
+        rows = np.asarray(encode(list(texts)), dtype=np.float32)
+    except Exception:  # a second opinion that fails must not fail the write: the other layers stand
+        logger.warning("inspection exemplar layer: encoding failed", exc_info=True)
+        return [None] * len(texts)
     sims = rows @ exemplars.vectors.T
     attack_idx = np.flatnonzero(exemplars.attack)
     benign_idx = np.flatnonzero(~exemplars.attack)
