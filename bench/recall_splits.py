@@ -117,6 +117,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "answer1": {"answer_lift": 1.0},
     "answer1.1": {"answer_lift": 1.1},
     "answer-hits10": {"answer_hits": 10},
+    "no-answer-raw": {"answer_raw": ""},
+    "raw-fused": {"answer_raw": "fused"},
+    "raw-damped": {"answer_raw": "damped"},
     "datelist": {},
     "datepool": {"list_weights": (1.0, 1.5, 0.0)},
 }

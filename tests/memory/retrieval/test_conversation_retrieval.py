@@ -685,8 +685,35 @@ def test_a_question_ranked_past_the_window_hits_still_lends_its_answer() -> None
 
     question = "How often do they work out together?"
     lent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope()))
-    hits_only = dataclasses.replace(weights, answer_hits=weights.window_hits)
+    hits_only = dataclasses.replace(weights, answer_hits=weights.window_hits, answer_raw="")
     unlent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope(), weights=hits_only))
 
     assert lent[answer] > lent[asking]
     assert answer not in unlent  # only the window's hits lend: the answer matched nothing
+
+
+def test_a_question_about_the_asked_speaker_lends_its_answer_what_it_matched() -> None:
+    shared = "Joanna: Here is the new screenplay draft, printed and bound at last."
+    asking = "Nate: Wow, that looks great Joanna! Is that your third one?"
+    answer = "Joanna: Yep! I chose to write about this because it's personal: loss, identity and connection."
+    others = [
+        f"Joanna: The screenplay workshop met again on day {n} of the course, lots of notes."
+        for n in range(3)
+    ]
+    ids = store_sessions(
+        [("s1", "2026-05-02", [*FILLER_SESSION, shared, asking, answer]), ("s2", "2026-05-09", others)]
+    )
+    keyword = [ids[asking], *(ids[turn] for turn in others)]  # Nate's question matched first
+    question = "What is Joanna's third screenplay about?"
+
+    found = structure.rerank(question, [keyword], k=3, queryset=scope())
+    damped = structure.rerank(
+        question,
+        [keyword],
+        k=3,
+        queryset=scope(),
+        weights=dataclasses.replace(structure.WEIGHTS, answer_raw=""),
+    )
+
+    assert found[0] == ids[answer]  # Nate's question is damped as his, but Joanna's reply answers it
+    assert damped[0] != ids[answer]
