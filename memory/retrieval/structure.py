@@ -191,7 +191,11 @@ class Weights:
     # 0.929/0.962/0.727 -> 0.935/0.962/0.734. "fused" (no topic word needed: a turn that matched
     # only a speaker's name lends too): ours held-out 0.924/0.967/0.720, and a filler question
     # ("Alice: What did you have for dinner?") lent its reply a name's match; "damped" (after
-    # the coverage damping): A and B r@10 unchanged.
+    # the coverage damping): A and B r@10 unchanged. Only when a vector ranking is fused in: on
+    # the keyword ranking alone the undamped match is bm25's, which favours short questions, and
+    # keyword-only recall fell (manage.py protomem eval-recall, keyword r@5 / MRR: LoCoMo dev
+    # 0.739 / 0.580 -> 0.722 / 0.550, ours 0.625 / 0.480 -> 0.585 / 0.429). On ours the hybrid
+    # MRR of that eval falls too (tuning 0.704 -> 0.688, held-out 0.726 -> 0.707; r@10 unchanged).
     answer_raw: str = "topic"
 
 
@@ -583,7 +587,9 @@ def rerank_scored(
                 row = rows[row_id]
                 scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
-    matched = dict(scores) if has_turns and weights.answer_raw else None  # before the turn steps
+    # before the turn steps; only with a vector ranking fused in (Weights.answer_raw)
+    meant = len(rankings) > 1 and (len(weights.list_weights) < 2 or weights.list_weights[1] > 0)
+    matched = dict(scores) if has_turns and weights.answer_raw and meant else None
     if matched is not None and weights.answer_raw == "topic":
         said = _question_topic(query, rows.values())
         matched = {i: v for i, v in matched.items() if _content_roots(rows[i].content) & said}

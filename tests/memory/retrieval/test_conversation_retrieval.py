@@ -706,14 +706,17 @@ def test_a_question_about_the_asked_speaker_lends_its_answer_what_it_matched() -
     keyword = [ids[asking], *(ids[turn] for turn in others)]  # Nate's question matched first
     question = "What is Joanna's third screenplay about?"
 
-    found = structure.rerank(question, [keyword], k=3, queryset=scope())
+    vector: list[int] = []  # hybrid, its vector side finding none of these turns
+    found = structure.rerank(question, [keyword, vector], k=3, queryset=scope())
     damped = structure.rerank(
         question,
-        [keyword],
+        [keyword, vector],
         k=3,
         queryset=scope(),
         weights=dataclasses.replace(structure.WEIGHTS, answer_raw=""),
     )
+    keyword_only = structure.rerank(question, [keyword], k=3, queryset=scope())
 
     assert found[0] == ids[answer]  # Nate's question is damped as his, but Joanna's reply answers it
     assert damped[0] != ids[answer]
+    assert keyword_only[0] != ids[answer]  # bm25's match alone is what the damping corrects
