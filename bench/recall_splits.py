@@ -112,6 +112,14 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # Tried and dropped: turns written up to 7 / 14 / 30 days after a named range got half the
     # date boost (people tell of a day after it): LoCoMo A r@5 0.796 -> 0.791 / 0.791 / 0.794,
     # B 0.777 -> 0.777 / 0.775 / 0.772; a quarter at 14 days: A r@10 0.888 -> 0.885, B 0.838 -> 0.841.
+    # A turn that asks lends its answer (structure.Weights.answer_lift, answer_hits)
+    "no-answer": {"answer_lift": 0.9, "answer_hits": 10},
+    "answer1": {"answer_lift": 1.0},
+    "answer1.1": {"answer_lift": 1.1},
+    "answer-hits10": {"answer_hits": 10},
+    "no-answer-raw": {"answer_raw": ""},
+    "raw-fused": {"answer_raw": "fused"},
+    "raw-damped": {"answer_raw": "damped"},
     "datelist": {},
     "datepool": {"list_weights": (1.0, 1.5, 0.0)},
 }

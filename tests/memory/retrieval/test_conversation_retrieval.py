@@ -640,3 +640,83 @@ def test_a_requery_on_the_exact_scan_reads_the_new_vector_once(
     # index (pgvector) searches its pool and its deep ranking apart
     assert reads == (2 if vectors.exact_scan(MODEL, scope()) else 3)
     assert found == direct
+
+
+WORKOUT = [
+    "John: We've been exercising as a family, and the kids keep up with the workout.",
+    "Maria: Love that! How often do you all work out together as a family?",
+    "John: Thanks, Maria! Three times a week; it keeps us on track.",
+]
+
+
+def test_the_turn_after_a_question_is_its_answer_and_ranks_above_it() -> None:
+    other = "John: The family workout at the gym together was tough today."
+    ids = store_sessions([("s1", "2026-05-02", [*FILLER_SESSION, *WORKOUT]), ("s2", "2026-05-09", [other])])
+    asking, answer = ids[WORKOUT[1]], ids[WORKOUT[2]]
+    keyword = [asking, ids[other]]  # the answer says none of the question's words
+
+    found = structure.rerank("How often does the family work out together?", [keyword], k=3, queryset=scope())
+
+    assert found[:2] == [answer, asking]  # lent more than the next turn's 0.9, it passes both
+
+
+def test_a_question_lends_its_answer_even_when_the_answer_is_small_talk_sized() -> None:
+    asking = "Maria: That's so moving! How did the kids react when they saw the memorial?"
+    answer = "John: They were awestruck and humbled."
+    ids = store_sessions([("s1", "2026-05-02", [*FILLER_SESSION, asking, answer])])
+
+    found = structure.rerank(
+        "How did John's kids react at the memorial?", [[ids[asking]]], k=3, queryset=scope()
+    )
+
+    assert ids[answer] in found[:2]  # two content words: the window used to skip it as small talk
+
+
+def test_a_question_ranked_past_the_window_hits_still_lends_its_answer() -> None:
+    weights = structure.WEIGHTS
+    above = [
+        f"Alice: Garden diary entry {n}: planted tomatoes, beans and basil in the raised beds."
+        for n in range(12)
+    ]
+    ids = store_sessions([("s1", "2026-05-02", [*FILLER_SESSION, *WORKOUT]), ("s2", "2026-05-09", above)])
+    asking, answer = ids[WORKOUT[1]], ids[WORKOUT[2]]
+    # the asking turn is ranked 11th, past the window's hits
+    keyword = [*(ids[turn] for turn in above[: weights.window_hits]), asking]
+
+    question = "How often do they work out together?"
+    lent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope()))
+    hits_only = dataclasses.replace(weights, answer_hits=weights.window_hits, answer_raw="")
+    unlent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope(), weights=hits_only))
+
+    assert lent[answer] > lent[asking]
+    assert answer not in unlent  # only the window's hits lend: the answer matched nothing
+
+
+def test_a_question_about_the_asked_speaker_lends_its_answer_what_it_matched() -> None:
+    shared = "Joanna: Here is the new screenplay draft, printed and bound at last."
+    asking = "Nate: Wow, that looks great Joanna! Is that your third one?"
+    answer = "Joanna: Yep! I chose to write about this because it's personal: loss, identity and connection."
+    others = [
+        f"Joanna: The screenplay workshop met again on day {n} of the course, lots of notes."
+        for n in range(3)
+    ]
+    ids = store_sessions(
+        [("s1", "2026-05-02", [*FILLER_SESSION, shared, asking, answer]), ("s2", "2026-05-09", others)]
+    )
+    keyword = [ids[asking], *(ids[turn] for turn in others)]  # Nate's question matched first
+    question = "What is Joanna's third screenplay about?"
+
+    vector: list[int] = []  # hybrid, its vector side finding none of these turns
+    found = structure.rerank(question, [keyword, vector], k=3, queryset=scope())
+    damped = structure.rerank(
+        question,
+        [keyword, vector],
+        k=3,
+        queryset=scope(),
+        weights=dataclasses.replace(structure.WEIGHTS, answer_raw=""),
+    )
+    keyword_only = structure.rerank(question, [keyword], k=3, queryset=scope())
+
+    assert found[0] == ids[answer]  # Nate's question is damped as his, but Joanna's reply answers it
+    assert damped[0] != ids[answer]
+    assert keyword_only[0] != ids[answer]  # bm25's match alone is what the damping corrects
