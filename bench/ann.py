@@ -49,6 +49,8 @@ place of i8 and not kept (runs on a shared 2-core box, default 128 MB resident b
 - A view maps every node record at once (100k: 14 MB of a 50 MB file), and one search maps the
   whole file at 100k (fault-around: 64 kB per touch here): a budget below the file releases on
   every query. VmHWM (printed per --later) is the peak, during a query.
+The i8 base was not rebuilt at 1M that day (~1400 CPU s; two attempts stopped unfinished on the
+shared box), so no same-day i8 figures at 1M: the paragraph above is the last.
 """
 
 from __future__ import annotations
