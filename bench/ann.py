@@ -33,6 +33,24 @@ One run here at 1M (2 cores shared, index built once: 3910 s wall for 1125 CPU s
 cache shared by every worker; the kernel maps 16 pages around each fault, MADV_RANDOM does not
 stop it); top-10 agreement 0.853 at expansion_search 256 (0.617 at 64): the graph, not the
 beam, is short at 1M (--tune: 2048 reaches only 0.90). Earlier at 100k (f32): agreement 0.996.
+
+2026-12-06, sign-bit bases (usearch b1, Hamming graph, 200+ hits rescored from the table) tried in
+place of i8 and not kept (runs on a shared 2-core box, default 128 MB resident budget):
+- 1M, 384 bits (signs about a sampled mean): file 187 MB (i8: 508), build 492 CPU s (i8: 1368),
+  top-10 agreement 0.892 (--tune: 0.909 rescoring 1000); worker VmRSS after 100 / 1000 hybrid
+  queries 271 / 276 MB (pages kept: 363); first hybrid 346 ms; hybrid/keyword p99 x2.97.
+- 1M, 768 bits (signs in two random rotations): file 233 MB, build 462 CPU s, agreement 0.943
+  (0.979 only at expansion_search 4096, p50 98 ms); VmRSS 178 / 179 MB (a release every query),
+  peak VmHWM 410 MB; first hybrid 210 ms; hybrid/keyword p99 x3.84.
+- Brute-force Hamming over the same kind of 1M rows holds the exact top 10 within its top 200
+  for 0.989 of them (384 bits; 768: 1.0): the HNSW graph on Hamming distances loses them, not the
+  bits. At 100k both formats pass (same session: i8 agreement 0.999, VmRSS 180 MB, file 51 MB,
+  75 CPU s, p99 x2.61; b1 384 bits 1.000, 149 MB, 19 MB, 19 CPU s, p99 x2.80).
+- A view maps every node record at once (100k: 14 MB of a 50 MB file), and one search maps the
+  whole file at 100k (fault-around: 64 kB per touch here): a budget below the file releases on
+  every query. VmHWM (printed per --later) is the peak, during a query.
+The i8 base was not rebuilt at 1M that day (~1400 CPU s; two attempts stopped unfinished on the
+shared box), so no same-day i8 figures at 1M: the paragraph above is the last.
 """
 
 from __future__ import annotations
@@ -59,6 +77,7 @@ LATER = (100, 1000)  # hybrid queries after which a fresh process's resident mem
 # knobs were tuned on; --held-out draws them from HELD_OUT_SEED, never used for tuning.
 QUERY_SEED = SEED
 HELD_OUT_SEED = SEED + 7919
+DTYPE: str | None = None  # --dtype: ann_index.DTYPE for this run's build (an A/B of formats)
 
 
 def centres(rows: int) -> Any:
@@ -129,7 +148,7 @@ def texts_for(queries: int) -> list[str]:
 
 
 def rss() -> dict[str, int]:
-    """This process's resident memory in kB: VmRSS and its anonymous and file-backed parts
+    """This process's resident memory in kB: VmRSS, its peak VmHWM, and its anonymous and file-backed parts
     (/proc/self/status; RssFile counts the page-cache pages of mapped files this process has
     touched, shared with every other process mapping them), its private (unshared) pages
     (/proc/self/smaps_rollup), and the resident pages of the mapped ANN index files
@@ -138,7 +157,7 @@ def rss() -> dict[str, int]:
     with open("/proc/self/status") as status:
         for line in status:
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "RssAnon", "RssFile"):
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                 out[key] = int(value.split()[0])
     with open("/proc/self/smaps_rollup") as rollup:
         for line in rollup:
@@ -236,6 +255,9 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     built = setup(rows, rebuild=rebuild)
     from memory.store import ann_index, vectors
 
+    if DTYPE:
+        ann_index.DTYPE = DTYPE
+
     topics = centres(rows)
     stored = vectors.vector_count(model=MODEL)
     print(
@@ -308,7 +330,8 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
             f"anonymous {later['RssAnon'] / 1024:.0f} MB + mapped files {later['RssFile'] / 1024:.0f} MB "
             f"(the ANN index file {later['IndexRss'] / 1024:.0f} MB: page cache shared by every process "
             f"mapping it, not a copy each); private {private:.0f} MB, "
-            f"PSS {later['Pss'] / 1024:.0f} MB; kept mapped instead: VmRSS {kept_n['VmRSS'] / 1024:.0f} MB "
+            f"PSS {later['Pss'] / 1024:.0f} MB; peak VmHWM {later.get('VmHWM', 0) / 1024:.0f} MB (during a "
+            f"query, before its release); kept mapped instead: VmRSS {kept_n['VmRSS'] / 1024:.0f} MB "
             f"(anonymous {kept_n['RssAnon'] / 1024:.0f} MB, index file {kept_n['IndexRss'] / 1024:.0f} MB)"
         )
 
@@ -525,6 +548,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached bench database")
     parser.add_argument("--rebuild-index", action="store_true", help="build (and time) the ANN file again")
+    parser.add_argument(
+        "--dtype", help="build the ANN file with this usearch dtype (i8, f32; with --rebuild-index)"
+    )
     parser.add_argument("--compare-builds", type=int, metavar="N", help="only compare usearch build options")
     parser.add_argument("--tune", action="store_true", help="only compare search-time knobs")
     parser.add_argument("--profile", action="store_true", help="only profile hybrid queries")
@@ -543,6 +569,8 @@ def main(argv: list[str] | None = None) -> None:
     global QUERY_SEED, LATER
     QUERY_SEED = HELD_OUT_SEED if args.held_out else SEED
     LATER = tuple(sorted(int(n) for n in args.later.split(",")))
+    global DTYPE
+    DTYPE = args.dtype
     if args.compare_builds:
         compare_builds(args.compare_builds)
         return
