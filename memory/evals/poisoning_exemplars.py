@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory.evals.poisoning_score import CorpusRow, load_corpus
+from memory.lifecycle.inspection import raw_text
 from memory.lifecycle.inspection_exemplars import BENIGN, EXEMPLARS_PATH, default_encoder
 
 TRAINING_SPLITS = frozenset({"tune", "tune2", "dev"})
@@ -30,18 +31,13 @@ def exemplar_rows(rows: Sequence[CorpusRow]) -> list[CorpusRow]:
     ]
 
 
-def text_of(heading: str, content: str) -> str:
-    """What the layer embeds for a write (inspection._Ruled.raw)."""
-    return f"{heading}\n{content}" if heading else content
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     encode = default_encoder()
     if encode is None:
         sys.stderr.write("the local embedding package is not installed\n")
         return 1
     rows = exemplar_rows(load_corpus())
-    vectors = np.asarray(encode([text_of(r.heading, r.content) for r in rows]), dtype=np.float32)
+    vectors = np.asarray(encode([raw_text(r.heading, r.content) for r in rows]), dtype=np.float32)
     labels = np.array([r.cls if r.attack else BENIGN for r in rows])
     np.savez_compressed(
         EXEMPLARS_PATH, vectors=vectors.astype(np.float16), labels=labels, ids=np.array([r.id for r in rows])

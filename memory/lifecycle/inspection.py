@@ -515,9 +515,15 @@ class _Ruled:
     classify: bool  # whether the classifier layer judges it (no rule spoke, not a turn)
 
 
+def raw_text(heading: str, content: str) -> str:
+    """A write's text as written, heading first: what the structural checks and the exemplar
+    layer read."""
+    return f"{heading}\n{content}" if heading else content
+
+
 def _rules(content: str, heading: str, domain: str | None, protected_subjects: Sequence[str]) -> _Ruled:
     """Normalisation, the detectors and the semantic layer of one write (see the module docstring)."""
-    raw = f"{heading}\n{content}" if heading else content
+    raw = raw_text(heading, content)
     # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
     # normalise() works line by line, so the whole row's form is the heading's and the body's joined.
     body = normalise(content)
