@@ -274,7 +274,9 @@ def local_encoder(model: str = "all-minilm-l6-v2") -> Any:
     EmbeddingNotConfigured when its package is not installed."""
     package = LOCAL_MODELS.get(model)
     if package is None:
-        raise EmbeddingNotConfigured(f"unknown local embedding model {model!r}")
+        raise EmbeddingNotConfigured(
+            f"unknown local embedding model {model!r}; known: {', '.join(sorted(LOCAL_MODELS))}"
+        )
     return _local_encoder(package, get_config().knowledge.query_precision)
 
 
@@ -289,12 +291,7 @@ class LocalBackend:
         return f"{LOCAL_PREFIX}{self.model}"
 
     def embed(self, texts: list[str], *, timeout_s: float, purpose: str = INDEX) -> np.ndarray:
-        package = LOCAL_MODELS.get(self.model)
-        if package is None:
-            raise EmbeddingNotConfigured(
-                f"unknown local embedding model {self.model!r}; known: {', '.join(sorted(LOCAL_MODELS))}"
-            )
-        encoder = _local_encoder(package, get_config().knowledge.query_precision)
+        encoder = local_encoder(self.model)
         if purpose == QUERY:  # the query session (local_model: int8), one text at a time
             return normalize_rows(np.stack([encoder.encode_query(text) for text in texts]))
         return normalize_rows(encoder.encode(texts))
