@@ -265,12 +265,17 @@ def turn_weight(row: Row, weights: Weights = WEIGHTS) -> float:
     return 1.0
 
 
+def list_weight(weights: Weights, index: int) -> float:
+    """The weight of the `index`th ranking in the fusion (1 past Weights.list_weights)."""
+    return weights.list_weights[index] if index < len(weights.list_weights) else 1.0
+
+
 def fuse(rankings: Sequence[Sequence[int | None]], weights: Weights = WEIGHTS) -> dict[int, float]:
     """Weighted RRF score of every id in the rankings (a list repeating an id counts it once;
     None holds the rank of a row left out of the pool: see ranks_within)."""
     scores: dict[int, float] = {}
     for index, ranking in enumerate(rankings):
-        weight = weights.list_weights[index] if index < len(weights.list_weights) else 1.0
+        weight = list_weight(weights, index)
         seen: set[int] = set()
         for rank, item in enumerate(ranking, start=1):
             if item is not None and item not in seen:
@@ -415,7 +420,7 @@ def _keep_keyword_share(
     scores: dict[int, float], item: int, rank: int, kept: float, weights: Weights
 ) -> None:
     """Cut `item`'s keyword share (its RRF term at `rank` in the first list) to `kept` of itself."""
-    weight = weights.list_weights[0] if weights.list_weights else 1.0
+    weight = list_weight(weights, 0)
     scores[item] -= (1.0 - kept) * weight / (weights.rrf_k + rank)
 
 
@@ -587,12 +592,12 @@ def rerank_scored(
                 row = rows[row_id]
                 scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
+    topic = _question_topic(query, rows.values()) if has_turns else frozenset()
     # before the turn steps; only with a vector ranking fused in (Weights.answer_raw)
-    meant = len(rankings) > 1 and (len(weights.list_weights) < 2 or weights.list_weights[1] > 0)
+    meant = len(rankings) > 1 and list_weight(weights, 1) > 0
     matched = dict(scores) if has_turns and weights.answer_raw and meant else None
     if matched is not None and weights.answer_raw == "topic":
-        said = _question_topic(query, rows.values())
-        matched = {i: v for i, v in matched.items() if _content_roots(rows[i].content) & said}
+        matched = {i: v for i, v in matched.items() if _content_roots(rows[i].content) & topic}
     if has_turns:
         _damp_keyword_shares(query, rankings[0], rows, scores, weights)
         if matched is not None and weights.answer_raw == "damped":
@@ -600,7 +605,6 @@ def rerank_scored(
         _boost_asked_speakers(asked, rows, scores, weights)
     bodies = {row_id: _body(row.content) for row_id, row in rows.items() if row.is_turn}
     repeats = Counter(bodies.values())
-    topic = _question_topic(query, rows.values()) if has_turns else frozenset()
     for row_id, body in bodies.items():
         if not (topic and _content_roots(rows[row_id].content) <= topic):  # else: an answer (module doc)
             scores[row_id] *= turn_weight(rows[row_id], weights)
