@@ -488,35 +488,43 @@ def test_a_keyword_hit_below_the_vector_pool_keeps_its_vector_share(
     assert pool_only == [ids[PARAPHRASE[0]]]
 
 
+CAMPING_MARCH = "Alice: We went camping by the lake, lovely weather."
+CAMPING_JUNE = "Alice: We went camping by the lake again, the kids loved the campfire and the hike."
+
+
+def camping_sessions() -> tuple[int, int]:
+    """Alice camping in March and again in June 2023, each in a session padded with filler: the
+    turns' ids (march, june)."""
+    ids = store_sessions(
+        [
+            ("s1", "2023-03-03", [CAMPING_MARCH, *FILLER_SESSION]),
+            ("s2", "2023-06-20", [CAMPING_JUNE, *FILLER_SESSION]),
+        ]
+    )
+    return ids[CAMPING_MARCH], ids[CAMPING_JUNE]
+
+
 def test_a_yearless_month_is_read_from_the_conversations_own_time() -> None:
     """A conversation written in 2023 and asked about in 2026: "in June" is its June, not 2026's."""
-    march = "Alice: We went camping by the lake, lovely weather."
-    june = "Alice: We went camping by the lake again, the kids loved the campfire and the hike."
-    ids = store_sessions(
-        [("s1", "2023-03-03", [march, *FILLER_SESSION]), ("s2", "2023-06-20", [june, *FILLER_SESSION])]
-    )
+    march, june = camping_sessions()
     question = "When did Alice go camping in June?"
-    keyword_first = [ids[march], ids[june]]
+    keyword_first = [march, june]
     today = date(2026, 12, 5)
     off = dataclasses.replace(structure.WEIGHTS, anchor_to_turns=False)
 
     anchored = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today)
     from_today = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=today, weights=off)
 
-    assert anchored[0] == ids[june]
-    assert from_today[0] == ids[march]  # read from today, June 2026 holds no turn: the ranking stands
+    assert anchored[0] == june
+    assert from_today[0] == march  # read from today, June 2026 holds no turn: the ranking stands
 
 
 def test_this_week_on_a_past_conversation_is_not_read_from_its_newest_session() -> None:
     """Asked in 2026 about a 2023 conversation, "this week" names no week of it: counted from the
     newest session's day it boosted that session's turns over the older one holding the answer."""
-    march = "Alice: We went camping by the lake, lovely weather."
-    june = "Alice: We went camping by the lake again, the kids loved the campfire and the hike."
-    ids = store_sessions(
-        [("s1", "2023-03-03", [march, *FILLER_SESSION]), ("s2", "2023-06-20", [june, *FILLER_SESSION])]
-    )
+    march, june = camping_sessions()
     question = "Where did Alice go camping this week?"
-    keyword_first = [ids[march], ids[june]]
+    keyword_first = [march, june]
     today = date(2026, 12, 5)
     newest = dataclasses.replace(structure.WEIGHTS, past_relative="newest")
 
@@ -525,22 +533,18 @@ def test_this_week_on_a_past_conversation_is_not_read_from_its_newest_session() 
         question, [keyword_first], k=2, queryset=scope(), today=today, weights=newest
     )
 
-    assert ranked[0] == ids[march]  # no boost: the ranking stands
-    assert from_newest[0] == ids[june]  # the week of 2023-06-20, the newest session's day
+    assert ranked[0] == march  # no boost: the ranking stands
+    assert from_newest[0] == june  # the week of 2023-06-20, the newest session's day
 
 
 def test_a_named_year_is_still_read_on_a_past_conversation() -> None:
-    march = "Alice: We went camping by the lake, lovely weather."
-    june = "Alice: We went camping by the lake again, the kids loved the campfire and the hike."
-    ids = store_sessions(
-        [("s1", "2023-03-03", [march, *FILLER_SESSION]), ("s2", "2023-06-20", [june, *FILLER_SESSION])]
-    )
+    march, june = camping_sessions()
     question = "Where did Alice go camping last weekend before 20 June 2023?"
-    keyword_first = [ids[march], ids[june]]
+    keyword_first = [march, june]
 
     ranked = structure.rerank(question, [keyword_first], k=2, queryset=scope(), today=date(2026, 12, 5))
 
-    assert ranked[0] == ids[june]
+    assert ranked[0] == june
 
 
 def test_rows_that_are_not_turns_keep_today_as_the_reference_day() -> None:
