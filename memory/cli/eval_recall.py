@@ -1,13 +1,16 @@
 """protomem eval-recall DATASET: recall@k and MRR for keyword vs vector vs hybrid search.
 
     manage.py protomem eval-recall memory/evals/recall.jsonl --k 5
+    manage.py protomem eval-recall memory/evals/recall_facts.jsonl --embed-model local:all-minilm-l6-v2
     manage.py protomem eval-recall memory/evals/recall.jsonl --embed-model local:all-minilm-l6-v2
     manage.py protomem eval-recall --conversations --embed-model local:all-minilm-l6-v2
     manage.py protomem eval-recall --conversations path/to/corpus/dir --keyword-only
 
 The corpus is loaded into the store inside a transaction that is rolled back (see
 memory.evals.recall_eval), so it leaves nothing behind; the embed model defaults to
-knowledge.embed_model (the gateway) and works whether or not knowledge.embeddings is on.
+knowledge.embed_model (the gateway) and works whether or not knowledge.embeddings is on. A second
+table gives each mode's scores on halves A and B of the queries (by the relevant chunk's number,
+even / odd; B is held out: recall_eval's module doc), `by_half` in --json.
 
 --locomo DIR scores LoCoMo conversations (memory.evals.locomo; e.g. ../shared/eval/locomo-dev):
 plain FTS5 bm25, keyword, vector and hybrid side by side, any-evidence r@5 / r@10, all-evidence
@@ -28,7 +31,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from memory.evals import conversation_eval
-from memory.evals.recall_eval import DatasetError, evaluate, load_dataset
+from memory.evals.recall_eval import HALVES, DatasetError, evaluate, load_dataset
 
 help = "Score keyword vs hybrid recall (recall@k, MRR) on a labelled JSONL dataset of queries and chunks."
 
@@ -90,6 +93,11 @@ def handle(command: Any, options: dict[str, Any]) -> None:
     for mode, scores in result.scores.items():
         kinds = "".join(f"  {scores.kind_recall(kind):>16.3f}" for kind in result.kinds)
         command.stdout.write(f"{mode:<8}  {scores.recall:>9.3f}  {scores.mrr:>7.3f}{kinds}")
+    command.stdout.write(f"{'mode':<8}  {'half':<4}  {'n':>4}  {f'recall@{k}':>9}  {f'MRR@{k}':>7}")
+    for mode, scores in result.scores.items():
+        for half in HALVES:
+            n, recall, mrr = scores.half_scores(half)
+            command.stdout.write(f"{mode:<8}  {half:<4}  {n:>4}  {recall:>9.3f}  {mrr:>7.3f}")
 
 
 def _conversations(command: Any, options: dict[str, Any]) -> None:

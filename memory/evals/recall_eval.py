@@ -15,14 +15,20 @@ hybrid; the query embedded beforehand) restricted to that namespace, and rolls
 everything back: nothing stays behind. Texts are embedded before the transaction opens, so the
 store's write lock is held only for the inserts and the searches (a few seconds).
 
-Metrics, per mode, over all queries and per kind:
+Metrics, per mode, over all queries, per kind and per half:
   recall@k  |relevant in top k| / |relevant|, averaged over queries
   MRR@k     1 / rank of the first relevant hit in the top k (0 if none), averaged
+
+Halves: a query belongs to half A when the number in its relevant chunk's id is even ("k034"),
+B when odd (the lowest id when it names several; no number: no half). B is the held-out half:
+tune on A only, and keep a change only if B does not lose, so a rule fitted to the rows it was
+tuned on shows as A gaining alone.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,6 +37,8 @@ from pathlib import Path
 from django.db import transaction
 
 MODES = ("keyword", "vector", "hybrid")
+HALVES = ("A", "B")  # B: held out (module doc)
+_NUMBER = re.compile(r"\d+")
 
 
 class DatasetError(ValueError):
@@ -42,6 +50,19 @@ class EvalQuery:
     text: str
     relevant: frozenset[str]
     kind: str = ""
+
+    @property
+    def half(self) -> str:
+        """The query's half, "A" or "B", by the number in its relevant chunk's id ("" without one)."""
+        return half_of(min(self.relevant))
+
+
+def half_of(chunk_id: str) -> str:
+    """Half "A" when the last number in `chunk_id` is even, "B" when odd, "" when it has none."""
+    numbers = _NUMBER.findall(chunk_id)
+    if not numbers:
+        return ""
+    return "B" if int(numbers[-1]) % 2 else "A"
 
 
 @dataclass(frozen=True)
@@ -112,15 +133,17 @@ class Scores:
     recall_sum: float = 0.0
     rr_sum: float = 0.0
     by_kind: dict[str, list[float]] = field(default_factory=dict)  # kind -> [n, recall sum, rr sum]
+    by_half: dict[str, list[float]] = field(default_factory=dict)  # half -> [n, recall sum, rr sum]
 
-    def add(self, kind: str, recall: float, rr: float) -> None:
+    def add(self, kind: str, recall: float, rr: float, half: str = "") -> None:
         self.queries += 1
         self.recall_sum += recall
         self.rr_sum += rr
-        bucket = self.by_kind.setdefault(kind, [0, 0.0, 0.0])
-        bucket[0] += 1
-        bucket[1] += recall
-        bucket[2] += rr
+        for buckets, key in ((self.by_kind, kind), (self.by_half, half)):
+            bucket = buckets.setdefault(key, [0, 0.0, 0.0])
+            bucket[0] += 1
+            bucket[1] += recall
+            bucket[2] += rr
 
     @property
     def recall(self) -> float:
@@ -133,6 +156,11 @@ class Scores:
     def kind_recall(self, kind: str) -> float:
         n, recall, _ = self.by_kind.get(kind, [0, 0.0, 0.0])
         return recall / n if n else 0.0
+
+    def half_scores(self, half: str) -> tuple[int, float, float]:
+        """(queries, recall, MRR) of the queries of `half`."""
+        n, recall, rr = self.by_half.get(half, [0, 0.0, 0.0])
+        return int(n), recall / n if n else 0.0, rr / n if n else 0.0
 
 
 @dataclass(frozen=True)
@@ -157,10 +185,15 @@ class EvalResult:
                     "by_kind": {
                         kind: {f"recall@{self.k}": round(s.kind_recall(kind), 4)} for kind in self.kinds
                     },
+                    "by_half": {half: self._half(s, half) for half in HALVES},
                 }
                 for mode, s in self.scores.items()
             },
         }
+
+    def _half(self, scores: Scores, half: str) -> dict[str, float]:
+        n, recall, mrr = scores.half_scores(half)
+        return {"queries": n, f"recall@{self.k}": round(recall, 4), f"mrr@{self.k}": round(mrr, 4)}
 
 
 def evaluate(
@@ -215,6 +248,7 @@ def evaluate(
                     query.kind,
                     recall_at_k(names, query.relevant, k),
                     reciprocal_rank(names, query.relevant, k),
+                    query.half,
                 )
         transaction.set_rollback(True)
     kinds = tuple(sorted({q.kind for q in dataset.queries}))

@@ -12,7 +12,15 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from memory.evals.recall_eval import DatasetError, load_dataset, recall_at_k, reciprocal_rank
+from memory.evals.recall_eval import (
+    DatasetError,
+    EvalQuery,
+    Scores,
+    half_of,
+    load_dataset,
+    recall_at_k,
+    reciprocal_rank,
+)
 from memory.store import vectors
 from memory.store.models import Chunk
 from tests.factories import ChunkFactory
@@ -22,6 +30,7 @@ from tests.memory.store.vector_stub import clean_embedding_state, hybrid_fixture
 pytestmark = pytest.mark.usefixtures("clean_embedding_state")
 
 SHIPPED = Path(__file__).resolve().parents[2] / "memory" / "evals" / "recall.jsonl"
+FACTS = SHIPPED.with_name("recall_facts.jsonl")
 
 
 def test_the_shipped_dataset_has_200_plus_labelled_pairs_with_paraphrases() -> None:
@@ -36,6 +45,39 @@ def test_the_shipped_dataset_has_200_plus_labelled_pairs_with_paraphrases() -> N
     assert len(texts) == len(set(texts))
     targets = {cid for q in dataset.queries for cid in q.relevant}
     assert len(dataset.chunks) - len(targets) >= 30  # distractors nobody asks for
+
+
+def test_the_facts_set_asks_for_user_facts_in_other_words() -> None:
+    dataset = load_dataset(FACTS)
+
+    assert len(dataset.chunks) == 30
+    assert len(dataset.queries) == 32
+    assert all(content.startswith("The user") for _, content in dataset.chunks.values())
+    assert {cid for q in dataset.queries for cid in q.relevant} == set(dataset.chunks)
+    assert Counter(q.half for q in dataset.queries) == {"A": 16, "B": 16}
+
+
+@pytest.mark.parametrize(
+    ("chunk_id", "half"), [("k034", "A"), ("k001", "B"), ("f030", "A"), ("v2-k117", "B"), ("rel", "")]
+)
+def test_a_query_half_is_its_relevant_chunks_number_even_or_odd(chunk_id: str, half: str) -> None:
+    assert half_of(chunk_id) == half
+
+
+def test_a_query_naming_several_chunks_takes_the_half_of_the_lowest() -> None:
+    assert EvalQuery(text="q", relevant=frozenset({"k013", "k010"})).half == "A"
+
+
+def test_scores_split_by_half() -> None:
+    scores = Scores()
+    scores.add("paraphrase", 1.0, 0.5, "A")
+    scores.add("paraphrase", 0.0, 0.0, "B")
+    scores.add("lexical", 1.0, 1.0, "B")
+
+    assert scores.half_scores("A") == (1, 1.0, 0.5)
+    assert scores.half_scores("B") == (2, 0.5, 0.5)
+    assert scores.half_scores("") == (0, 0.0, 0.0)
+    assert (scores.recall, scores.mrr) == (2 / 3, 0.5)
 
 
 def write(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
@@ -105,6 +147,48 @@ def test_eval_recall_reports_keyword_vs_hybrid_and_leaves_nothing_behind(hybrid:
     assert modes["hybrid"]["mrr@1"] == 1.0
     assert list(Chunk.objects.values_list("pk", flat=True)) == [existing.pk]
     assert vectors.vector_count() == 0
+
+
+HALVED = [
+    {"chunk": "c1", "heading": "", "content": "the release pipeline is manual via workflow_dispatch"},
+    {"chunk": "c2", "heading": "", "content": "the office hound sleeps under the desk"},
+    {"query": "workflow_dispatch pipeline", "relevant": ["c1"], "kind": "lexical"},
+    {"query": "office hound", "relevant": ["c2"], "kind": "lexical"},
+    {"query": "is there a puppy around?", "relevant": ["c2"], "kind": "paraphrase"},
+]
+
+
+@pytest.mark.django_db
+def test_eval_recall_reports_halves_by_the_relevant_chunks_number(hybrid: Any, tmp_path: Path) -> None:
+    out = StringIO()
+
+    call_command("protomem", "eval-recall", str(write(tmp_path, HALVED)), "--k", "1", "--json", stdout=out)
+
+    keyword = json.loads(out.getvalue())["modes"]["keyword"]
+    assert keyword["by_half"] == {
+        "A": {"queries": 2, "recall@1": 0.5, "mrr@1": 0.5},
+        "B": {"queries": 1, "recall@1": 1.0, "mrr@1": 1.0},
+    }
+
+
+@pytest.mark.django_db
+def test_eval_recall_prints_a_table_of_halves(hybrid: Any, tmp_path: Path) -> None:
+    out = StringIO()
+
+    call_command(
+        "protomem", "eval-recall", str(write(tmp_path, HALVED)), "--k", "1", "--no-progress", stdout=out
+    )
+
+    lines = out.getvalue().splitlines()
+    assert lines[5].split() == ["mode", "half", "n", "recall@1", "MRR@1"]
+    assert lines[6].split() == ["keyword", "A", "2", "0.500", "0.500"]
+    assert lines[7].split() == ["keyword", "B", "1", "1.000", "1.000"]
+    assert [line.split()[:2] for line in lines[8:]] == [
+        ["vector", "A"],
+        ["vector", "B"],
+        ["hybrid", "A"],
+        ["hybrid", "B"],
+    ]
 
 
 @pytest.mark.django_db
