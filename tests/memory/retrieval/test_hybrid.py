@@ -269,6 +269,49 @@ def test_a_plain_keyword_hit_saying_less_than_half_the_query_keeps_no_keyword_sh
     assert scores[2] == before[2]
 
 
+USER_FACTS = [
+    "The user drives a blue Subaru",
+    "The user deploys on Tuesdays",
+    "The user is vegetarian",
+    "The user lives in Lisbon",
+    "The user reads before bed",
+]
+
+
+def test_a_word_most_plain_candidates_say_no_longer_lifts_a_row() -> None:
+    """The word "user" is in all 5 candidates: it names the store, so a row saying it and half
+    the query's other terms keeps the share of those alone."""
+    from memory.retrieval import structure
+
+    weights = structure.WEIGHTS
+    rows = {pk: _row(pk, text) for pk, text in enumerate(USER_FACTS, start=1)}
+    rows[1] = _row(1, "The user drives a blue Subaru car")  # says "user" and "car" of 3 terms
+    scores = structure.fuse([[1], [2, 3, 4, 5]], weights)
+    before = dict(scores)
+
+    structure.plain_keyword_shares("what car does the user own", [1], rows, scores)
+
+    share = weights.list_weights[0] / (weights.rrf_k + 1)
+    assert scores[1] == pytest.approx(before[1] - share)  # 1 of 3 counted: below the floor
+    assert {pk: scores[pk] for pk in (2, 3, 4, 5)} == {pk: before[pk] for pk in (2, 3, 4, 5)}
+
+
+def test_below_the_minimum_candidates_a_common_word_still_counts() -> None:
+    from memory.retrieval import structure
+
+    weights = structure.WEIGHTS
+    rows = {pk: _row(pk, text) for pk, text in enumerate(USER_FACTS[:4], start=1)}
+    rows[1] = _row(1, "The user drives a blue Subaru car")
+    scores = structure.fuse([[1], [2, 3, 4]], weights)
+    before = dict(scores)
+
+    structure.plain_keyword_shares("what car does the user own", [1], rows, scores)
+
+    share = weights.list_weights[0] / (weights.rrf_k + 1)
+    assert weights.plain_common_min == 5
+    assert scores[1] == pytest.approx(before[1] - (1 - (2 / 3) ** weights.plain_coverage_power) * share)
+
+
 def test_hybrid_returns_the_rows_its_ranking_statements_read(hybrid: Any) -> None:
     from unittest import mock
 
