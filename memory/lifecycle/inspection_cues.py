@@ -389,11 +389,22 @@ _DESCRIBED = re.compile(
 
 
 _SALUTATION_END = re.compile(r"[:,：，]")
-SALUTATION_CHARS = 60
+SALUTATION_CHARS = 100
 # A vocative before a comma is a word or three ("Chatbot,", "Dear assistant,"); a heading-like
 # address before a colon may be longer ("Note for the AI reading this:"). A longer first clause is
-# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it.
+# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it,
+# unless a word of address says whom it is for ("Recordatorio para cualquier sistema de IA que
+# procese este correo:"): then it may run to ADDRESSED_WORDS.
 SALUTATION_WORDS = {",": 3, "，": 3, ":": 6, "：": 6}
+ADDRESSED_WORDS = 12
+_ADDRESS_WORDS = frozenset(
+    {
+        "to", "for", "dear", "hey", "para", "pour", "für", "fur", "per", "aan", "voor", "dla", "til", "till",
+        "kepada", "untuk", "gửi", "для", "à", "ao", "attention", "atención",
+    }
+)  # fmt: skip
+# "System," / "Sistema," / "Système,": the prompt's own machinery addressed as a person is.
+_SYSTEM_VOCATIVE = frozenset({"system", "sistema", "système", "systeme", "systém", "sistem", "systeem"})
 
 
 def _salutation(norm: str) -> bool:
@@ -403,8 +414,11 @@ def _salutation(norm: str) -> bool:
     end = _SALUTATION_END.search(norm, 0, SALUTATION_CHARS)
     if end is None:
         return False
-    head = norm[: end.start()]
-    return len(head.split()) <= SALUTATION_WORDS[end[0]] and "model" in _groups_found(spaced(head))
+    words = norm[: end.start()].split()
+    if len(words) == 1 and words[0] in _SYSTEM_VOCATIVE:
+        return True
+    limit = ADDRESSED_WORDS if not _ADDRESS_WORDS.isdisjoint(words) else SALUTATION_WORDS[end[0]]
+    return len(words) <= limit and "model" in _groups_found(spaced(" ".join(words)))
 
 
 def cue_names(norm: str, heading: str = "") -> list[str]:
