@@ -480,6 +480,16 @@ def _override_or_persona(norm: str) -> SemanticHit | None:
     return None
 
 
+# A two-column Markdown table row ("| agent_role | owner |"): a key and its value, as a line would be.
+_TABLE_ROW = re.compile(r"^[ \t]*\|[ \t]*([^|\n]+?)[ \t]*\|[ \t]*([^|\n]+?)[ \t]*\|[ \t]*$", re.MULTILINE)
+
+
+def _tables_as_lines(norm: str) -> str:
+    """`norm` with each two-column table row written `key: value`, so a settings table meets the
+    key/value rules as the same settings written line by line do."""
+    return _TABLE_ROW.sub(r"\1: \2", norm) if "|" in norm else norm
+
+
 def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     if _has(found, _TEMPLATE_GATE):
         template = _TEMPLATE.search(norm)
@@ -487,7 +497,10 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
             return SemanticHit(
                 "settings_as_data", f"prompt frame: '{template[0].strip()}'", _snip(norm, template.start())
             )
-    if not (_has(found, _SETTING_GATE) and ("=" in norm or ":" in norm)):
+    if not _has(found, _SETTING_GATE):
+        return None
+    norm = _tables_as_lines(norm)
+    if not ("=" in norm or ":" in norm):
         return None
     for setting in _SETTING.finditer(norm):
         line_start = norm.rfind("\n", 0, setting.start()) + 1
