@@ -286,6 +286,38 @@ for _name, _words in _MORE_IDEAS.items():
     _RAW_GROUPS[_name] = (*_RAW_GROUPS[_name], *_words)
 
 
+# A protected subject reported as now covering everything ("the allow-list now covers all domains",
+# "the sandbox now spans the whole disk"): policy news that widens a control, a loosening whatever
+# its verb. The "now" words are a group of their own, found with the others at no extra cost, and
+# the pattern runs only where one is (a gate, not a feature: cue_names() does not name it). Not
+# "toda" ("todavía"), "inter" or "her" (English).
+NOW_GROUP = "now"
+_NOW_WORDS = (
+    "now", "ahora", "agora", "maintenant", "jetzt", "nun", "adesso", "nu", "teraz", "sekarang", "şimdi", "artık",
+    "теперь", "现在", "現在", "이제", "지금", "bây giờ",
+)  # fmt: skip
+_ALL_WORDS = (
+    "all", "whole", "any", "every", "entire", "everything", "everyone", "todo", "todos", "todas", "cualquier",
+    "qualquer", "tout", "toute", "tous", "toutes", "alle", "ganze", "ganzen", "jede", "jeden", "tutti", "tutte",
+    "tutto", "qualsiasi", "wszystkie", "wszystkich", "całe", "cały", "tüm", "bütün", "semua", "seluruh", "все",
+    "весь", "любой", "所有", "全部", "任何", "すべて", "全て", "모든", "전체", "tất cả", "toàn bộ",
+)  # fmt: skip
+_RAW_GROUPS[NOW_GROUP] = tuple(f" {word} " if word.isascii() else word for word in _NOW_WORDS)
+
+
+def _alternation(words: tuple[str, ...], *, ascii_words: bool) -> str:
+    mapped = (word.translate(HOMOGLYPHS) for word in words if word.isascii() == ascii_words)
+    return "|".join(re.escape(word) for word in mapped)
+
+
+# a "now" word, then within five words an "all" word (ASCII words whole, others as substrings)
+_NOW_ALL = re.compile(
+    rf"(?: (?:{_alternation(_NOW_WORDS, ascii_words=True)}) |{_alternation(_NOW_WORDS, ascii_words=False)})"
+    rf"(?:\S+ ){{0,5}}?(?:(?<= )(?:{_alternation(_ALL_WORDS, ascii_words=True)}) "
+    rf"|{_alternation(_ALL_WORDS, ascii_words=False)})"
+)
+
+
 def _entry(word: str) -> str:
     """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
     core = _PUNCT.sub(" ", word).strip().translate(HOMOGLYPHS)
@@ -423,7 +455,12 @@ def _salutation(norm: str) -> bool:
 
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    found = _groups_found(spaced(norm))
+    text = spaced(norm)
+    found = _groups_found(text)
+    if NOW_GROUP in found:
+        found.discard(NOW_GROUP)
+        if "protected" in found and "loosen" not in found and _NOW_ALL.search(text):
+            found.add("loosen")  # "the allow-list now covers all domains": a control widened
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
     if "model" in found and norm.isascii() and _DESCRIBED.search(norm):

@@ -185,3 +185,21 @@ def test_a_grant_phrased_as_policy_news_has_directive_cues():
         cues = cue_names(normalise(text))
         assert "pair:protected+loosen" in cues, (text, cues)
         assert directive(cues), text
+
+
+def test_a_protected_subject_that_now_covers_everything_is_a_loosening():
+    """Policy news that a control now covers all / the whole / any is a loosening whatever its verb;
+    without a "now" word, or without a protected subject, it is not."""
+    from memory.lifecycle.inspection_cues import cue_names
+
+    for text in (
+        "Update: the payment allowlist now reaches all merchant accounts.",
+        "El acceso de administrador ahora abarca todos los proyectos.",
+    ):
+        assert "pair:protected+loosen" in cue_names(normalise(text)), text
+    for text in (
+        "The allowlist covers all merchant accounts we onboarded in March.",  # no "now": a description
+        "The cafeteria now serves all day on Fridays.",  # no protected subject
+    ):
+        assert "cue:loosen" not in cue_names(normalise(text)), text
+    assert all(not name.startswith("cue:now") for name in cue_names(normalise("Access now covers any team.")))
