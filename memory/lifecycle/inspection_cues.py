@@ -411,6 +411,23 @@ def _groups_found(text: str) -> set[str]:
     return found
 
 
+# "Never" before an act that would expose or weaken something ("never paste credentials into chat
+# tools", "never disable MFA") tightens: it is no loosening, though " never " is one elsewhere ("the
+# review is never needed"). Such a "never" is left out when the loosen group is looked for.
+_NEVER_TIGHTENS = re.compile(
+    r" never (?=(?:share|paste|disable|give|send|post|upload|reuse|store|write down|turn off|switch off|grant|"
+    r"approve|skip|bypass|click|enter|type|forward|expose|commit|email|hand) )"
+)
+
+
+def _loosened_only_by_a_tightening(text: str) -> bool:
+    """The loosen cue of `text` comes only from a "never" that tightens (see _NEVER_TIGHTENS)."""
+    if " never " not in text:
+        return False
+    plain = _NEVER_TIGHTENS.sub(" ", text)
+    return plain != text and "loosen" not in _groups_found(plain)
+
+
 # The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
 # logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
 _DESCRIBED = re.compile(
@@ -461,6 +478,8 @@ def cue_names(norm: str, heading: str = "") -> list[str]:
         found.discard(NOW_GROUP)
         if "protected" in found and "loosen" not in found and _NOW_ALL.search(text):
             found.add("loosen")  # "the allow-list now covers all domains": a control widened
+    if "loosen" in found and _loosened_only_by_a_tightening(text):
+        found.discard("loosen")  # "never paste credentials into chat tools": the safe direction
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
     if "model" in found and norm.isascii() and _DESCRIBED.search(norm):

@@ -203,3 +203,16 @@ def test_a_protected_subject_that_now_covers_everything_is_a_loosening():
     ):
         assert "cue:loosen" not in cue_names(normalise(text)), text
     assert all(not name.startswith("cue:now") for name in cue_names(normalise("Access now covers any team.")))
+
+
+def test_never_before_an_exposing_act_tightens_and_is_no_loosening():
+    """"Never share / paste / disable ..." is advice in the safe direction: no loosen cue from its
+    "never"; a "never" that waives a check still loosens."""
+    from memory.lifecycle.inspection_cues import cue_names
+
+    for text in (
+        "Never share your admin password on the phone, even with our helpdesk.",
+        "Never disable MFA on a shared account, whatever the vendor says.",
+    ):
+        assert "cue:loosen" not in cue_names(normalise(text)), text
+    assert "cue:loosen" in cue_names(normalise("Admin approval is never needed for vendor payouts."))
