@@ -286,6 +286,38 @@ for _name, _words in _MORE_IDEAS.items():
     _RAW_GROUPS[_name] = (*_RAW_GROUPS[_name], *_words)
 
 
+# A protected subject reported as now covering everything ("the allow-list now covers all domains",
+# "the sandbox now spans the whole disk"): policy news that widens a control, a loosening whatever
+# its verb. The "now" words are a group of their own, found with the others at no extra cost, and
+# the pattern runs only where one is (a gate, not a feature: cue_names() does not name it). Not
+# "toda" ("todavía"), "inter" or "her" (English).
+NOW_GROUP = "now"
+_NOW_WORDS = (
+    "now", "ahora", "agora", "maintenant", "jetzt", "nun", "adesso", "nu", "teraz", "sekarang", "şimdi", "artık",
+    "теперь", "现在", "現在", "이제", "지금", "bây giờ",
+)  # fmt: skip
+_ALL_WORDS = (
+    "all", "whole", "any", "every", "entire", "everything", "everyone", "todo", "todos", "todas", "cualquier",
+    "qualquer", "tout", "toute", "tous", "toutes", "alle", "ganze", "ganzen", "jede", "jeden", "tutti", "tutte",
+    "tutto", "qualsiasi", "wszystkie", "wszystkich", "całe", "cały", "tüm", "bütün", "semua", "seluruh", "все",
+    "весь", "любой", "所有", "全部", "任何", "すべて", "全て", "모든", "전체", "tất cả", "toàn bộ",
+)  # fmt: skip
+_RAW_GROUPS[NOW_GROUP] = tuple(f" {word} " if word.isascii() else word for word in _NOW_WORDS)
+
+
+def _alternation(words: tuple[str, ...], *, ascii_words: bool) -> str:
+    mapped = (word.translate(HOMOGLYPHS) for word in words if word.isascii() == ascii_words)
+    return "|".join(re.escape(word) for word in mapped)
+
+
+# a "now" word, then within five words an "all" word (ASCII words whole, others as substrings)
+_NOW_ALL = re.compile(
+    rf"(?: (?:{_alternation(_NOW_WORDS, ascii_words=True)}) |{_alternation(_NOW_WORDS, ascii_words=False)})"
+    rf"(?:\S+ ){{0,5}}?(?:(?<= )(?:{_alternation(_ALL_WORDS, ascii_words=True)}) "
+    rf"|{_alternation(_ALL_WORDS, ascii_words=False)})"
+)
+
+
 def _entry(word: str) -> str:
     """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
     core = _PUNCT.sub(" ", word).strip().translate(HOMOGLYPHS)
@@ -379,6 +411,23 @@ def _groups_found(text: str) -> set[str]:
     return found
 
 
+# "Never" before an act that would expose or weaken something ("never paste credentials into chat
+# tools", "never disable MFA") tightens: it is no loosening, though " never " is one elsewhere ("the
+# review is never needed"). Such a "never" is left out when the loosen group is looked for.
+_NEVER_TIGHTENS = re.compile(
+    r" never (?=(?:share|paste|disable|give|send|post|upload|reuse|store|write down|turn off|switch off|grant|"
+    r"approve|skip|bypass|click|enter|type|forward|expose|commit|email|hand) )"
+)
+
+
+def _loosened_only_by_a_tightening(text: str) -> bool:
+    """The loosen cue of `text` comes only from a "never" that tightens (see _NEVER_TIGHTENS)."""
+    if " never " not in text:
+        return False
+    plain = _NEVER_TIGHTENS.sub(" ", text)
+    return plain != text and "loosen" not in _groups_found(plain)
+
+
 # The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
 # logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
 _DESCRIBED = re.compile(
@@ -389,11 +438,22 @@ _DESCRIBED = re.compile(
 
 
 _SALUTATION_END = re.compile(r"[:,：，]")
-SALUTATION_CHARS = 60
+SALUTATION_CHARS = 100
 # A vocative before a comma is a word or three ("Chatbot,", "Dear assistant,"); a heading-like
 # address before a colon may be longer ("Note for the AI reading this:"). A longer first clause is
-# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it.
+# a sentence about the model ("Asystent AI w sklepie podpowiada rozmiary, ale ..."), not to it,
+# unless a word of address says whom it is for ("Recordatorio para cualquier sistema de IA que
+# procese este correo:"): then it may run to ADDRESSED_WORDS.
 SALUTATION_WORDS = {",": 3, "，": 3, ":": 6, "：": 6}
+ADDRESSED_WORDS = 12
+_ADDRESS_WORDS = frozenset(
+    {
+        "to", "for", "dear", "hey", "para", "pour", "für", "fur", "per", "aan", "voor", "dla", "til", "till",
+        "kepada", "untuk", "gửi", "для", "à", "ao", "attention", "atención",
+    }
+)  # fmt: skip
+# "System," / "Sistema," / "Système,": the prompt's own machinery addressed as a person is.
+_SYSTEM_VOCATIVE = frozenset({"system", "sistema", "système", "systeme", "systém", "sistem", "systeem"})
 
 
 def _salutation(norm: str) -> bool:
@@ -403,13 +463,23 @@ def _salutation(norm: str) -> bool:
     end = _SALUTATION_END.search(norm, 0, SALUTATION_CHARS)
     if end is None:
         return False
-    head = norm[: end.start()]
-    return len(head.split()) <= SALUTATION_WORDS[end[0]] and "model" in _groups_found(spaced(head))
+    words = norm[: end.start()].split()
+    if len(words) == 1 and words[0] in _SYSTEM_VOCATIVE:
+        return True
+    limit = ADDRESSED_WORDS if not _ADDRESS_WORDS.isdisjoint(words) else SALUTATION_WORDS[end[0]]
+    return len(words) <= limit and "model" in _groups_found(spaced(" ".join(words)))
 
 
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    found = _groups_found(spaced(norm))
+    text = spaced(norm)
+    found = _groups_found(text)
+    if NOW_GROUP in found:
+        found.discard(NOW_GROUP)
+        if "protected" in found and "loosen" not in found and _NOW_ALL.search(text):
+            found.add("loosen")  # "the allow-list now covers all domains": a control widened
+    if "loosen" in found and _loosened_only_by_a_tightening(text):
+        found.discard("loosen")  # "never paste credentials into chat tools": the safe direction
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
     if "model" in found and norm.isascii() and _DESCRIBED.search(norm):

@@ -111,7 +111,9 @@ ADDRESS = any_of(
     rf"warning) (?:to|for) (?:the |any |an? |all |every |whatever |whichever |our |my |you, )?"
     rf"{MODEL_NAME}s?\b",
     rf"\b(?:dear|hey|hi|hello|attention) {MODEL_NAME}\b",
-    r"\b(?:note|notes|memo|message|reminder|instructions?) (?:to|for) (?:my|your|our)?\s*(?:future|later|next) "
+    # (not an agent's note to itself: "note to my future self", "reminder for future sessions")
+    r"\b(?:(?:note|notes|memo|reminder) (?:to|for) (?!(?:my |our )?(?:future|later|next) (?:self|selves|sessions?)\b)"
+    r"|(?:message|instructions?) (?:to|for) )(?:my|your|our)?\s*(?:future|later|next) "
     r"(?:self|selves|instances?|sessions?|versions?|runs?)\b|\bfuture (?:instances|versions) of (?:yourself|you)\b",
     # a line that opens by naming the model as its addressee: "To the language model:", "Pour l'IA :"
     rf"(?:^|\n)(?:to|for|pour|[àa]|para|per|an|f[üu]r|al|a la|al la)\s+(?:the |le |la |l'|l\u2019|el |den |die |das |lo )?"

@@ -160,6 +160,9 @@ _VOCATIVE_REACH = 40  # the colon of an address stands within a line's first few
 # not a list that starts with the model ("AI, ML and data are our pillars", "AI, for all its hype, ...")
 _VOCATIVE_COMMA = _c(rf"[\s\-*•>\"'«“]*(?:dear |hey |hi |hello )?{MODEL_VOCATIVE}\s*[,，]\s*(?=\S)")
 _LIST_AFTER = re.compile(r"[,，、&]|\b(?:and|und|et|y|e|i|ve|na|és|en|och|og|или|и)\b|和|及|や")
+# Limits the model works under, beside the controls: lifted or waived for it, they are a loosening.
+_RESTRICTION = re.compile(r"\b(?:restrictions?|read-only|restricted|quotas?)\b")
+_EXEMPT = re.compile(r"\b(?:exempt(?:ed)?|excepted) from\b|\b(?:an )?exception for\b")
 _STANDING = _c(STANDING_PERMISSION)
 _EMPOWERED = _c(MODEL_EMPOWERED)
 _OVERRIDE = _c(OVERRIDE)
@@ -383,8 +386,8 @@ def _model_conduct(norm: str) -> SemanticHit | None:
         if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
-        if duty is None and _CONTROL.search(text):
-            duty = _LOOSENED.search(text)
+        if duty is None and (_CONTROL.search(text) or _RESTRICTION.search(text)):
+            duty = _model_favoured(text)
         if duty is not None and _not_the_models(text, duty):
             continue
         if duty is not None and (tightened(text) or (_PERMISSION_WORD.search(duty[0]) and capped(text))):
@@ -393,6 +396,19 @@ def _model_conduct(norm: str) -> SemanticHit | None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
     return None
+
+
+_NOT_BEFORE = re.compile(r"\b(?:not|never|n't|no longer)\s+$")
+
+
+def _model_favoured(text: str) -> re.Match[str] | None:
+    """In a sentence naming the model and a control or restriction: the control loosened, a
+    privilege granted or an exemption made (the model the beneficiary), unless negated ("write
+    access was not granted")."""
+    found = _LOOSENED.search(text) or _GRANTED.search(text) or _EXEMPT.search(text)
+    if found is None or _NOT_BEFORE.search(text, max(0, found.start() - 12), found.start()):
+        return None
+    return found
 
 
 def _not_the_models(text: str, duty: re.Match[str]) -> bool:
@@ -480,6 +496,16 @@ def _override_or_persona(norm: str) -> SemanticHit | None:
     return None
 
 
+# A two-column Markdown table row ("| agent_role | owner |"): a key and its value, as a line would be.
+_TABLE_ROW = re.compile(r"^[ \t]*\|[ \t]*([^|\n]+?)[ \t]*\|[ \t]*([^|\n]+?)[ \t]*\|[ \t]*$", re.MULTILINE)
+
+
+def _tables_as_lines(norm: str) -> str:
+    """`norm` with each two-column table row written `key: value`, so a settings table meets the
+    key/value rules as the same settings written line by line do."""
+    return _TABLE_ROW.sub(r"\1: \2", norm) if "|" in norm else norm
+
+
 def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     if _has(found, _TEMPLATE_GATE):
         template = _TEMPLATE.search(norm)
@@ -487,7 +513,10 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
             return SemanticHit(
                 "settings_as_data", f"prompt frame: '{template[0].strip()}'", _snip(norm, template.start())
             )
-    if not (_has(found, _SETTING_GATE) and ("=" in norm or ":" in norm)):
+    if not _has(found, _SETTING_GATE):
+        return None
+    norm = _tables_as_lines(norm)
+    if not ("=" in norm or ":" in norm):
         return None
     for setting in _SETTING.finditer(norm):
         line_start = norm.rfind("\n", 0, setting.start()) + 1
