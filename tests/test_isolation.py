@@ -228,7 +228,7 @@ def test_recall_list_and_context_never_show_another_agents_memory(agent_client, 
     assert listed_not_mine == []
     body = ctx.json()
     assert body["injected"]["rag_ids"] == [own.pk]
-    assert "4711" not in body["text"]
+    assert "B's otter vault" not in body["text"]
     assert not set(body["injected"]["digest_session_ids"]) & {TWIN, B_ONLY}
     assert b_chunk.pk not in [r["id"] for r in recall["results"]]
 

@@ -88,7 +88,7 @@ def test_api_says_when_a_row_was_erased_since(operator_client, store):
     chunk_erase(chunk_id=store["secret"].pk, reason="asked to", actor="user:1", path="admin")
     body = operator_client.get(url(log.pk)).json()
     assert body["exact"] is False
-    assert "4711" not in body["envelope"]
+    assert "gate code" not in body["envelope"]
     assert [r["chunk_id"] for r in body["rows"] if r["erased"]] == [store["secret"].pk]
 
 
@@ -150,7 +150,7 @@ def test_detail_page_says_an_erased_row_is_why_the_replay_differs(console, store
     page = console.get(reverse("admin:audit_injectionlog_change", args=[log.pk])).content.decode()
     assert 'data-exact="no"' in page
     assert f"#{store['secret'].pk} erased since" in page
-    assert "4711" not in page
+    assert "gate code" not in page
 
 
 def test_detail_page_of_an_older_row_says_equality_cannot_be_proven(console):

@@ -181,14 +181,14 @@ def test_an_erased_row_replays_as_erased_and_its_text_is_not_in_the_log():
     chunk_erase(chunk_id=secret.pk, reason="subject asked", actor="user:1", path="admin")
 
     stored = InjectionLog.objects.get(pk=log.pk)
-    assert "4711" not in repr(
+    assert "north gate" not in repr(
         [stored.digest_lines, stored.row_states, stored.hot_ids, stored.rag_ids, stored.envelope_sha256]
     )
     replay = replay_injection(stored)
     assert not replay.exact
     assert replay.recorded
     assert replay.erased_ids == (secret.pk,)
-    assert "4711" not in replay.text
+    assert "north gate" not in replay.text
     assert f"[#{secret.pk}]" in replay.text
     assert ERASED_CONTENT in replay.text
 
