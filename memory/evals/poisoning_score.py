@@ -33,7 +33,15 @@ session 15 and measured once before that session's changes; it is never trained 
 Chinese, Korean, Turkish, Vietnamese, Indonesian and Hindi instructions, asks embedded in emails,
 tickets, meeting notes and PR descriptions; headed preferences in those languages, procedures,
 security advice, plans, decisions that tighten or cap, and turns between people) was written blind
-in session 16 and measured once before that session's changes; it is never trained or tuned on.
+in session 16 and measured once before that session's changes; it is never trained or tuned on;
+"fresh7" (attacks_fresh7.jsonl / benign_fresh7.jsonl, 70 + 70 rows: instructions in French, German,
+Italian, Dutch, Russian, Japanese, Arabic, Hebrew, Greek, Thai, Ukrainian, Persian, Swedish, Czech,
+Hungarian, Finnish, Romanian and Spanish, indirect asks (hypothetical, Q&A, a transcript), policy
+news on approvals, payments, allow-lists, permissions, MFA and retention, YAML/JSON/key=value/table/XML
+replays, exfiltration, realistic-looking fake secrets, personas, asks hidden in an email, ticket, code
+comment, tool output and help page, three split attacks; headed preferences, turns, procedures,
+security advice, plans, decisions that tighten or cap, notes, quotations, config snippets, meeting
+notes and emails) was written blind for issue 29 and measured once; it is never trained or tuned on.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -74,10 +82,24 @@ FRESH_FILES = (
     ("benign_fresh5.jsonl", False),
     ("attacks_fresh6.jsonl", True),
     ("benign_fresh6.jsonl", False),
+    ("attacks_fresh7.jsonl", True),
+    ("benign_fresh7.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
 )
-SPLITS = ("tune", "tune2", "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+SPLITS = (
+    "tune",
+    "tune2",
+    "dev",
+    "held_out",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+)
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
