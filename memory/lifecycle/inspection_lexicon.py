@@ -53,7 +53,7 @@ _DET = (
     r"den|dem|der|die|das|einen|eine|jede[nrms]?|alle|unsere[nmr]?|"
     r"le|la|les|l'|l’|un|une|tout|toute|chaque|notre|votre|"
     r"el|los|las|al|cualquier|todo|nuestro|nuestra|"
-    r"il|lo|ogni|o|a|os|as|de|het|elke)\s*)*"
+    r"il|lo|ogni|qualsiasi|o|a|os|as|qualquer|toda|de|het|elke)\s*)*"
 )
 # Nouns that label a text as a message ("note to ...", "Hinweis an ...", "consigne pour ...").
 LABEL = (
@@ -61,7 +61,10 @@ LABEL = (
     r"attention|a word|question|thoughts?|ideas?|suggestions?|hypothetical|scenario|exercise|puzzle|tasks?|todo|"
     r"action items?|bitte|hinweis|nachricht|notiz|anweisung\w*|info|consignes?|rappel|remarque|avis|mot|"
     r"nota|mensaje|recordatorio|instrucci\w+|aviso|petici[oó]n|messaggio|promemoria|istruzion\w+|mensagem|lembrete|"
-    r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание)"
+    r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание|"
+    # a task or remark labelled for a reader: "tarea para el asistente ...", "observação para qualquer IA ..."
+    r"tareas?|tarefas?|t[âa]ches?|aufgaben?|compit[oi]|observa[çc][ãa]o|observa[çc][õo]es|observaci[oó]n\w*|"
+    r"osservazion[ei]|anmerkung\w*|uwaga|zadanie|примітка|завдання|задача)"
 )
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
@@ -82,7 +85,8 @@ ADDRESS_FORMS = (
     rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
     r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
-    r"lea|lee|leer[aá]|procese|procesa|responda|legg\w*|elabor\w*|leest|verwerkt|чита\w*)",
+    r"lea|lee|leer[aá]|leia|l[êe]|ler[aá]|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
+    r"leest|verwerkt|чита\w*)",
     rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
     r"tickets|messages|emails|calls|questions|chats|requests)\b",
     rf"\b(?:when|once|if|in case|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:ever |later |eventually )?"
@@ -416,7 +420,7 @@ TIGHTENED = (
 MODEL_VOCATIVE = (
     r"(?:ai|a\.i\.|ki|ia|l'ia|l’ia|la ia|die ki|ai assistant|ai helper|bot|chatbot|chat bot|llm|gpt|chatgpt|"
     r"claude|gemini|copilot|assistant|assistante?|assistente|assistent|asistente|asystent\w*|asistan|asisten|"
-    r"asistent|asszisztens|avustaja|βοηθ\w*|ассистент\w*|помощник|ии|бот|нейросеть|"
+    r"asistent|asszisztens|avustaja|βοηθ\w*|ассистент\w*|помощник|помічник|ии|бот|нейросеть|"
     r"助手|ai助手|人工智能|机器人|アシスタント|ai アシスタント|チャットボット|어시스턴트|챗봇|인공지능|ai 비서|비서|"
     r"trợ lý(?: ai)?|सहायक|एआई|المساعد(?: الذكي)?|الذكاء الاصطناعي|yapay zek[aâ]|yapay zeka asistanı|"
     r"sztuczna inteligencja|inteligencia artificial|intelligenza artificiale|intelligence artificielle|"
