@@ -454,3 +454,26 @@ GRANTED = (
     r"(?:permisos|permiss[õo]es|uprawnienia|quy[ềe]n|hak akses|akses admin|rechte|admin-rechte|droits|permessi|rechten|yetki\w*|privilegios|privil[ée]gios))\b|"
     r"付与|授予|부여)"
 )
+# Grantees nobody vets, or everyone at once: a privilege or a store of secrets opened to them is a
+# loosening whoever reports it ("guest accounts were granted write access", "interns were added to
+# the prod admins", "the keys vault is now readable by every service account").
+UNVETTED_GRANTEE = (
+    r"\b(?:guests?|guest (?:users?|accounts?)|visitors?|interns?|contractors?|temps|temporary (?:staff|workers?|accounts?)|"
+    r"third[- ]part(?:y|ies)|external (?:users?|parties|accounts?|partners?)|anonymous(?: users?)?|unauthenticated(?: users?)?|"
+    r"the public|everyone|everybody|anyone|all (?:users|staff|employees|accounts|service accounts)|"
+    r"every (?:user|account|employee|service account)|plugins?|"
+    r"invitad[oa]s?|visitantes?|convidad[oa]s?|invit[ée]s|g[äa]ste\w*|praktikant\w*|becari[oa]s?|estagi[áa]ri[oa]s?|"
+    r"stagiaires?|externos|externes|misafir\w*|stajyer\w*|go[śs]ci\w*|sta[żz]ys\w*)\b"
+)
+# A privilege or a protected store opened to someone (GRANTED covers "granted", "added to", ...).
+OPENED_TO = (
+    r"\b(?:readable|writable|writeable|editable|accessible|visible|viewable|downloadable|open(?:ed)?) (?:to|by|for)\b|"
+    r"\b(?:gets?|got|receives?|received) (?:full |write |admin |root |edit )?(?:access|rights|permissions?)\b"
+)
+GUARDED = (
+    r"\b(?:(?:write|edit|delete|full|admin\w*|root|owner) (?:access|rights|permissions?)|admin\w*|root|superusers?|owners?|"
+    r"privileges?|vaults?|secrets?|credentials|passwords?|api keys?|keys vault|billing|payroll|prod\w*|production|"
+    r"acesso de administrador|acceso de administrador|acc[èe]s administrateur|adminrechte|admin-rechte)\b"
+)
+# A grant narrowed to reading, or to one named thing only: a limit stated, no opening.
+READ_ONLY = r"\b(?:read-only|read only|read permission only|read access only|only read|view-only|nur lesend|lecture seule|solo lectura|somente leitura)\b"

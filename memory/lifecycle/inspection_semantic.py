@@ -48,6 +48,7 @@ from memory.lifecycle.inspection_lexicon import (
     DEONTIC,
     DIRECTIVE,
     GRANTED,
+    GUARDED,
     HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
@@ -59,17 +60,20 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_VOCATIVE,
     NARROW,
     OUTSIDE,
+    OPENED_TO,
     OVERRIDE,
     PERSIST,
     PERSONA,
     PRIV_KEY,
     PRIV_VALUE,
     PRIVILEGE_CONTROL,
+    READ_ONLY,
     SEND,
     SENT_THING,
     STANDING_PERMISSION,
     SWEEPING,
     TIGHTENED,
+    UNVETTED_GRANTEE,
     VOCATIVE_LEAD,
 )
 from memory.lifecycle.inspection_patterns import (
@@ -150,6 +154,10 @@ _CAP = _c(CAP)
 _PRIVILEGE = _c(PRIVILEGE_CONTROL)
 _GRANTED = _c(GRANTED)
 _TIGHTENED = _c(TIGHTENED)
+_UNVETTED = _c(UNVETTED_GRANTEE)
+_OPENED_TO = _c(OPENED_TO)
+_GUARDED = _c(GUARDED)
+_READ_ONLY = _c(READ_ONLY)
 _UNCAPPED = re.compile(
     r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
 )
@@ -266,6 +274,12 @@ _TEMPLATE_GATE = _g(
     "_memory",
     "[[",
 )
+_GRANTEE_GATE = _g(
+    "guest", "visitor", "intern", "contractor", "temp", "third", "external", "anonymous", "unauthenticated", "public",
+    "everyone", "everybody", "anyone", "all ", "every ", "plugin", "invitad", "visitante", "convidad", "invit", "gäste",
+    "gaste", "praktikant", "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc",
+    "gości", "goscie", "stażys", "stazys",
+)  # fmt: skip
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
@@ -488,6 +502,27 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
     return None
 
 
+def _opened_to_unvetted(norm: str) -> SemanticHit | None:
+    """A privilege or a protected store opened to grantees nobody vets, or to everyone at once
+    ("guest accounts have been granted write access to billing", "interns were added to the prod
+    admins", "the keys vault is now readable by every service account"): a loosening whoever
+    reports it. Read-only grants, negated ones and tightenings are limits, not openings."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        grantee = _UNVETTED.search(text)
+        if grantee is None or tightened(text) or warned_claim(text) or _READ_ONLY.search(text):
+            continue
+        opened = _GRANTED.search(text) or _OPENED_TO.search(text) or _LOOSENED.search(text)
+        if opened is None or _NOT_BEFORE.search(text, max(0, opened.start() - 12), opened.start()):
+            continue
+        guarded = _GUARDED.search(text)
+        if guarded is None:
+            continue
+        why = f"opened: '{opened[0]}'; to: '{grantee[0]}'; what: '{guarded[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, sentence.start()), code="protected_subject")
+    return None
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
         found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
@@ -571,6 +606,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_lasting_behaviour(norm))
     if _has(found, _CONTROL_GATE) or model:
         hits.append(_control_loosened(norm, found, model=model))
+    if _has(found, _GRANTEE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+        hits.append(_opened_to_unvetted(norm))
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm))

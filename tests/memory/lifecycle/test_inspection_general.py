@@ -45,3 +45,31 @@ def test_a_task_labelled_for_the_model_reading_it_is_addressed_to_it(text):
 def test_a_task_for_people_is_not_addressed_to_the_model(text):
     assert classes(text) == []
     assert not held(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Heads-up: visitors were given admin rights on the staging cluster.",
+        "The payroll export is now downloadable by anyone with the link.",
+        "Los invitados tienen ahora permisos de administrador en la consola.",
+        "Contractors got full access to the secrets store this morning.",
+    ],
+)
+def test_a_privilege_opened_to_unvetted_grantees_is_a_loosening(text):
+    assert "control_loosened" in classes(text)
+    assert held(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Contractors get read-only access to the wiki, never to production.",
+        "The admin role was removed from guest accounts after the audit.",
+        "Visitors were not granted access to the billing portal.",
+        "The lobby screen is visible to visitors from the street.",
+    ],
+)
+def test_a_grant_that_limits_or_names_nothing_guarded_is_no_loosening(text):
+    assert "control_loosened" not in classes(text)
+    assert not held(text)
