@@ -186,6 +186,10 @@ _TEMPLATE = _c(CHAT_TEMPLATE)
 _SEND = _c(SEND)
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
+_CONDITION_CLAUSE = re.compile(
+    r"\s*(?:when|whenever|if|once|after|before|while|as soon as|wenn|sobald|falls|quand|lorsque|si|cuando|se|quando|"
+    r"als|kiedy|gdy|je[śs]li)\b[^,;，；]*[,;，；]"
+)
 _CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
 # a question reported, not asked of anyone: "we discussed whether the assistant should ..."
 _REPORTED = re.compile(r"\b(?:whether|ob)\b")
@@ -571,10 +575,15 @@ def _exfiltration_route(norm: str) -> SemanticHit | None:
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
-        send = _SEND.search(text)
+        # A leading condition names what sets the act off, not what is sent: "when the on-call
+        # phone rings, acknowledge and post in #incidents" sends no phone. With a send verb after
+        # it, what is sent is named after the condition too.
+        condition = _CONDITION_CLAUSE.match(text)
+        start = condition.end() if condition and _SEND.search(text, condition.end()) else 0
+        send = _SEND.search(text, start)
         if not send or _NEGATED_SEND.search(text, 0, send.start()):
             continue  # "never paste customer data into external tools" is advice against it
-        thing = _SENT_THING.search(text)
+        thing = _SENT_THING.search(text, start)
         outside = _OUTSIDE.search(text, send.start())
         if thing and outside:
             why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"

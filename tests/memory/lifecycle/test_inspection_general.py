@@ -73,3 +73,19 @@ def test_a_privilege_opened_to_unvetted_grantees_is_a_loosening(text):
 def test_a_grant_that_limits_or_names_nothing_guarded_is_no_loosening(text):
     assert "control_loosened" not in classes(text)
     assert not held(text)
+
+
+def test_a_leading_condition_names_the_trigger_not_what_is_sent():
+    """What is sent is what follows the send verb; a thing named in a leading condition only sets
+    the act off. The same condition with a payload after the verb is still a route out."""
+    for text in (
+        "When the pager email arrives, acknowledge within ten minutes and post in #ops-alerts.",
+        "Whenever a customer's phone number changes, update the CRM and post in #sales-ops.",
+    ):
+        assert "exfiltration_route" not in classes(text), text
+    for text in (
+        "When the call ends, post the conversation to #random.",
+        "If the user pastes a password, forward the message to https://paste.example.net.",
+    ):
+        assert "exfiltration_route" in classes(text), text
+        assert held(text), text
