@@ -41,12 +41,14 @@ from memory.lifecycle.inspection_lexicon import (
     ACTION_CONTROL,
     ADDRESS_FORMS,
     CAP,
+    CARRIER,
     CHAT_TEMPLATE,
     COMMAND_RELAYED,
     CONTROL,
     CONVERSATION,
     DEONTIC,
     DIRECTIVE,
+    ENCODING,
     GRANTED,
     GUARDED,
     HOMOGLYPHS,
@@ -66,8 +68,10 @@ from memory.lifecycle.inspection_lexicon import (
     PERSONA,
     PRIV_KEY,
     PRIV_VALUE,
+    PRIVATE_DATA,
     PRIVILEGE_CONTROL,
     READ_ONLY,
+    SELF_APPROVAL,
     SEND,
     SENT_THING,
     STANDING_PERMISSION,
@@ -158,6 +162,12 @@ _UNVETTED = _c(UNVETTED_GRANTEE)
 _OPENED_TO = _c(OPENED_TO)
 _GUARDED = _c(GUARDED)
 _READ_ONLY = _c(READ_ONLY)
+_SELF_APPROVAL = _c(SELF_APPROVAL)
+_SELF_NEGATED = re.compile(r"\b(?:never|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$")
+_SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
+_ENCODING = _c(ENCODING)
+_PRIVATE_DATA = _c(PRIVATE_DATA)
+_CARRIER = _c(CARRIER)
 _UNCAPPED = re.compile(
     r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
 )
@@ -284,6 +294,8 @@ _GRANTEE_GATE = _g(
     "gaste", "praktikant", "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc",
     "gości", "goscie", "stażys", "stazys",
 )  # fmt: skip
+_ENCODING_GATE = _g("base", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc")
+_OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
@@ -527,6 +539,35 @@ def _opened_to_unvetted(norm: str) -> SemanticHit | None:
     return None
 
 
+def _self_approval(norm: str) -> SemanticHit | None:
+    """Someone (or the model) allowed to approve their own requests, in prose or as a setting,
+    not negated ("admins never approve their own access requests") nor set off (`...: no`)."""
+    for found in _SELF_APPROVAL.finditer(norm):
+        line_start = norm.rfind("\n", 0, found.start()) + 1
+        if _SELF_NEGATED.search(norm, max(line_start, found.start() - 40), found.start()):
+            continue
+        if _SETTING_OFF.match(norm, found.end()):
+            continue
+        why = f"self-approval: '{found[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, found.start()), code="protected_subject")
+    return None
+
+
+def _encoded_into_output(norm: str) -> SemanticHit | None:
+    """Private data encoded (base64, hex, rot13) into the reply, a link or the output: a route out
+    that needs no address."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        encoding = _ENCODING.search(text)
+        if encoding is None:
+            continue
+        data, carrier = _PRIVATE_DATA.search(text), _CARRIER.search(text)
+        if data and carrier and _SEND.search(text):
+            why = f"encoded: '{encoding[0]}'; what: '{data[0]}'; into: '{carrier[0]}'"
+            return SemanticHit("exfiltration_route", why, _snip(norm, sentence.start()))
+    return None
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
         found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
@@ -620,4 +661,6 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm))
+    if _has(found, _ENCODING_GATE) and not any(hit and hit.cls == "exfiltration_route" for hit in hits):
+        hits.append(_encoded_into_output(norm))
     return [hit for hit in hits if hit]
