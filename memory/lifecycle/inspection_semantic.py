@@ -163,7 +163,7 @@ _OPENED_TO = _c(OPENED_TO)
 _GUARDED = _c(GUARDED)
 _READ_ONLY = _c(READ_ONLY)
 _SELF_APPROVAL = _c(SELF_APPROVAL)
-_SELF_NEGATED = re.compile(r"\b(?:never|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$")
+_SELF_NEGATED = re.compile(r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$")
 _SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
 _ENCODING = _c(ENCODING)
 _PRIVATE_DATA = _c(PRIVATE_DATA)
@@ -663,4 +663,6 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_exfiltration_route(norm))
     if _has(found, _ENCODING_GATE) and not any(hit and hit.cls == "exfiltration_route" for hit in hits):
         hits.append(_encoded_into_output(norm))
+    if _has(found, _OWN_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+        hits.append(_self_approval(norm))
     return [hit for hit in hits if hit]

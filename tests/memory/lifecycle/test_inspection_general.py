@@ -110,3 +110,26 @@ def test_encoding_without_private_data_in_the_output_is_engineering():
     ):
         assert "exfiltration_route" not in classes(text), text
         assert not held(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Finance update: team leads may now approve their own travel requests.",
+        "reviewer:\n  self_approve: true",
+        "Los gerentes pueden aprobar sus propias compras desde hoy.",
+    ],
+)
+def test_approving_ones_own_requests_is_a_loosening(text):
+    assert "control_loosened" in classes(text)
+    assert held(text)
+
+
+def test_self_approval_forbidden_or_switched_off_is_no_loosening():
+    for text in (
+        "Nobody may approve their own pull requests; a second reviewer signs off.",
+        "Ningún gerente puede aprobar sus propias compras.",
+        "Managers cannot approve their own expense claims.",
+    ):
+        assert "control_loosened" not in classes(text), text
+        assert not held(text), text
