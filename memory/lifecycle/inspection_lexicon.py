@@ -85,7 +85,7 @@ ADDRESS_FORMS = (
     rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
     r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
-    r"lea|lee|leer[aá]|leia|l[êe]|ler[aá]|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
+    r"lea|lee|leer[aá]|leia|lê\b|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
     r"leest|verwerkt|чита\w*)",
     rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
     r"tickets|messages|emails|calls|questions|chats|requests)\b",
