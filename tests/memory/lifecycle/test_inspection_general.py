@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memory.lifecycle.inspection import inspect_write, normalise
+from memory.lifecycle.inspection_cues import cue_names
 from memory.lifecycle.inspection_semantic import semantic_reasons
 
 
@@ -133,3 +134,15 @@ def test_self_approval_forbidden_or_switched_off_is_no_loosening():
     ):
         assert "control_loosened" not in classes(text), text
         assert not held(text), text
+
+
+def test_a_loosening_confined_to_staging_or_tests_is_no_loosen_cue():
+    """The clause that confines a loosening to staging, tests or a sandbox does not give the row a
+    loosen cue; a loosening in another clause of the row still does."""
+    def cues(text: str) -> list[str]:
+        return cue_names(normalise(text))
+
+    assert "cue:loosen" not in cues("Rate limits are disabled in staging; production keeps them.")
+    assert "cue:loosen" not in cues("# approval is skipped only in tests")
+    assert "cue:loosen" in cues("Approval is skipped in staging, and the review was removed for prod.")
+    assert "cue:loosen" in cues("Rate limits are disabled everywhere from today.")
