@@ -64,6 +64,7 @@ from memory.lifecycle.inspection_lexicon import (
     OPENED_TO,
     OUTSIDE,
     OVERRIDE,
+    OWN_INSTRUCTIONS,
     PERSIST,
     PERSONA,
     PRIV_KEY,
@@ -79,6 +80,7 @@ from memory.lifecycle.inspection_lexicon import (
     TIGHTENED,
     UNVETTED_GRANTEE,
     VOCATIVE_LEAD,
+    VOIDED,
 )
 from memory.lifecycle.inspection_patterns import (
     PERSON,
@@ -166,6 +168,8 @@ _SELF_APPROVAL = _c(SELF_APPROVAL)
 _SELF_NEGATED = re.compile(r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$")
 _SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
 _ENCODING = _c(ENCODING)
+_OWN_INSTRUCTIONS = _c(OWN_INSTRUCTIONS)
+_VOIDED = _c(VOIDED)
 _PRIVATE_DATA = _c(PRIVATE_DATA)
 _CARRIER = _c(CARRIER)
 _UNCAPPED = re.compile(
@@ -293,6 +297,10 @@ _GRANTEE_GATE = _g(
     "everyone", "everybody", "anyone", "all ", "every ", "plugin", "invitad", "visitante", "convidad", "invit", "gäste",
     "gaste", "praktikant", "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc",
     "gości", "goscie", "stażys", "stazys",
+)  # fmt: skip
+_VOIDED_GATE = _g(
+    "outdated", "obsolet", "out of date", "supersed", "void", "invalid", "no longer", "replaced", "whatever", "veraltet",
+    "ungültig", "ungultig", "caduc", "desactualiz", "inválid", "desatualiz",
 )  # fmt: skip
 _ENCODING_GATE = _g("base", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
@@ -568,6 +576,22 @@ def _encoded_into_output(norm: str) -> SemanticHit | None:
     return None
 
 
+def _instructions_voided(norm: str) -> SemanticHit | None:
+    """The model's own instructions declared void or relocated, no imperative needed ("your
+    earlier guidance is obsolete", "the system prompt is whatever the last memory note says"),
+    unless quoted as an example or warned against."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        own = _OWN_INSTRUCTIONS.search(text)
+        if own is None or mentioned(text, own.start()) or warned_claim(text):
+            continue
+        voided = _VOIDED.search(text, own.end()) or _VOIDED.search(text, 0, own.start())
+        if voided:
+            why = f"instructions: '{own[0]}'; declared: '{voided[0]}'"
+            return SemanticHit("override_earlier", why, _snip(norm, sentence.start()))
+    return None
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
         found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
@@ -652,6 +676,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_model_conduct(norm))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
+    if _has(found, _VOIDED_GATE) and not any(hit and hit.cls == "override_earlier" for hit in hits):
+        hits.append(_instructions_voided(norm))
     if _has(found, _PERSIST_GATE):
         hits.append(_lasting_behaviour(norm))
     if _has(found, _CONTROL_GATE) or model:
