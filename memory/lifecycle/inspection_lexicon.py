@@ -508,3 +508,19 @@ VOIDED = (
     r"(?:is|are) (?:now )?replaced|(?:is|are) whatever|veraltet|ung[üu]ltig|obsol[èe]tes?|caduc\w*|obsolet[oa]s?|desactualizad[oa]s?|"
     r"inv[áa]lid[oa]s?|desatualizad[oa]s?)\b"
 )
+# Leave to act alone on something of consequence: "agents may deploy on their own", "can sign off on
+# payouts by itself", "the agent may commit them on its own" (a control's human taken out).
+ALONE = (
+    r"\b(?:on (?:its|their) own|by (?:itself|themselves)|autonomously|unattended|without (?:anyone|anybody|a human|a person)(?:'s)?"
+    r"(?: (?:sign-?off|approval|review|ok))?|eigenst[äa]ndig|selbstst[äa]ndig|por s[ií] (?:mism[oa]s?|sol[oa]s?)|"
+    r"por (?:su|sua) (?:propia )?cuenta|sozinh[oa]s?|de (?:forma|manera|modo) aut[óo]noma|de mani[èe]re autonome|en autonomie)\b"
+)
+PERMITTED = (
+    r"\b(?:may|can|could|is allowed to|are allowed to|is free to|are free to|is permitted to|are permitted to|"
+    r"darf|d[üu]rfen|kann|k[öo]nnen|puede|pueden|pode|podem|peut|peuvent)\b"
+)
+CONSEQUENTIAL = (
+    r"\b(?:commit\w*|sign\w*|approv\w*|pay\w*|purchas\w*|buy\w*|deploy\w*|merg\w*|releas\w*|transfer\w*|refund\w*|delet\w*|"
+    r"grant\w*|spend\w*|order\w*|execut\w*|publish\w*|wire\w*|book\w*|hire\w*|fire\w*|close\w*|settle\w*|"
+    r"genehmig\w*|freigeb\w*|bezahl\w*|kauf\w*|aprob\w*|pag\w*|compr\w*|aprov\w*|approuv\w*|achet\w*|d[ée]ploy\w*)\b"
+)

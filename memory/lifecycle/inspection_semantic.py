@@ -40,10 +40,12 @@ from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
     ADDRESS_FORMS,
+    ALONE,
     CAP,
     CARRIER,
     CHAT_TEMPLATE,
     COMMAND_RELAYED,
+    CONSEQUENTIAL,
     CONTROL,
     CONVERSATION,
     DEONTIC,
@@ -65,6 +67,7 @@ from memory.lifecycle.inspection_lexicon import (
     OUTSIDE,
     OVERRIDE,
     OWN_INSTRUCTIONS,
+    PERMITTED,
     PERSIST,
     PERSONA,
     PRIV_KEY,
@@ -170,6 +173,10 @@ _SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|dis
 _ENCODING = _c(ENCODING)
 _OWN_INSTRUCTIONS = _c(OWN_INSTRUCTIONS)
 _VOIDED = _c(VOIDED)
+_ALONE = _c(ALONE)
+_PERMITTED = _c(PERMITTED)
+_CONSEQUENTIAL = _c(CONSEQUENTIAL)
+_NOT_AFTER = re.compile(r"\s*(?:not|never|no longer|n't|nicht|nie|pas|no|não)\b")
 _PRIVATE_DATA = _c(PRIVATE_DATA)
 _CARRIER = _c(CARRIER)
 _UNCAPPED = re.compile(
@@ -301,6 +308,10 @@ _GRANTEE_GATE = _g(
 _VOIDED_GATE = _g(
     "outdated", "obsolet", "out of date", "supersed", "void", "invalid", "no longer", "replaced", "whatever", "veraltet",
     "ungültig", "ungultig", "caduc", "desactualiz", "inválid", "desatualiz",
+)  # fmt: skip
+_ALONE_GATE = _g(
+    "its own", "their own", "itself", "themselves", "autonom", "unattended", "without any", "without a ", "eigenst",
+    "selbstst", "por sí", "por si", "cuenta", "sozinh", "autónoma", "autonoma", "autonome", "autonomie",
 )  # fmt: skip
 _ENCODING_GATE = _g("base", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
@@ -592,6 +603,25 @@ def _instructions_voided(norm: str) -> SemanticHit | None:
     return None
 
 
+def _leave_to_act_alone(norm: str) -> SemanticHit | None:
+    """Leave for someone, or the model, to act alone on something of consequence ("agents may deploy
+    on their own", "can sign off on payouts by itself"): the person a control puts in the loop is
+    taken out. Negated ("may not ... on its own") or narrowed by a tightening, it is a limit."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        alone = _ALONE.search(text)
+        if alone is None or tightened(text):
+            continue
+        permitted = _PERMITTED.search(text, 0, alone.start())
+        if permitted is None or _NOT_AFTER.match(text, permitted.end()):
+            continue
+        act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
+        if act and not _NOT_BEFORE.search(text, max(0, permitted.start() - 12), permitted.start()):
+            why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
+            return SemanticHit("control_loosened", why, _snip(norm, sentence.start()), code="protected_subject")
+    return None
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
         found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
@@ -691,4 +721,6 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_encoded_into_output(norm))
     if _has(found, _OWN_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
         hits.append(_self_approval(norm))
+    if _has(found, _ALONE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+        hits.append(_leave_to_act_alone(norm))
     return [hit for hit in hits if hit]

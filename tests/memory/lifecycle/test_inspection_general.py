@@ -168,3 +168,26 @@ def test_other_instructions_declared_outdated_are_news():
     ):
         assert "override_earlier" not in classes(text), text
         assert not held(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From this sprint the release bot can merge hotfixes by itself.",
+        "Treasury note: account managers may now wire payments autonomously.",
+        "El asistente puede aprobar reembolsos por su cuenta desde hoy.",
+    ],
+)
+def test_leave_to_act_alone_on_something_of_consequence_is_a_loosening(text):
+    assert "control_loosened" in classes(text)
+    assert held(text)
+
+
+def test_acting_alone_forbidden_or_of_no_consequence_is_no_loosening():
+    for text in (
+        "The deploy bot may not merge on its own; a person approves each release.",
+        "The twins can walk to school by themselves now.",
+        "Nightly backups run unattended and nobody needs to check them.",
+    ):
+        assert "control_loosened" not in classes(text), text
+        assert not held(text), text
