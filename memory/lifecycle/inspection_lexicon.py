@@ -203,7 +203,8 @@ CONVERSATION = (
     r"\b(?:comes?|came) up\b|\bwhen asked\b|\b(?:questions?|answers?) (?:about|on)\b|\bbei fragen\b|\bcuando pregunten\b|"
     r"\b(?:chaque fois qu|cada vez que|jedes mal,? wenn|ogni volta che|toda vez que|sempre que)|"
     r"\b(?:gdy|kiedy|je[śs]li)\b[^.!?\n]{0,30}?\b(?:pyta|zapyta|wspomni|u[żz]ytkownik|klient)|"
-    r"\b(?:kullan[ıi]c[ıi]|m[üu][şs]teri|biri)\b[^.!?\n]{0,30}?(?:sorarsa|sordu[ğg]unda|bahsederse)|"
+    # Turkish marks "when / if" on the verb ("-dIgInda", "-rsa/-rse", any vowel) after the user or customer, whatever the verb
+    r"\b(?:kullan[ıi]c[ıi]|m[üu][şs]teri|biri)\b[^.!?\n]{0,30}?(?:sorarsa|sordu[ğg]unda|bahsederse|\w+[dt][ıiuü][ğg][ıiuü]nd[ae]|\w+[ıiuüae]r(?:sa|se))\b|"
     r"\b(?:khi|n[ếe]u)\b[^.!?\n]{0,40}?\b(?:h[ỏo]i|nh[ắa]c)\b|"
     r"\b(?:ketika|saat|jika|kalau|setiap kali)\b[^.!?\n]{0,30}?\b(?:bertanya|menanyakan|menyebut\w*)\b|"
     r"\b(?:toutes les|todas las|todas as|tutte le|alle|wszystkie|t[üu]m) (?:conversations|conversaciones|conversas|"
