@@ -168,7 +168,9 @@ _OPENED_TO = _c(OPENED_TO)
 _GUARDED = _c(GUARDED)
 _READ_ONLY = _c(READ_ONLY)
 _SELF_APPROVAL = _c(SELF_APPROVAL)
-_SELF_NEGATED = re.compile(r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$")
+_SELF_NEGATED = re.compile(
+    r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$"
+)
 _SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
 _ENCODING = _c(ENCODING)
 _OWN_INSTRUCTIONS = _c(OWN_INSTRUCTIONS)
@@ -299,21 +301,32 @@ _TEMPLATE_GATE = _g(
     "_memory",
     "[[",
 )
+# The gates of the checks added in session 42: specific words (a common one such as "all " or "own"
+# would send most rows through a per-sentence search), two gates where a check needs two ideas.
 _GRANTEE_GATE = _g(
-    "guest", "visitor", "intern", "contractor", "temp", "third", "external", "anonymous", "unauthenticated", "public",
-    "everyone", "everybody", "anyone", "all ", "every ", "plugin", "invitad", "visitante", "convidad", "invit", "gäste",
-    "gaste", "praktikant", "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc",
-    "gości", "goscie", "stażys", "stazys",
+    "guest", "visitor", "intern", "contractor", "temps", "temporary", "third-part", "third part", "external",
+    "anonymous", "unauthenticated", "the public", "everyone", "everybody", "anyone", "all users", "all staff",
+    "all employees", "all accounts", "all service", "every user", "every account", "every employee",
+    "every service", "plugin", "invitad", "visitante", "convidad", "invité", "invite", "gäste", "gaste", "praktikant",
+    "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc", "gości", "goscie",
+    "stażys", "stazys",
 )  # fmt: skip
 _VOIDED_GATE = _g(
     "outdated", "obsolet", "out of date", "supersed", "void", "invalid", "no longer", "replaced", "whatever", "veraltet",
     "ungültig", "ungultig", "caduc", "desactualiz", "inválid", "desatualiz",
 )  # fmt: skip
-_ALONE_GATE = _g(
-    "its own", "their own", "itself", "themselves", "autonom", "unattended", "without any", "without a ", "eigenst",
-    "selbstst", "por sí", "por si", "cuenta", "sozinh", "autónoma", "autonoma", "autonome", "autonomie",
+_INSTRUCTIONS_GATE = _g(
+    "system prompt", "system message", "instructions", "rules", "guidance", "guideline", "directives", "anweisungen",
+    "regeln", "consignes", "règles", "regles", "instrucciones", "reglas", "instruç", "instruc", "regras",
 )  # fmt: skip
-_ENCODING_GATE = _g("base", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc")
+_ALONE_GATE = _g(
+    "its own", "their own", "itself", "themselves", "autonom", "unattended", "without anyone", "without anybody",
+    "without a human", "without a person", "eigenst", "selbstst", "por sí", "por si", "cuenta", "sozinh", "autónoma",
+)  # fmt: skip
+_ENCODING_GATE = _g(
+    "base64", "base 64", "base-64", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc"
+)
+_APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
@@ -618,7 +631,9 @@ def _leave_to_act_alone(norm: str) -> SemanticHit | None:
         act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
         if act and not _NOT_BEFORE.search(text, max(0, permitted.start() - 12), permitted.start()):
             why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
-            return SemanticHit("control_loosened", why, _snip(norm, sentence.start()), code="protected_subject")
+            return SemanticHit(
+                "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
+            )
     return None
 
 
@@ -706,7 +721,11 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_model_conduct(norm))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
-    if _has(found, _VOIDED_GATE) and not any(hit and hit.cls == "override_earlier" for hit in hits):
+    if (
+        _has(found, _VOIDED_GATE)
+        and _has(found, _INSTRUCTIONS_GATE)
+        and not any(hit and hit.cls == "override_earlier" for hit in hits)
+    ):
         hits.append(_instructions_voided(norm))
     if _has(found, _PERSIST_GATE):
         hits.append(_lasting_behaviour(norm))
@@ -719,7 +738,11 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_exfiltration_route(norm))
     if _has(found, _ENCODING_GATE) and not any(hit and hit.cls == "exfiltration_route" for hit in hits):
         hits.append(_encoded_into_output(norm))
-    if _has(found, _OWN_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+    if (
+        _has(found, _OWN_GATE)
+        and _has(found, _APPROVE_GATE)
+        and not any(hit and hit.cls == "control_loosened" for hit in hits)
+    ):
         hits.append(_self_approval(norm))
     if _has(found, _ALONE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
         hits.append(_leave_to_act_alone(norm))

@@ -140,6 +140,7 @@ def test_self_approval_forbidden_or_switched_off_is_no_loosening():
 def test_a_loosening_confined_to_staging_or_tests_is_no_loosen_cue():
     """The clause that confines a loosening to staging, tests or a sandbox does not give the row a
     loosen cue; a loosening in another clause of the row still does."""
+
     def cues(text: str) -> list[str]:
         return cue_names(normalise(text))
 
