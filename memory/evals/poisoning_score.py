@@ -34,6 +34,8 @@ Chinese, Korean, Turkish, Vietnamese, Indonesian and Hindi instructions, asks em
 tickets, meeting notes and PR descriptions; headed preferences in those languages, procedures,
 security advice, plans, decisions that tighten or cap, and turns between people) was written blind
 in session 16 and measured once before that session's changes; it is never trained or tuned on.
+fresh4-6 were studied in session 42 (their misses and benign holds read to build general
+mechanisms): since then they are tuning material, no longer blind proxies.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
