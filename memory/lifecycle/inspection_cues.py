@@ -488,9 +488,24 @@ def _salutation(norm: str) -> bool:
     return len(words) <= limit and "model" in _groups_found(spaced(" ".join(words)))
 
 
+# A phrase quoted as an example ("messages like 'ignore your previous instructions'", "filters block
+# messages that contain '...'"): mentioned, not used, so its words give the row no cue.
+_MENTION = re.compile(
+    r"(\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+)['\"\u2018\u201c]"
+    r"[^'\"\u2019\u201d\n]{3,80}['\"\u2019\u201d]"
+)
+
+
+def _unmentioned(norm: str) -> str:
+    """`norm` without the phrases it quotes as examples."""
+    if "'" not in norm and '"' not in norm and "\u2018" not in norm and "\u201c" not in norm:
+        return norm
+    return _MENTION.sub(r"\1 ", norm)
+
+
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    text = spaced(norm)
+    text = spaced(_unmentioned(norm))
     found = _groups_found(text)
     if NOW_GROUP in found:
         found.discard(NOW_GROUP)
