@@ -216,6 +216,8 @@ CONTROL = (
     r"moderation(?: layer)?|safety (?:layer|checks?|settings)|kyc(?: checks?| questions)?|"
     r"human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|content filters?|safety filters?|filters?|"
     r"guardrails?|sandbox\w*|spending (?:caps?|limits?)|caps?|limits?|allow-?lists?|whitelists?|block-?lists?|"
+    # the allow-list by other names: where the network may go, who may call in
+    r"(?:egress|ingress|outbound|inbound|proxy|network) (?:lists?|rules?|polic(?:y|ies)|filters?)|allowed (?:hosts|origins|domains|senders|ips)|"
     r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
     r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
     r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"

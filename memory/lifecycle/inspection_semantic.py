@@ -251,6 +251,7 @@ _LOOSENED_GATE = _g(
     "admins", "same ", "tienen", "tiene ", "têm", "mają", " ma ", " có ", "memiliki", "sahip", " root", "superuser",
     "tidak lagi", "không còn", "już nie", "satisfied", "always ", "deemed", "treated as", "counted as", "no analyst",
     "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
+    "widen", "broaden", "relax", "loosen", "erweitert", "élargi", "elargi", "ampliad", "ampliat",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -274,7 +275,8 @@ _CONTROL_GATE = _g(
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
     "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte",
-    "persetujuan", "root", "ownership", "analyst", "reviewer",
+    "persetujuan", "root", "ownership", "analyst", "reviewer", "egress", "ingress", "outbound", "inbound", "proxy",
+    "network", "allowed hosts", "allowed origins", "allowed domains", "allowed senders", "allowed ips",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
