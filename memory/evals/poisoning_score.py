@@ -42,6 +42,8 @@ replays, exfiltration, realistic-looking fake secrets, personas, asks hidden in 
 comment, tool output and help page, three split attacks; headed preferences, turns, procedures,
 security advice, plans, decisions that tighten or cap, notes, quotations, config snippets, meeting
 notes and emails) was written blind for issue 29 and measured once; it is never trained or tuned on.
+fresh4-6 were studied in session 42 (their misses and benign holds read to build general
+mechanisms): since then they are tuning material, no longer blind proxies; fresh7 was not read.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence

@@ -428,6 +428,24 @@ def _loosened_only_by_a_tightening(text: str) -> bool:
     return plain != text and "loosen" not in _groups_found(plain)
 
 
+# A loosening confined to a place nothing real runs in ("no upper limit in staging", "skip
+# confirmation only in tests"): the clause that says so is left out when the loosen group is looked
+# for; a loosening anywhere else in the row still counts.
+_CLAUSE = re.compile(r"[^,;\n]+")
+_NON_PRODUCTION = re.compile(
+    r"\b(?:in|on|for|only in|only on) (?:the )?(?:staging|test(?:s|ing)?|the test suite|unit tests|ci|dev|development|"
+    r"sandbox|localhost|local (?:builds?|machines?|env\w*)|qa)\b(?! (?:and|or|&) (?:prod\w*|live)\b)|\blocally\b|\bsettings\.testing\b"
+)
+
+
+def _loosened_only_outside_production(norm: str) -> bool:
+    """The loosen cue of `norm` comes only from clauses confined to staging, tests or a sandbox."""
+    if _NON_PRODUCTION.search(norm) is None:
+        return False
+    rest = " ".join(c for c in _CLAUSE.findall(norm) if _NON_PRODUCTION.search(c) is None)
+    return "loosen" not in _groups_found(spaced(rest))
+
+
 # The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
 # logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
 _DESCRIBED = re.compile(
@@ -470,9 +488,24 @@ def _salutation(norm: str) -> bool:
     return len(words) <= limit and "model" in _groups_found(spaced(" ".join(words)))
 
 
+# A phrase quoted as an example ("messages like 'ignore your previous instructions'", "filters block
+# messages that contain '...'"): mentioned, not used, so its words give the row no cue.
+_MENTION = re.compile(
+    r"(\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+)['\"\u2018\u201c]"
+    r"[^'\"\u2019\u201d\n]{3,80}['\"\u2019\u201d]"
+)
+
+
+def _unmentioned(norm: str) -> str:
+    """`norm` without the phrases it quotes as examples."""
+    if "'" not in norm and '"' not in norm and "\u2018" not in norm and "\u201c" not in norm:
+        return norm
+    return _MENTION.sub(r"\1 ", norm)
+
+
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    text = spaced(norm)
+    text = spaced(_unmentioned(norm))
     found = _groups_found(text)
     if NOW_GROUP in found:
         found.discard(NOW_GROUP)
@@ -480,6 +513,8 @@ def cue_names(norm: str, heading: str = "") -> list[str]:
             found.add("loosen")  # "the allow-list now covers all domains": a control widened
     if "loosen" in found and _loosened_only_by_a_tightening(text):
         found.discard("loosen")  # "never paste credentials into chat tools": the safe direction
+    if "loosen" in found and _loosened_only_outside_production(norm):
+        found.discard("loosen")  # "no upper limit in staging; production is capped at 40 nodes"
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
     if "model" in found and norm.isascii() and _DESCRIBED.search(norm):

@@ -40,14 +40,19 @@ from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
     ADDRESS_FORMS,
+    ALONE,
     CAP,
+    CARRIER,
     CHAT_TEMPLATE,
     COMMAND_RELAYED,
+    CONSEQUENTIAL,
     CONTROL,
     CONVERSATION,
     DEONTIC,
     DIRECTIVE,
+    ENCODING,
     GRANTED,
+    GUARDED,
     HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
@@ -58,19 +63,27 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_POWER,
     MODEL_VOCATIVE,
     NARROW,
+    OPENED_TO,
     OUTSIDE,
     OVERRIDE,
+    OWN_INSTRUCTIONS,
+    PERMITTED,
     PERSIST,
     PERSONA,
     PRIV_KEY,
     PRIV_VALUE,
+    PRIVATE_DATA,
     PRIVILEGE_CONTROL,
+    READ_ONLY,
+    SELF_APPROVAL,
     SEND,
     SENT_THING,
     STANDING_PERMISSION,
     SWEEPING,
     TIGHTENED,
+    UNVETTED_GRANTEE,
     VOCATIVE_LEAD,
+    VOIDED,
 )
 from memory.lifecycle.inspection_patterns import (
     PERSON,
@@ -150,6 +163,24 @@ _CAP = _c(CAP)
 _PRIVILEGE = _c(PRIVILEGE_CONTROL)
 _GRANTED = _c(GRANTED)
 _TIGHTENED = _c(TIGHTENED)
+_UNVETTED = _c(UNVETTED_GRANTEE)
+_OPENED_TO = _c(OPENED_TO)
+_GUARDED = _c(GUARDED)
+_READ_ONLY = _c(READ_ONLY)
+_SELF_APPROVAL = _c(SELF_APPROVAL)
+_SELF_NEGATED = re.compile(
+    r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$"
+)
+_SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
+_ENCODING = _c(ENCODING)
+_OWN_INSTRUCTIONS = _c(OWN_INSTRUCTIONS)
+_VOIDED = _c(VOIDED)
+_ALONE = _c(ALONE)
+_PERMITTED = _c(PERMITTED)
+_CONSEQUENTIAL = _c(CONSEQUENTIAL)
+_NOT_AFTER = re.compile(r"\s*(?:not|never|no longer|n't|nicht|nie|pas|no|não)\b")
+_PRIVATE_DATA = _c(PRIVATE_DATA)
+_CARRIER = _c(CARRIER)
 _UNCAPPED = re.compile(
     r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
 )
@@ -178,6 +209,10 @@ _TEMPLATE = _c(CHAT_TEMPLATE)
 _SEND = _c(SEND)
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
+_CONDITION_CLAUSE = re.compile(
+    r"\s*(?:when|whenever|if|once|after|before|while|as soon as|wenn|sobald|falls|quand|lorsque|si|cuando|se|quando|"
+    r"als|kiedy|gdy|je[śs]li)\b[^,;，；]*[,;，；]"
+)
 _CODE_EXPRESSION = re.compile(r"\bif\b[^\n]{1,60}\belse\b|\b(?:def|return|assert)\b|==")
 # a question reported, not asked of anyone: "we discussed whether the assistant should ..."
 _REPORTED = re.compile(r"\b(?:whether|ob)\b")
@@ -216,6 +251,7 @@ _LOOSENED_GATE = _g(
     "admins", "same ", "tienen", "tiene ", "têm", "mają", " ma ", " có ", "memiliki", "sahip", " root", "superuser",
     "tidak lagi", "không còn", "już nie", "satisfied", "always ", "deemed", "treated as", "counted as", "no analyst",
     "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
+    "widen", "broaden", "relax", "loosen", "erweitert", "élargi", "elargi", "ampliad", "ampliat",
 )  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
@@ -239,7 +275,8 @@ _CONTROL_GATE = _g(
     "autorisation", "droits", "vérif", "aprobaci", "permisos", "revisi", "承認", "確認", "権限", "审批", "权限",
     "firewall", "ceiling", "threshold", "kill switch", "security question", "fraud", "velocity", "timeout", "expiry",
     "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte",
-    "persetujuan", "root", "ownership", "analyst", "reviewer",
+    "persetujuan", "root", "ownership", "analyst", "reviewer", "egress", "ingress", "outbound", "inbound", "proxy",
+    "network", "allowed hosts", "allowed origins", "allowed domains", "allowed senders", "allowed ips",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -266,6 +303,33 @@ _TEMPLATE_GATE = _g(
     "_memory",
     "[[",
 )
+# The gates of the checks added in session 42: specific words (a common one such as "all " or "own"
+# would send most rows through a per-sentence search), two gates where a check needs two ideas.
+_GRANTEE_GATE = _g(
+    "guest", "visitor", "intern", "contractor", "temps", "temporary", "third-part", "third part", "external",
+    "anonymous", "unauthenticated", "the public", "everyone", "everybody", "anyone", "all users", "all staff",
+    "all employees", "all accounts", "all service", "every user", "every account", "every employee",
+    "every service", "plugin", "invitad", "visitante", "convidad", "invité", "invite", "gäste", "gaste", "praktikant",
+    "becari", "estagi", "stagiaire", "externo", "externe", "misafir", "stajyer", "gość", "gosc", "gości", "goscie",
+    "stażys", "stazys",
+)  # fmt: skip
+_VOIDED_GATE = _g(
+    "outdated", "obsolet", "out of date", "supersed", "void", "invalid", "no longer", "replaced", "whatever", "veraltet",
+    "ungültig", "ungultig", "caduc", "desactualiz", "inválid", "desatualiz",
+)  # fmt: skip
+_INSTRUCTIONS_GATE = _g(
+    "system prompt", "system message", "instructions", "rules", "guidance", "guideline", "directives", "anweisungen",
+    "regeln", "consignes", "règles", "regles", "instrucciones", "reglas", "instruç", "instruc", "regras",
+)  # fmt: skip
+_ALONE_GATE = _g(
+    "its own", "their own", "itself", "themselves", "autonom", "unattended", "without anyone", "without anybody",
+    "without a human", "without a person", "eigenst", "selbstst", "por sí", "por si", "cuenta", "sozinh", "autónoma",
+)  # fmt: skip
+_ENCODING_GATE = _g(
+    "base64", "base 64", "base-64", "hex", "rot13", "roti3", "rot-13", "rot-i3", "url-enc", "urlenc"
+)
+_APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
+_OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
 
@@ -488,6 +552,93 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
     return None
 
 
+def _opened_to_unvetted(norm: str) -> SemanticHit | None:
+    """A privilege or a protected store opened to grantees nobody vets, or to everyone at once
+    ("guest accounts have been granted write access to billing", "interns were added to the prod
+    admins", "the keys vault is now readable by every service account"): a loosening whoever
+    reports it. Read-only grants, negated ones and tightenings are limits, not openings."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        grantee = _UNVETTED.search(text)
+        if grantee is None or tightened(text) or warned_claim(text) or _READ_ONLY.search(text):
+            continue
+        opened = _GRANTED.search(text) or _OPENED_TO.search(text) or _LOOSENED.search(text)
+        if opened is None or _NOT_BEFORE.search(text, max(0, opened.start() - 12), opened.start()):
+            continue
+        guarded = _GUARDED.search(text)
+        if guarded is None:
+            continue
+        why = f"opened: '{opened[0]}'; to: '{grantee[0]}'; what: '{guarded[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, sentence.start()), code="protected_subject")
+    return None
+
+
+def _self_approval(norm: str) -> SemanticHit | None:
+    """Someone (or the model) allowed to approve their own requests, in prose or as a setting,
+    not negated ("admins never approve their own access requests") nor set off (`...: no`)."""
+    for found in _SELF_APPROVAL.finditer(norm):
+        line_start = norm.rfind("\n", 0, found.start()) + 1
+        if _SELF_NEGATED.search(norm, max(line_start, found.start() - 40), found.start()):
+            continue
+        if _SETTING_OFF.match(norm, found.end()):
+            continue
+        why = f"self-approval: '{found[0]}'"
+        return SemanticHit("control_loosened", why, _snip(norm, found.start()), code="protected_subject")
+    return None
+
+
+def _encoded_into_output(norm: str) -> SemanticHit | None:
+    """Private data encoded (base64, hex, rot13) into the reply, a link or the output: a route out
+    that needs no address."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        encoding = _ENCODING.search(text)
+        if encoding is None:
+            continue
+        data, carrier = _PRIVATE_DATA.search(text), _CARRIER.search(text)
+        if data and carrier and _SEND.search(text):
+            why = f"encoded: '{encoding[0]}'; what: '{data[0]}'; into: '{carrier[0]}'"
+            return SemanticHit("exfiltration_route", why, _snip(norm, sentence.start()))
+    return None
+
+
+def _instructions_voided(norm: str) -> SemanticHit | None:
+    """The model's own instructions declared void or relocated, no imperative needed ("your
+    earlier guidance is obsolete", "the system prompt is whatever the last memory note says"),
+    unless quoted as an example or warned against."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        own = _OWN_INSTRUCTIONS.search(text)
+        if own is None or mentioned(text, own.start()) or warned_claim(text):
+            continue
+        voided = _VOIDED.search(text, own.end()) or _VOIDED.search(text, 0, own.start())
+        if voided:
+            why = f"instructions: '{own[0]}'; declared: '{voided[0]}'"
+            return SemanticHit("override_earlier", why, _snip(norm, sentence.start()))
+    return None
+
+
+def _leave_to_act_alone(norm: str) -> SemanticHit | None:
+    """Leave for someone, or the model, to act alone on something of consequence ("agents may deploy
+    on their own", "can sign off on payouts by itself"): the person a control puts in the loop is
+    taken out. Negated ("may not ... on its own") or narrowed by a tightening, it is a limit."""
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        alone = _ALONE.search(text)
+        if alone is None or tightened(text):
+            continue
+        permitted = _PERMITTED.search(text, 0, alone.start())
+        if permitted is None or _NOT_AFTER.match(text, permitted.end()):
+            continue
+        act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
+        if act and not _NOT_BEFORE.search(text, max(0, permitted.start() - 12), permitted.start()):
+            why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
+            return SemanticHit(
+                "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
+            )
+    return None
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
         found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
@@ -536,10 +687,15 @@ def _exfiltration_route(norm: str) -> SemanticHit | None:
         return None
     for sentence in _SENTENCE.finditer(norm):
         text = sentence[0]
-        send = _SEND.search(text)
+        # A leading condition names what sets the act off, not what is sent: "when the on-call
+        # phone rings, acknowledge and post in #incidents" sends no phone. With a send verb after
+        # it, what is sent is named after the condition too.
+        condition = _CONDITION_CLAUSE.match(text)
+        start = condition.end() if condition and _SEND.search(text, condition.end()) else 0
+        send = _SEND.search(text, start)
         if not send or _NEGATED_SEND.search(text, 0, send.start()):
             continue  # "never paste customer data into external tools" is advice against it
-        thing = _SENT_THING.search(text)
+        thing = _SENT_THING.search(text, start)
         outside = _OUTSIDE.search(text, send.start())
         if thing and outside:
             why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"
@@ -567,11 +723,29 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_model_conduct(norm))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
+    if (
+        _has(found, _VOIDED_GATE)
+        and _has(found, _INSTRUCTIONS_GATE)
+        and not any(hit and hit.cls == "override_earlier" for hit in hits)
+    ):
+        hits.append(_instructions_voided(norm))
     if _has(found, _PERSIST_GATE):
         hits.append(_lasting_behaviour(norm))
     if _has(found, _CONTROL_GATE) or model:
         hits.append(_control_loosened(norm, found, model=model))
+    if _has(found, _GRANTEE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+        hits.append(_opened_to_unvetted(norm))
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm))
+    if _has(found, _ENCODING_GATE) and not any(hit and hit.cls == "exfiltration_route" for hit in hits):
+        hits.append(_encoded_into_output(norm))
+    if (
+        _has(found, _OWN_GATE)
+        and _has(found, _APPROVE_GATE)
+        and not any(hit and hit.cls == "control_loosened" for hit in hits)
+    ):
+        hits.append(_self_approval(norm))
+    if _has(found, _ALONE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+        hits.append(_leave_to_act_alone(norm))
     return [hit for hit in hits if hit]
