@@ -122,7 +122,37 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "raw-damped": {"answer_raw": "damped"},
     "datelist": {},
     "datepool": {"list_weights": (1.0, 1.5, 0.0)},
+    # vtailN: the vector ranking's rows to N deep that are not in the pool compete for the ranks
+    # past heads_from only (structure.rerank_scored's tail); -gapG: only when the vector ranking
+    # is flat (cosine of rank 1 less rank 10 below G); -asked: only the turns of a speaker the
+    # question names.
+    "vtail40": {"tail_depth": 40},
+    "vtail60": {"tail_depth": 60},
+    "vtail100": {"tail_depth": 100},
 }
+
+
+def tail_of(name: str, p: Pools) -> list[int]:
+    """The rows a vtail variant (VARIANTS) adds past the head: the vector ranking's rows to N
+    deep that are not in the pool, under the variant's condition."""
+    from memory.retrieval import structure
+
+    if not name.startswith("vtail"):
+        return []
+    depth, *conditions = name[5:].split("-")
+    for condition in conditions:
+        if (
+            condition.startswith("gap")
+            and len(p.sims) >= K
+            and p.sims[0] - p.sims[K - 1] >= float(condition[3:])
+        ):
+            return []
+    pool = {*p.keyword, *p.semantic}
+    tail = structure.vector_tail(p.deep, pool, dataclasses.replace(structure.WEIGHTS, tail_depth=int(depth)))
+    if "asked" in conditions:
+        asked = structure.asked_speakers(p.query, [p.rows[i] for i in pool if i in p.rows])
+        tail = [i for i in tail if structure._speaker(p.rows[i].content) in asked]
+    return tail
 
 
 def rankings(name: str, p: Pools) -> list[list[int | None]]:
@@ -134,7 +164,7 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
     if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
         p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
-    pool = {*p.keyword, *p.semantic}
+    pool = {*p.keyword, *p.semantic, *tail_of(name, p)}
     if name == "datepool":
         pool |= set(p.dated)
     semantic: list[int | None] = list(p.semantic)
@@ -186,6 +216,7 @@ class Pools:
     deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
     kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
     dated: list[int] = dataclasses.field(default_factory=list)  # rows written on the named days
+    sims: list[float] = dataclasses.field(default_factory=list)  # cosine of each `deep` row
 
 
 class VectorCache:
@@ -259,6 +290,8 @@ def _pools(
             q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
         )
         pools.deep = [r[0] for r in deep]
+        stored = vectors.stored_vectors(pools.deep, model=MODEL)
+        pools.sims = [float(stored[i] @ query_vector) for i in pools.deep]
         span = _span(q.text, [*held.values(), *(structure.Row(*r) for r in found)])
         if span is not None:  # the rows written on the named days, nearest first (datelist variants)
             then = vectors.nearest_rows(
@@ -411,7 +444,13 @@ def compare(label: str, pools: Sequence[Pools], turn_of: dict[int, str], first: 
         ranks = []
         for name in (first, second):
             top = structure.rerank(
-                p.query, rankings(name, p), k=K, queryset=p.scope, loaded=p.rows, weights=table[name]
+                p.query,
+                rankings(name, p),
+                k=K,
+                queryset=p.scope,
+                loaded=p.rows,
+                weights=table.get(name, table["base"]),
+                tail=tail_of(name, p),
             )
             ranks.append(_first(top, p.evidence, turn_of))
         if len({(r is not None, (r or 99) <= 5) for r in ranks}) > 1:
@@ -441,7 +480,11 @@ def main(argv: list[str] | None = None) -> None:
     from memory.retrieval import structure
 
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
-    chosen = {name: w for name, w in variants().items() if name in wanted}
+    table = variants()
+    # vtail variants with conditions ("vtail60-gap0.1-asked") are named on the command line
+    chosen = {
+        name: table.get(name, table["base"]) for name in wanted if name in table or name.startswith("vtail")
+    }
     cache = VectorCache(instance)
     with transaction.atomic():
         sets = []
@@ -475,6 +518,7 @@ def main(argv: list[str] | None = None) -> None:
                         queryset=p.scope,
                         loaded=p.rows,
                         weights=weights,
+                        tail=tail_of(name, p),
                     )
 
                 result = score(pools, turn_of, rank)

@@ -314,7 +314,9 @@ def fused_scored(
             query_vector, k=max(structure.VECTOR_DEPTH, pool), model=model, queryset=queryset
         )
         semantic = deep[:pool]
-    ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
+    pooled = {*held, *semantic}
+    tail = structure.vector_tail(deep, pooled)  # past the head only (structure.Weights.tail_depth)
+    ranked = structure.ranks_within(deep, pooled.union(tail)) if len(deep) > len(semantic) else semantic
     return structure.rerank_scored(
-        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
+        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions, tail=tail
     )
