@@ -129,6 +129,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "vtail40": {"tail_depth": 40},
     "vtail60": {"tail_depth": 60},
     "vtail100": {"tail_depth": 100},
+    # Tried and dropped: at most 2 / 3 / 4 turns of one session in the top 10 past the head (the
+    # rest moved down): r@10 LoCoMo A 0.903 -> 0.885 / 0.896 / 0.903, B 0.846 -> 0.836 / 0.841 /
+    # 0.844, ours tuning 0.957 -> 0.948 / 0.951 / 0.951; with vtail60 no better.
 }
 
 
@@ -137,9 +140,10 @@ def tail_of(name: str, p: Pools) -> list[int]:
     deep that are not in the pool, under the variant's condition."""
     from memory.retrieval import structure
 
-    if not name.startswith("vtail"):
+    depth, *conditions = name[5:].split("-") if name.startswith("vtail") else ("0",)
+    depth = depth if int(depth) else str(variants().get(name, structure.WEIGHTS).tail_depth)
+    if not int(depth):
         return []
-    depth, *conditions = name[5:].split("-")
     for condition in conditions:
         if (
             condition.startswith("gap")
@@ -370,6 +374,29 @@ def diagnose(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> Non
         print(f"diagnose {label:<6} {key:<20} {counts}")
 
 
+def misses(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> None:
+    """Base's @10 misses whose evidence the fused ranking holds at 11-20: the top 10 and the
+    evidence, each with its keyword and vector rank, speaker and session."""
+    from memory.retrieval import structure
+
+    for p in pools:
+        fused = structure.rerank_scored(p.query, rankings("base", p), k=30, queryset=p.scope, loaded=p.rows)
+        ids = [i for i, _ in fused]
+        rank = _first(ids, p.evidence, turn_of)
+        if rank is None or not 10 < rank <= 20:
+            continue
+        kw = {i: r for r, i in enumerate(p.kdeep, 1)}
+        vec = {i: r for r, i in enumerate(p.deep, 1)}
+        print(f"MISS {label} {p.split} {p.kind} ev@{rank} | {p.query}")
+        for at, (i, score) in enumerate(fused[:20], 1):
+            if at <= 10 or turn_of.get(i) in p.evidence:
+                row = p.rows.get(i)
+                text = row.content[:90] if row else "(window)"
+                mark = "EVID" if turn_of.get(i) in p.evidence else ""
+                src = row.source[-6:] if row else ""
+                print(f"   {at:>2} {mark:<4} {score:.4f} kw={kw.get(i)} vec={vec.get(i)} {src} {text!r}")
+
+
 ABLATIONS = (
     "no-window",
     "no-damp",
@@ -468,6 +495,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kinds", action="store_true", help="also print each split's question kinds")
     parser.add_argument("--diagnose", action="store_true", help="tally where base's @10 misses are")
     parser.add_argument("--compare", default="", help="two variants: the questions whose hit@5/@10 differ")
+    parser.add_argument("--misses", action="store_true", help="base's @10 misses ranked 11-20, shown")
     parser.add_argument("--trace", action="store_true", help="which step drops base's keyword top-10 hits")
     args = parser.parse_args(argv)
     instance = common.bench_instance("recall-splits")
@@ -499,6 +527,15 @@ def main(argv: list[str] | None = None) -> None:
         if args.diagnose:
             for label, pools, turn_of in sets:
                 diagnose(label, pools, turn_of)
+                gaps = sorted(p.sims[0] - p.sims[K - 1] for p in pools if len(p.sims) >= K)
+                print(
+                    label,
+                    "vector gap rank 1 - rank 10, deciles:",
+                    [round(gaps[len(gaps) * d // 10], 3) for d in range(10)],
+                )
+        if args.misses:
+            for label, pools, turn_of in sets:
+                misses(label, pools, turn_of)
         if args.trace:
             for label, pools, turn_of in sets:
                 trace(label, pools, turn_of, verbose=True)

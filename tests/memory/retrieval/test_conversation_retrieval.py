@@ -766,4 +766,4 @@ def test_vector_tail_is_the_deep_rankings_rows_outside_the_pool_to_its_depth() -
     weights = dataclasses.replace(structure.WEIGHTS, tail_depth=4)
 
     assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, weights) == [5, 7]
-    assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}) == []  # off by default
+    assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, dataclasses.replace(weights, tail_depth=0)) == []
