@@ -767,3 +767,32 @@ def test_vector_tail_is_the_deep_rankings_rows_outside_the_pool_to_its_depth() -
 
     assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, weights) == [5, 7]
     assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, dataclasses.replace(weights, tail_depth=0)) == []
+
+
+def test_hybrid_hands_rerank_the_deep_vector_rows_outside_the_pool_as_its_tail(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pool of 6 a side on a store of 8 one-turn sessions: the vector ranking's rows past its
+    # pool that the keyword side did not find either are the tail, ranked as such.
+    monkeypatch.setattr(structure, "POOL_FACTOR", 1)
+    monkeypatch.setattr(structure, "MIN_POOL", 6)
+    ids = store_sessions([(f"s{at}", f"2026-01-{at + 10}", [turn]) for at, turn in enumerate(HOBBIES)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "painting landscapes"
+    vector = embeddings.embed_query(question, model=MODEL)
+    calls: list[dict[str, Any]] = []
+    real = structure.rerank_scored
+
+    def spy(query: str, rankings: Any, **options: Any) -> Any:
+        calls.append({"rankings": rankings, **options})
+        return real(query, rankings, **options)
+
+    monkeypatch.setattr(structure, "rerank_scored", spy)
+    found = fused_ids(question, vector, k=6, queryset=scope(), model=MODEL)
+
+    deep = vectors.nearest_ids(vector, k=8, model=MODEL, queryset=scope())
+    keyword, ranked = calls[0]["rankings"]
+    pool = {*keyword, *deep[:6]}
+    assert calls[0]["tail"] == [i for i in deep if i not in pool] != []
+    assert [i for i in ranked if i is not None] == [i for i in deep if i in pool or i in calls[0]["tail"]]
+    assert not set(found[:5]) & set(calls[0]["tail"])
