@@ -159,6 +159,39 @@ def tail_of(name: str, p: Pools) -> list[int]:
     return tail
 
 
+def mmr(name: str, p: Pools, weights: Any) -> list[int]:
+    """mmrL: rerank's top 30, its head kept, the ranks past it filled greedily by score less L
+    times the candidate's highest cosine to a row already chosen (maximal marginal relevance)."""
+    from memory.retrieval import structure
+    from memory.store import vectors
+
+    scored = structure.rerank_scored(
+        p.query,
+        rankings(name, p),
+        k=30,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+    share = float(name.split("-")[0][3:])
+    stored = vectors.stored_vectors([i for i, _ in scored], model=MODEL)
+    chosen = [i for i, _ in scored[: weights.heads_from]]
+    rest = dict(scored[weights.heads_from :])
+    while rest and len(chosen) < K:
+
+        def gain(item: int) -> float:
+            if item not in stored:
+                return rest[item]
+            near = max((float(stored[item] @ stored[c]) for c in chosen if c in stored), default=0.0)
+            return rest[item] - share * near
+
+        best = max(rest, key=gain)
+        chosen.append(best)
+        del rest[best]
+    return chosen
+
+
 def rankings(name: str, p: Pools) -> list[list[int | None]]:
     """The lists a variant fuses, as hybrid.fused_ids builds them: the keyword pool and the vector
     ranking read structure.VECTOR_DEPTH deep for the pool's rows (deepN: N deep; deep30 is the
@@ -511,7 +544,9 @@ def main(argv: list[str] | None = None) -> None:
     table = variants()
     # vtail variants with conditions ("vtail60-gap0.1-asked") are named on the command line
     chosen = {
-        name: table.get(name, table["base"]) for name in wanted if name in table or name.startswith("vtail")
+        name: table.get(name, table["base"])
+        for name in wanted
+        if name in table or name.startswith(("vtail", "mmr"))
     }
     cache = VectorCache(instance)
     with transaction.atomic():
@@ -548,6 +583,8 @@ def main(argv: list[str] | None = None) -> None:
             for label, pools, turn_of in sets:
 
                 def rank(p: Pools, weights: Any = weights, name: str = name) -> list[int]:
+                    if name.startswith("mmr"):
+                        return mmr(name, p, weights)
                     return structure.rerank(
                         p.query,
                         rankings(name, p),
