@@ -151,7 +151,7 @@ def tail_of(name: str, p: Pools) -> list[int]:
             and p.sims[0] - p.sims[K - 1] >= float(condition[3:])
         ):
             return []
-    pool = {*p.keyword, *p.semantic}
+    pool = {*p.keyword, *p.semantic, *(p.dated if name == "datepool" else ())}
     tail = structure.vector_tail(p.deep, pool, dataclasses.replace(structure.WEIGHTS, tail_depth=int(depth)))
     if "asked" in conditions:
         asked = structure.asked_speakers(p.query, [p.rows[i] for i in pool if i in p.rows])
@@ -176,8 +176,18 @@ def mmr(name: str, p: Pools, weights: Any) -> list[int]:
     )
     share = float(name.split("-")[0][3:])
     stored = vectors.stored_vectors([i for i, _ in scored], model=MODEL)
-    chosen = [i for i, _ in scored[: weights.heads_from]]
-    rest = dict(scored[weights.heads_from :])
+    top = structure.rerank(
+        p.query,
+        rankings(name, p),
+        k=K,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+    heads = [i for i in p.keyword if p.rows[i].is_turn][: weights.keyword_heads]
+    chosen = [*top[: weights.heads_from], *(i for i in top[weights.heads_from :] if i in heads)]
+    rest = {i: v for i, v in scored if i not in chosen}  # the keyword heads keep their place
     while rest and len(chosen) < K:
 
         def gain(item: int) -> float:
