@@ -122,7 +122,90 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "raw-damped": {"answer_raw": "damped"},
     "datelist": {},
     "datepool": {"list_weights": (1.0, 1.5, 0.0)},
+    # vtailN: the vector ranking's rows to N deep that are not in the pool compete for the ranks
+    # past heads_from only (structure.rerank_scored's tail); -gapG: only when the vector ranking
+    # is flat (cosine of rank 1 less rank 10 below G); -asked: only the turns of a speaker the
+    # question names. vs base before the tail (r@10; r@5 and MRR within 0.001 everywhere): vtail40
+    # LoCoMo A 0.903 / B 0.846 / ours tuning 0.959 / held-out 0.962; vtail60 (kept:
+    # structure.Weights.tail_depth) 0.903 / 0.849 / 0.965 / 0.967; vtail100 0.901 / 0.849 / 0.965 /
+    # 0.967; -gap0.05 and -asked as vtail60; -gap0.04 ours 0.959 / 0.962; vtail100-asked A 0.901.
+    # mmrL (on top of the tail): ranks 6-10 by maximal marginal relevance on the vectors, the
+    # keyword heads kept: L 0.003 / 0.006 / 0.01: A 0.901 / 0.898 / 0.893, B 0.851 / 0.849 /
+    # 0.854, ours tuning 0.959 / 0.957 / 0.954 (mmr0 = base): not kept.
+    "vtail40": {"tail_depth": 40},
+    "vtail60": {"tail_depth": 60},
+    "vtail100": {"tail_depth": 100},
+    # Tried and dropped: at most 2 / 3 / 4 turns of one session in the top 10 past the head (the
+    # rest moved down): r@10 LoCoMo A 0.903 -> 0.885 / 0.896 / 0.903, B 0.846 -> 0.836 / 0.841 /
+    # 0.844, ours tuning 0.957 -> 0.948 / 0.951 / 0.951; with vtail60 no better.
 }
+
+
+def tail_of(name: str, p: Pools) -> list[int]:
+    """The rows a vtail variant (VARIANTS) adds past the head: the vector ranking's rows to N
+    deep that are not in the pool, under the variant's condition."""
+    from memory.retrieval import structure
+
+    depth, *conditions = name[5:].split("-") if name.startswith("vtail") else ("0",)
+    depth = depth if int(depth) else str(variants().get(name, structure.WEIGHTS).tail_depth)
+    if not int(depth):
+        return []
+    for condition in conditions:
+        if (
+            condition.startswith("gap")
+            and len(p.sims) >= K
+            and p.sims[0] - p.sims[K - 1] >= float(condition[3:])
+        ):
+            return []
+    pool = {*p.keyword, *p.semantic, *(p.dated if name == "datepool" else ())}
+    tail = structure.vector_tail(p.deep, pool, dataclasses.replace(structure.WEIGHTS, tail_depth=int(depth)))
+    if "asked" in conditions:
+        asked = structure.asked_speakers(p.query, [p.rows[i] for i in pool if i in p.rows])
+        tail = [i for i in tail if structure._speaker(p.rows[i].content) in asked]
+    return tail
+
+
+def mmr(name: str, p: Pools, weights: Any) -> list[int]:
+    """mmrL: rerank's top 30, its head kept, the ranks past it filled greedily by score less L
+    times the candidate's highest cosine to a row already chosen (maximal marginal relevance)."""
+    from memory.retrieval import structure
+    from memory.store import vectors
+
+    scored = structure.rerank_scored(
+        p.query,
+        rankings(name, p),
+        k=30,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+    share = float(name.split("-")[0][3:])
+    stored = vectors.stored_vectors([i for i, _ in scored], model=MODEL)
+    top = structure.rerank(
+        p.query,
+        rankings(name, p),
+        k=K,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+    heads = [i for i in p.keyword if p.rows[i].is_turn][: weights.keyword_heads]
+    chosen = [*top[: weights.heads_from], *(i for i in top[weights.heads_from :] if i in heads)]
+    rest = {i: v for i, v in scored if i not in chosen}  # the keyword heads keep their place
+    while rest and len(chosen) < K:
+
+        def gain(item: int) -> float:
+            if item not in stored:
+                return rest[item]
+            near = max((float(stored[item] @ stored[c]) for c in chosen if c in stored), default=0.0)
+            return rest[item] - share * near
+
+        best = max(rest, key=gain)
+        chosen.append(best)
+        del rest[best]
+    return chosen
 
 
 def rankings(name: str, p: Pools) -> list[list[int | None]]:
@@ -134,7 +217,7 @@ def rankings(name: str, p: Pools) -> list[list[int | None]]:
     depth = int(name[4:]) if name.startswith("deep") else structure.VECTOR_DEPTH
     if name.startswith("vpool"):  # a deeper vector pool: more vector-only candidates
         p = dataclasses.replace(p, semantic=p.deep[: int(name[5:])])
-    pool = {*p.keyword, *p.semantic}
+    pool = {*p.keyword, *p.semantic, *tail_of(name, p)}
     if name == "datepool":
         pool |= set(p.dated)
     semantic: list[int | None] = list(p.semantic)
@@ -186,6 +269,7 @@ class Pools:
     deep: list[int] = dataclasses.field(default_factory=list)  # the vector ranking, DEEP rows
     kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
     dated: list[int] = dataclasses.field(default_factory=list)  # rows written on the named days
+    sims: list[float] = dataclasses.field(default_factory=list)  # cosine of each `deep` row
 
 
 class VectorCache:
@@ -259,6 +343,8 @@ def _pools(
             q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
         )
         pools.deep = [r[0] for r in deep]
+        stored = vectors.stored_vectors(pools.deep, model=MODEL)
+        pools.sims = [float(stored[i] @ query_vector) for i in pools.deep]
         span = _span(q.text, [*held.values(), *(structure.Row(*r) for r in found)])
         if span is not None:  # the rows written on the named days, nearest first (datelist variants)
             then = vectors.nearest_rows(
@@ -337,6 +423,29 @@ def diagnose(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> Non
         print(f"diagnose {label:<6} {key:<20} {counts}")
 
 
+def misses(label: str, pools: Sequence[Pools], turn_of: dict[int, str]) -> None:
+    """Base's @10 misses whose evidence the fused ranking holds at 11-20: the top 10 and the
+    evidence, each with its keyword and vector rank, speaker and session."""
+    from memory.retrieval import structure
+
+    for p in pools:
+        fused = structure.rerank_scored(p.query, rankings("base", p), k=30, queryset=p.scope, loaded=p.rows)
+        ids = [i for i, _ in fused]
+        rank = _first(ids, p.evidence, turn_of)
+        if rank is None or not 10 < rank <= 20:
+            continue
+        kw = {i: r for r, i in enumerate(p.kdeep, 1)}
+        vec = {i: r for r, i in enumerate(p.deep, 1)}
+        print(f"MISS {label} {p.split} {p.kind} ev@{rank} | {p.query}")
+        for at, (i, score) in enumerate(fused[:20], 1):
+            if at <= 10 or turn_of.get(i) in p.evidence:
+                row = p.rows.get(i)
+                text = row.content[:90] if row else "(window)"
+                mark = "EVID" if turn_of.get(i) in p.evidence else ""
+                src = row.source[-6:] if row else ""
+                print(f"   {at:>2} {mark:<4} {score:.4f} kw={kw.get(i)} vec={vec.get(i)} {src} {text!r}")
+
+
 ABLATIONS = (
     "no-window",
     "no-damp",
@@ -411,7 +520,13 @@ def compare(label: str, pools: Sequence[Pools], turn_of: dict[int, str], first: 
         ranks = []
         for name in (first, second):
             top = structure.rerank(
-                p.query, rankings(name, p), k=K, queryset=p.scope, loaded=p.rows, weights=table[name]
+                p.query,
+                rankings(name, p),
+                k=K,
+                queryset=p.scope,
+                loaded=p.rows,
+                weights=table.get(name, table["base"]),
+                tail=tail_of(name, p),
             )
             ranks.append(_first(top, p.evidence, turn_of))
         if len({(r is not None, (r or 99) <= 5) for r in ranks}) > 1:
@@ -429,6 +544,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kinds", action="store_true", help="also print each split's question kinds")
     parser.add_argument("--diagnose", action="store_true", help="tally where base's @10 misses are")
     parser.add_argument("--compare", default="", help="two variants: the questions whose hit@5/@10 differ")
+    parser.add_argument("--misses", action="store_true", help="base's @10 misses ranked 11-20, shown")
     parser.add_argument("--trace", action="store_true", help="which step drops base's keyword top-10 hits")
     args = parser.parse_args(argv)
     instance = common.bench_instance("recall-splits")
@@ -441,7 +557,13 @@ def main(argv: list[str] | None = None) -> None:
     from memory.retrieval import structure
 
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
-    chosen = {name: w for name, w in variants().items() if name in wanted}
+    table = variants()
+    # vtail variants with conditions ("vtail60-gap0.1-asked") are named on the command line
+    chosen = {
+        name: table.get(name, table["base"])
+        for name in wanted
+        if name in table or name.startswith(("vtail", "mmr"))
+    }
     cache = VectorCache(instance)
     with transaction.atomic():
         sets = []
@@ -456,6 +578,15 @@ def main(argv: list[str] | None = None) -> None:
         if args.diagnose:
             for label, pools, turn_of in sets:
                 diagnose(label, pools, turn_of)
+                gaps = sorted(p.sims[0] - p.sims[K - 1] for p in pools if len(p.sims) >= K)
+                print(
+                    label,
+                    "vector gap rank 1 - rank 10, deciles:",
+                    [round(gaps[len(gaps) * d // 10], 3) for d in range(10)],
+                )
+        if args.misses:
+            for label, pools, turn_of in sets:
+                misses(label, pools, turn_of)
         if args.trace:
             for label, pools, turn_of in sets:
                 trace(label, pools, turn_of, verbose=True)
@@ -468,6 +599,8 @@ def main(argv: list[str] | None = None) -> None:
             for label, pools, turn_of in sets:
 
                 def rank(p: Pools, weights: Any = weights, name: str = name) -> list[int]:
+                    if name.startswith("mmr"):
+                        return mmr(name, p, weights)
                     return structure.rerank(
                         p.query,
                         rankings(name, p),
@@ -475,6 +608,7 @@ def main(argv: list[str] | None = None) -> None:
                         queryset=p.scope,
                         loaded=p.rows,
                         weights=weights,
+                        tail=tail_of(name, p),
                     )
 
                 result = score(pools, turn_of, rank)

@@ -24,7 +24,8 @@ both whole rankings go to memory.retrieval.structure.rerank: weighted RRF, then 
 and, for conversation turns, small-talk and repeat damping and the neighbouring-turn window.
 There the vector ranking is read structure.VECTOR_DEPTH (100) deep for the pool's rows only
 (structure.ranks_within): a keyword hit the vector side ranks 40th keeps that share instead of
-none, and no row joins the pool for it.
+none, and no row joins the pool for it. Its rows to structure.Weights.tail_depth (60) that are
+not in the pool compete for the ranks past the top 5 only (rerank_scored's `tail`).
 The pool is deeper than k because the window and the damping reorder it: on the tuning
 conversations of memory/evals/conversations a pool of max(3k, 20) beat max(2k, 10) and
 max(5k, 50) (rrf_fuse alone, without those steps, was best with a pool of k: deeper keyword
@@ -314,7 +315,9 @@ def fused_scored(
             query_vector, k=max(structure.VECTOR_DEPTH, pool), model=model, queryset=queryset
         )
         semantic = deep[:pool]
-    ranked = structure.ranks_within(deep, {*held, *semantic}) if len(deep) > len(semantic) else semantic
+    pooled = {*held, *semantic}
+    tail = structure.vector_tail(deep, pooled)  # past the head only (structure.Weights.tail_depth)
+    ranked = structure.ranks_within(deep, pooled.union(tail)) if len(deep) > len(semantic) else semantic
     return structure.rerank_scored(
-        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions
+        query, [list(held), ranked], k=k, queryset=queryset, loaded=rows, sessions=sessions, tail=tail
     )

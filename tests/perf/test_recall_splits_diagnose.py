@@ -24,11 +24,13 @@ def test_bands_split_the_ranks_a_miss_can_have() -> None:
 
 
 def test_only_the_date_variants_fuse_the_named_days_rows() -> None:
-    from bench.recall_splits import Pools, rankings
+    from bench.recall_splits import Pools, rankings, tail_of
 
     pools = Pools("q", [1, 2], [2, 3], {}, frozenset(), "A", "temporal", None, dated=[4, 3])
     assert rankings("base", pools) == [[1, 2], [2, 3]]
     assert rankings("datelist", pools) == [[1, 2], [2, 3], [4, 3]]
     # datepool: the named days' rows are candidates; the vector ranking keeps their ranks
     pools.deep = [3, 9, 4, 2]
-    assert rankings("datepool", pools)[1] == [3, None, 4, 2]
+    # (9, outside the pool, is the vector tail: structure.Weights.tail_depth)
+    assert rankings("datepool", pools)[1] == [3, 9, 4, 2]
+    assert tail_of("datepool", pools) == [9]

@@ -724,3 +724,75 @@ def test_a_question_about_the_asked_speaker_lends_its_answer_what_it_matched() -
     assert found[0] == ids[answer]  # Nate's question is damped as his, but Joanna's reply answers it
     assert damped[0] != ids[answer]
     assert keyword_only[0] != ids[answer]  # bm25's match alone is what the damping corrects
+
+
+# -- the vector ranking's tail: rows past the pool compete for the ranks past the head
+
+
+HOBBIES = [
+    f"Alice: On {day} I spent the whole afternoon {what} with my neighbours."
+    for day, what in [
+        ("Monday", "painting landscapes"),
+        ("Tuesday", "baking sourdough bread"),
+        ("Wednesday", "repairing old bicycles"),
+        ("Thursday", "planting tomatoes"),
+        ("Friday", "knitting warm scarves"),
+        ("Saturday", "climbing granite boulders"),
+        ("Sunday", "sailing across the bay"),
+        ("one holiday", "writing long letters"),
+    ]
+]
+
+
+def test_a_tail_row_competes_for_the_ranks_past_the_head_only() -> None:
+    # One turn a session (no window); the vector ranking puts the tail's row first: in the pool
+    # it would rank first, as tail it ranks sixth, and the head is the one ranked without it.
+    ids = store_sessions([(f"s{at}", f"2026-01-{at + 10}", [turn]) for at, turn in enumerate(HOBBIES)])
+    rows = [ids[turn] for turn in HOBBIES]
+    pool, extra = rows[:7], rows[7]
+    vector = [extra, *pool]
+
+    as_pool = structure.rerank(HOBBIES[0], [[], vector], k=10, queryset=scope())
+    without = structure.rerank(HOBBIES[0], [[], pool], k=10, queryset=scope())
+    with_tail = structure.rerank(HOBBIES[0], [[], vector], k=10, queryset=scope(), tail=[extra])
+
+    assert as_pool[0] == extra
+    assert with_tail[:5] == without[:5]
+    assert with_tail[5] == extra
+    assert with_tail == [*without[:5], extra, *without[5:]]
+
+
+def test_vector_tail_is_the_deep_rankings_rows_outside_the_pool_to_its_depth() -> None:
+    weights = dataclasses.replace(structure.WEIGHTS, tail_depth=4)
+
+    assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, weights) == [5, 7]
+    assert structure.vector_tail([5, 1, 7, 3, 9], {1, 3}, dataclasses.replace(weights, tail_depth=0)) == []
+
+
+def test_hybrid_hands_rerank_the_deep_vector_rows_outside_the_pool_as_its_tail(
+    hybrid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pool of 6 a side on a store of 8 one-turn sessions: the vector ranking's rows past its
+    # pool that the keyword side did not find either are the tail, ranked as such.
+    monkeypatch.setattr(structure, "POOL_FACTOR", 1)
+    monkeypatch.setattr(structure, "MIN_POOL", 6)
+    ids = store_sessions([(f"s{at}", f"2026-01-{at + 10}", [turn]) for at, turn in enumerate(HOBBIES)])
+    chunks_embed(chunk_ids=list(ids.values()), model=MODEL)
+    question = "painting landscapes"
+    vector = embeddings.embed_query(question, model=MODEL)
+    calls: list[dict[str, Any]] = []
+    real = structure.rerank_scored
+
+    def spy(query: str, rankings: Any, **options: Any) -> Any:
+        calls.append({"rankings": rankings, **options})
+        return real(query, rankings, **options)
+
+    monkeypatch.setattr(structure, "rerank_scored", spy)
+    found = fused_ids(question, vector, k=6, queryset=scope(), model=MODEL)
+
+    deep = vectors.nearest_ids(vector, k=8, model=MODEL, queryset=scope())
+    keyword, ranked = calls[0]["rankings"]
+    pool = {*keyword, *deep[:6]}
+    assert calls[0]["tail"] == [i for i in deep if i not in pool] != []
+    assert [i for i in ranked if i is not None] == [i for i in deep if i in pool or i in calls[0]["tail"]]
+    assert not set(found[:5]) & set(calls[0]["tail"])
