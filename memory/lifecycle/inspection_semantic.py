@@ -703,6 +703,12 @@ def _exfiltration_route(norm: str) -> SemanticHit | None:
     return None
 
 
+def _matched(hits: list[SemanticHit | None], cls: str) -> bool:
+    """Whether an earlier check of semantic_reasons already named `cls` (a later, narrower
+    check of the same act stays silent)."""
+    return any(hit and hit.cls == cls for hit in hits)
+
+
 def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = None) -> list[SemanticHit]:
     """The semantic classes `norm` (a normalise()d row) matches; at most one hit per class.
 
@@ -726,26 +732,22 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if (
         _has(found, _VOIDED_GATE)
         and _has(found, _INSTRUCTIONS_GATE)
-        and not any(hit and hit.cls == "override_earlier" for hit in hits)
+        and not _matched(hits, "override_earlier")
     ):
         hits.append(_instructions_voided(norm))
     if _has(found, _PERSIST_GATE):
         hits.append(_lasting_behaviour(norm))
     if _has(found, _CONTROL_GATE) or model:
         hits.append(_control_loosened(norm, found, model=model))
-    if _has(found, _GRANTEE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+    if _has(found, _GRANTEE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_opened_to_unvetted(norm))
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm))
-    if _has(found, _ENCODING_GATE) and not any(hit and hit.cls == "exfiltration_route" for hit in hits):
+    if _has(found, _ENCODING_GATE) and not _matched(hits, "exfiltration_route"):
         hits.append(_encoded_into_output(norm))
-    if (
-        _has(found, _OWN_GATE)
-        and _has(found, _APPROVE_GATE)
-        and not any(hit and hit.cls == "control_loosened" for hit in hits)
-    ):
+    if _has(found, _OWN_GATE) and _has(found, _APPROVE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_self_approval(norm))
-    if _has(found, _ALONE_GATE) and not any(hit and hit.cls == "control_loosened" for hit in hits):
+    if _has(found, _ALONE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_leave_to_act_alone(norm))
     return [hit for hit in hits if hit]
