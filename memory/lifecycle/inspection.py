@@ -70,6 +70,7 @@ from memory.lifecycle.inspection_patterns import (
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
     LiteralScan,
+    guarded,
     mentioned,
     own_form,
     own_preference,
@@ -234,7 +235,7 @@ Triggers = tuple[tuple[str, ...], ...]
 
 
 _INSTRUCTIONS = tuple(
-    (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
+    (label, INSTRUCTION_TRIGGERS[label], guarded(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
 _ADDRESSED = "model addressed"
 # Each detector's trigger groups as sets, tested against the words one LiteralScan found in the
@@ -254,6 +255,8 @@ _SCAN = LiteralScan(
 
 
 def _hit(found: set[str], groups: tuple[frozenset[str], ...]) -> bool:
+    if len(groups) == 1:  # nearly every detector: one C call, no generator
+        return not groups[0].isdisjoint(found)
     return all(not group.isdisjoint(found) for group in groups)
 
 
@@ -262,7 +265,12 @@ def _heading_found(head: str) -> frozenset[str]:
     return frozenset(_SCAN.found(head))
 
 
-_TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
+# The loop's view of a detector: label, trigger sets, pattern, whether it reads the body only.
+_DETECTORS = tuple(
+    (label, _TRIGGER_SETS[label], pattern, label in BODY_ONLY_DETECTORS)
+    for label, _triggers, pattern in _INSTRUCTIONS
+)
+_TURN_DETECTORS = tuple(detector for detector in _DETECTORS if detector[0] in TURN_DETECTORS)
 
 
 def _triggered(text: str, groups: Triggers) -> bool:
@@ -288,7 +296,7 @@ def _protected_patterns(
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
     named: Triggers = (tuple(ordered),)
-    by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    by_subject = tuple((named, guarded(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
     # the groups as sets where _SCAN covers their words (configured subjects may be others)
@@ -534,12 +542,14 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # no trigger word holds a line break, so the row's words are the heading's and the body's
     found_body = _SCAN.found(body)
     found_norm = found_body | _heading_found(head) if head else found_body
-    for label, _triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
-        text, found = (body, found_body) if label in BODY_ONLY_DETECTORS else (norm, found_norm)
+    for label, groups, pattern, body_only in _TURN_DETECTORS if turn else _DETECTORS:
+        text, found = (body, found_body) if body_only else (norm, found_norm)
         if label == _ADDRESSED and text.isascii():
             hit = not _ADDRESS_ASCII_SET.isdisjoint(found) or ADDRESS_SHORT_NAMES.search(text) is not None
+        elif len(groups) == 1:
+            hit = not groups[0].isdisjoint(found)
         else:
-            hit = _hit(found, _TRIGGER_SETS[label])
+            hit = _hit(found, groups)
         match = _instruction_match(text, label, pattern) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from re import _constants as _c  # type: ignore[attr-defined]  # the parser's opcodes
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
 
 
 class LiteralScan:
@@ -49,6 +52,73 @@ def _trie(words: Sequence[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return build(root)
+
+
+def guarded(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled behind a lookahead for the characters a match can start with: the same
+    matches, but a position whose character starts none fails at once instead of trying every
+    alternative (the detectors are wide alternations; most positions start none of them). Patterns
+    whose first character is not a plain set (a negated class, `.`, inline flags, a match of
+    nothing) are compiled as they are."""
+    first = _first_chars(_parser.parse(pattern))
+    if first is None or first[1]:
+        return re.compile(pattern)
+    return re.compile(f"(?=[{''.join(sorted(first[0]))}])(?:{pattern})")
+
+
+_CATEGORIES = {_c.CATEGORY_SPACE: r"\s", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d"}
+_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
+
+
+def _first_chars(items: Iterable[tuple[Any, Any]]) -> tuple[set[str], bool] | None:
+    """(the class items a match of the sequence `items` can start with, whether it can match
+    nothing), or None where that is not a plain character set."""
+    out: set[str] = set()
+    for op, av in items:
+        found = _first_of(op, av)
+        if found is None:
+            return None
+        out |= found[0]
+        if not found[1]:
+            return out, False
+    return out, True
+
+
+def _first_of(op: Any, av: Any) -> tuple[set[str], bool] | None:
+    if op is _c.LITERAL:
+        return {re.escape(chr(av))}, False
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return set(), True  # zero width: the next item consumes the first character
+    if op is _c.IN:
+        parts = set()
+        for kind, value in av:
+            if kind is _c.LITERAL:
+                parts.add(re.escape(chr(value)))
+            elif kind is _c.RANGE:
+                parts.add(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+            elif kind is _c.CATEGORY and value in _CATEGORIES:
+                parts.add(_CATEGORIES[value])
+            else:
+                return None  # a negated class or a negated category
+        return parts, False
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, items = av
+        return None if add_flags or del_flags else _first_chars(items)
+    if op is _c.BRANCH:
+        out: set[str] = set()
+        empty = False
+        for branch in av[1]:
+            found = _first_chars(branch)
+            if found is None:
+                return None
+            out |= found[0]
+            empty = empty or found[1]
+        return out, empty
+    if op in _REPEATS:
+        low, _high, items = av
+        found = _first_chars(items)
+        return None if found is None else (found[0], found[1] or low == 0)
+    return None
 
 
 def any_of(*alternatives: str) -> str:
@@ -527,7 +597,7 @@ PROTECTED_TEMPLATES: tuple[str, ...] = (
 )  # fmt: skip
 
 # Authority claims, whatever the subject list says.
-AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(guarded(p) for p in (
     # operator impersonation: "the operator has approved ..."
     any_of(
         r"\b(?:the )?operators?(?:'s)? (?:has |have |had )?(?:approved|authori[sz]ed|granted|allowed|permitted|"
