@@ -199,9 +199,11 @@ _LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
 _LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
 _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
-_LEET_NEAR = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
-_DASHED_NEAR = re.compile(r"[a-z][-.*_][a-z][-.*_][a-z]")
-_SPACED_NEAR = re.compile(r"[a-z] [a-z] [a-z] [a-z]")
+# The rewrites' preconditions, each opening on a character (class) so that sre skips in C to the
+# positions that hold one: a letter beside a digit or symbol, "a-b-c", "a b c d".
+_LEET_NEAR = re.compile(r"[013457@$](?:(?<=[a-z].)|(?=[a-z]))")
+_DASHED_NEAR = re.compile(r"[-.*_](?<=[a-z].)[a-z][-.*_][a-z]")
+_SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
 
 
 def normalise(text: str) -> str:

@@ -101,6 +101,12 @@ _WEBHOOKS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 
+# Every key shape's literals in one pattern (a branch of literals: sre scans for their first
+# characters in C), so the common row with none of them skips the per-shape tests.
+_KEY_SHAPE_TRIGGERS = re.compile(
+    "|".join(re.escape(trigger) for _kind, triggers, _shape in _KEY_SHAPES for trigger in triggers)
+)
+
 # The AWS secret access key: 40 characters of base64 with both cases and a digit or a slash. It
 # has no prefix of its own, so it is looked for only in text that names AWS, a secret or holds a
 # key id; a git SHA (hex, one case) never has that shape.
@@ -253,8 +259,8 @@ def redact_secrets(text: str) -> Redaction:
         out = _PRIVATE_KEY.sub(whole("private_key"), out)
     if "://" in out:
         out = _URL_PASSWORD.sub(keep_head("connection_string"), out)
-    for kind, triggers, shape in _KEY_SHAPES:  # before the header rules: a known key is named by its provider
-        if any(map(out.__contains__, triggers)):
+    for kind, triggers, shape in _KEY_SHAPES if _KEY_SHAPE_TRIGGERS.search(out) else ():
+        if any(map(out.__contains__, triggers)):  # before the header rules: a key is named by its provider
             out = shape.sub(whole(kind), out)
     for kind, trigger, shape in _WEBHOOKS:
         if trigger in lowered:
