@@ -55,70 +55,93 @@ def _trie(words: Sequence[str]) -> str:
 
 
 def guarded(pattern: str) -> re.Pattern[str]:
-    """`pattern` compiled behind a lookahead for the characters a match can start with: the same
-    matches, but a position whose character starts none fails at once instead of trying every
-    alternative (the detectors are wide alternations; most positions start none of them). Patterns
-    whose first character is not a plain set (a negated class, `.`, inline flags, a match of
-    nothing) are compiled as they are."""
-    first = _first_chars(_parser.parse(pattern))
+    """`pattern` compiled behind a lookahead for where a match can start: a character it can start
+    with anywhere, after a word boundary (`\\b`) or at the start of the text. The same matches,
+    but a position that starts none fails at once instead of trying every alternative (the
+    detectors are wide alternations and most positions, mid-word ones above all, start none of
+    them). Patterns with flags, or whose start is no plain character set (a negated class, `.`, a
+    match of nothing), are compiled as they are."""
+    parsed = _parser.parse(pattern)
+    first = None if parsed.state.flags & ~re.UNICODE else _first_chars(parsed, frozenset({""}))
     if first is None or first[1]:
         return re.compile(pattern)
-    return re.compile(f"(?=[{''.join(sorted(first[0]))}])(?:{pattern})")
+    starts = "|".join(f"{anchor}[{''.join(sorted(chars))}]" for anchor, chars in sorted(first[0].items()) if chars)
+    return re.compile(f"(?={starts})(?:{pattern})")
 
 
 _CATEGORIES = {_c.CATEGORY_SPACE: r"\s", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d"}
 _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+# The zero-width items a guard repeats, to hold where the first character is read ("" for none
+# known; the detectors have no re.M, so "^" is the start of the text).
+_ANCHORS = {_c.AT_BOUNDARY: r"\b", _c.AT_BEGINNING: r"\A", _c.AT_BEGINNING_STRING: r"\A"}
+# (the class items a match can start with, by the anchor that holds before them; the anchors
+# under which it can match nothing, empty when it cannot)
+_First = tuple[dict[str, set[str]], frozenset[str]]
 
 
-def _first_chars(items: Iterable[tuple[Any, Any]]) -> tuple[set[str], bool] | None:
-    """(the class items a match of the sequence `items` can start with, whether it can match
-    nothing), or None where that is not a plain character set."""
-    out: set[str] = set()
+def _first_chars(items: Iterable[tuple[Any, Any]], anchors: frozenset[str]) -> _First | None:
+    """Where a match of the sequence `items` can start (see _First), entered under `anchors`, or
+    None where that is no plain character set."""
+    starts: dict[str, set[str]] = {}
     for op, av in items:
-        found = _first_of(op, av)
-        if found is None:
-            return None
-        out |= found[0]
-        if not found[1]:
-            return out, False
-    return out, True
-
-
-def _first_of(op: Any, av: Any) -> tuple[set[str], bool] | None:
-    if op is _c.LITERAL:
-        return {re.escape(chr(av))}, False
-    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
-        return set(), True  # zero width: the next item consumes the first character
-    if op is _c.IN:
-        parts = set()
-        for kind, value in av:
-            if kind is _c.LITERAL:
-                parts.add(re.escape(chr(value)))
-            elif kind is _c.RANGE:
-                parts.add(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
-            elif kind is _c.CATEGORY and value in _CATEGORIES:
-                parts.add(_CATEGORIES[value])
-            else:
-                return None  # a negated class or a negated category
-        return parts, False
-    if op is _c.SUBPATTERN:
-        _group, add_flags, del_flags, items = av
-        return None if add_flags or del_flags else _first_chars(items)
-    if op is _c.BRANCH:
-        out: set[str] = set()
-        empty = False
-        for branch in av[1]:
-            found = _first_chars(branch)
+        if op in _ZERO_WIDTH:  # the next item consumes the first character, at the same position
+            if op is _c.AT and av in _ANCHORS:
+                anchors = frozenset(anchor or _ANCHORS[av] for anchor in anchors)
+            continue
+        after: set[str] = set()
+        for anchor in anchors:
+            found = _first_of(op, av, anchor)
             if found is None:
                 return None
-            out |= found[0]
-            empty = empty or found[1]
-        return out, empty
+            for key, chars in found[0].items():
+                starts.setdefault(key, set()).update(chars)
+            after |= found[1]
+        anchors = frozenset(after)
+        if not anchors:
+            break
+    return starts, anchors
+
+
+def _first_of(op: Any, av: Any, anchor: str) -> _First | None:
+    if op is _c.LITERAL or op is _c.IN:
+        chars = _class_items([(op, av)] if op is _c.LITERAL else av)
+        return None if chars is None else ({anchor: chars}, frozenset())
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, items = av
+        return None if add_flags or del_flags else _first_chars(items, frozenset({anchor}))
+    if op is _c.BRANCH:
+        starts: dict[str, set[str]] = {}
+        empty: set[str] = set()
+        for branch in av[1]:
+            found = _first_chars(branch, frozenset({anchor}))
+            if found is None:
+                return None
+            for key, chars in found[0].items():
+                starts.setdefault(key, set()).update(chars)
+            empty |= found[1]
+        return starts, frozenset(empty)
     if op in _REPEATS:
         low, _high, items = av
-        found = _first_chars(items)
-        return None if found is None else (found[0], found[1] or low == 0)
+        found = _first_chars(items, frozenset({anchor}))
+        # a repeat that may run zero times leaves the anchor as it found it
+        return None if found is None else (found[0], found[1] | ({anchor} if low == 0 else set()))
     return None
+
+
+def _class_items(items: Iterable[tuple[Any, Any]]) -> set[str] | None:
+    """A character class's items as class syntax, or None for a negated class or category."""
+    parts = set()
+    for kind, value in items:
+        if kind is _c.LITERAL:
+            parts.add(re.escape(chr(value)))
+        elif kind is _c.RANGE:
+            parts.add(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+        elif kind is _c.CATEGORY and value in _CATEGORIES:
+            parts.add(_CATEGORIES[value])
+        else:
+            return None
+    return parts
 
 
 def any_of(*alternatives: str) -> str:
@@ -322,7 +345,7 @@ ADDRESS_TRIGGERS: tuple[str, ...] = (
 # In ASCII text the short names ("ai", "ia", "ki", "bot") can only start a word where ADDRESS
 # matches (after a space, a determiner, "l'" or a line start; "chatbot" and "inteligencia" are
 # listed whole): a word-start test instead of a substring one skips "email", "social", "asking".
-ADDRESS_SHORT_NAMES = re.compile(r"\b(?:ai|ia|ki|bot)")
+ADDRESS_SHORT_NAMES = guarded(r"\b(?:ai|ia|ki|bot)")
 ADDRESS_TRIGGERS_ASCII: tuple[str, ...] = (
     *(word for word in ADDRESS_TRIGGERS if word.isascii() and word not in {"ai", "ia", "ki", "bot"}),
     "chatbot",
