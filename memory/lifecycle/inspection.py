@@ -285,7 +285,9 @@ def _triggered(text: str, groups: Triggers) -> bool:
 
 
 _WORD = re.compile(r"\w+")
-_ONE_SENTENCE = re.compile(r"[^.!?\n]*[.!?]?\s*")  # nothing after it to carry a payload
+# nothing after it to carry a payload; possessive: the longest run before a mark is the only way
+# a fullmatch can go, and the plain form backtracked through it character by character
+_ONE_SENTENCE = re.compile(r"[^.!?\n]*+[.!?]?+\s*+")
 _LATIN = re.compile(r"[a-zA-Z]")
 _SENTENCE = re.compile(r"[^.!?\n]{12,}")
 _TRIGRAM_MIN_WORDS = 30
