@@ -222,6 +222,8 @@ def normalise(text: str) -> str:
         out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
     if _SPACED_NEAR.search(out):
         out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    if "\n" not in out:  # one line: the same as below, without the generators
+        return " ".join(out.split())
     lines = (" ".join(line.split()) for line in out.split("\n"))
     return "\n".join(line for line in lines if line)
 
