@@ -15,13 +15,14 @@ from typing import Any
 
 
 class LiteralScan:
-    """Which of `words` occur in a text (as substrings), found in one regex pass instead of one
-    `in` per word: a trie alternation in a lookahead finds the longest word starting at each
-    position, and every word that is a prefix of it starts there too."""
+    """Which of `words` occur in a text (as substrings), found by a trie alternation instead of one
+    `in` per word: it finds the longest word starting at a position, and every word that is a
+    prefix of it starts there too. The search resumes one past each match's start, so words that
+    overlap are found; it opens on a branch of literals, so sre skips in C to where one starts."""
 
     def __init__(self, words: Iterable[str]) -> None:
-        ordered = sorted(set(words))
-        self._pattern = re.compile(f"(?=({_trie(ordered)}))")
+        ordered = sorted(set(words) - {""})  # "" would match everywhere: the loop would never end
+        self._pattern = re.compile(_trie(ordered))
         known = frozenset(ordered)  # a word's prefixes among the words, by its own prefixes (not all pairs)
         self._prefixes = {
             w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
@@ -29,9 +30,11 @@ class LiteralScan:
 
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
-        prefixes = self._prefixes
-        for match in self._pattern.finditer(text):
-            out |= prefixes[match[1]]
+        prefixes, search = self._prefixes, self._pattern.search
+        at = 0
+        while (match := search(text, at)) is not None:
+            out |= prefixes[match[0]]
+            at = match.start() + 1
         return out
 
 
