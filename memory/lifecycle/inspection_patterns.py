@@ -57,27 +57,31 @@ def _trie(words: Sequence[str]) -> str:
     return build(root)
 
 
-def guarded(pattern: str) -> re.Pattern[str]:
+def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`pattern` compiled behind a lookahead for where a match can start: a character it can start
-    with anywhere, after a word boundary (`\\b`) or at the start of the text. The same matches,
-    but a position that starts none fails at once instead of trying every alternative (the
-    detectors are wide alternations and most positions, mid-word ones above all, start none of
-    them). Patterns with flags, or whose start is no plain character set (a negated class, `.`, a
-    match of nothing), are compiled as they are."""
-    parsed = _parser.parse(pattern)
-    first = None if parsed.state.flags & ~re.UNICODE else _first_chars(parsed, frozenset({""}))
+    with anywhere, after a word boundary (`\\b`) or at a start (`^`, `\\A`). The same matches, but
+    a position that starts none fails at once instead of trying every alternative (the detectors
+    are wide alternations and most positions, mid-word ones above all, start none of them). The
+    guard is compiled with the pattern's `flags`, so its `^`, case and classes mean what the
+    pattern's do. Patterns with inline or verbose flags, or whose start is no plain character set
+    (a negated class, `.`, a match of nothing), are compiled as they are."""
+    parsed = _parser.parse(pattern, flags)
+    plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
+    first = None if plain else _first_chars(parsed, frozenset({""}))
     if first is None or first[1]:
-        return re.compile(pattern)
-    starts = "|".join(f"{anchor}[{''.join(sorted(chars))}]" for anchor, chars in sorted(first[0].items()) if chars)
-    return re.compile(f"(?={starts})(?:{pattern})")
+        return re.compile(pattern, flags)
+    starts = "|".join(
+        f"{anchor}[{''.join(sorted(chars))}]" for anchor, chars in sorted(first[0].items()) if chars
+    )
+    return re.compile(f"(?={starts})(?:{pattern})", flags)
 
 
 _CATEGORIES = {_c.CATEGORY_SPACE: r"\s", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d"}
 _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
 _ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
 # The zero-width items a guard repeats, to hold where the first character is read ("" for none
-# known; the detectors have no re.M, so "^" is the start of the text).
-_ANCHORS = {_c.AT_BOUNDARY: r"\b", _c.AT_BEGINNING: r"\A", _c.AT_BEGINNING_STRING: r"\A"}
+# known); compiled with the pattern's flags, "^" is a line's start exactly where the pattern's is.
+_ANCHORS = {_c.AT_BOUNDARY: r"\b", _c.AT_BEGINNING: "^", _c.AT_BEGINNING_STRING: r"\A"}
 # (the class items a match can start with, by the anchor that holds before them; the anchors
 # under which it can match nothing, empty when it cannot)
 _First = tuple[dict[str, set[str]], frozenset[str]]

@@ -56,7 +56,7 @@ def test_authority_detectors_are_guarded() -> None:
     ("pattern", "guard"),
     [
         (r"\bfoo|bar", r"(?=[b]|\b[f])"),  # a boundary before one alternative only
-        (r"(?:^|\n)to:", "(?=[\\\n]|\\A[t])"),  # "^" is the text's start: the detectors have no re.M
+        (r"(?:^|\n)to:", "(?=[\\\n]|^[t])"),  # "^" as the pattern's own
         (r"\s*x", r"(?=[\sx])"),  # an optional start adds what follows it
     ],
 )
@@ -67,3 +67,14 @@ def test_guard_shape(pattern: str, guard: str) -> None:
 @pytest.mark.parametrize("pattern", [r"[^a]b", r".x", r"(?i:a)b", r"(?m)^a", r"a?", r"\b"])
 def test_patterns_without_a_plain_start_are_compiled_as_they_are(pattern: str) -> None:
     assert guarded(pattern).pattern == pattern
+
+
+@pytest.mark.parametrize("flags", [re.MULTILINE, re.IGNORECASE, re.MULTILINE | re.IGNORECASE])
+def test_guard_compiled_with_the_patterns_flags(flags: int) -> None:
+    pattern = r"(?:^|[.!?]\s*)(?:note|tell) (?:the )?(?:ai|assistant)\b|\bKey\s*:"
+    plain, guard = re.compile(pattern, flags), guarded(pattern, flags)
+    assert guard.pattern != plain.pattern
+    assert guard.flags == plain.flags
+    texts = ["x\nnote the AI", "Note the assistant", "a. tell ai", "key: 1", "KEY : 2", "x note the ai"]
+    for text in texts:
+        assert [m.span() for m in guard.finditer(text)] == [m.span() for m in plain.finditer(text)], text
