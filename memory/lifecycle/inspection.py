@@ -70,6 +70,7 @@ from memory.lifecycle.inspection_patterns import (
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
     LiteralScan,
+    guarded,
     mentioned,
     own_form,
     own_preference,
@@ -198,9 +199,11 @@ _LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
 _LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
 _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
-_LEET_NEAR = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
-_DASHED_NEAR = re.compile(r"[a-z][-.*_][a-z][-.*_][a-z]")
-_SPACED_NEAR = re.compile(r"[a-z] [a-z] [a-z] [a-z]")
+# The rewrites' preconditions, each opening on a character (class) so that sre skips in C to the
+# positions that hold one: a letter beside a digit or symbol, "a-b-c", "a b c d".
+_LEET_NEAR = re.compile(r"[013457@$](?:(?<=[a-z].)|(?=[a-z]))")
+_DASHED_NEAR = re.compile(r"[-.*_](?<=[a-z].)[a-z][-.*_][a-z]")
+_SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
 
 
 def normalise(text: str) -> str:
@@ -219,6 +222,8 @@ def normalise(text: str) -> str:
         out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
     if _SPACED_NEAR.search(out):
         out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    if "\n" not in out:  # one line: the same as below, without the generators
+        return " ".join(out.split())
     lines = (" ".join(line.split()) for line in out.split("\n"))
     return "\n".join(line for line in lines if line)
 
@@ -234,7 +239,7 @@ Triggers = tuple[tuple[str, ...], ...]
 
 
 _INSTRUCTIONS = tuple(
-    (label, INSTRUCTION_TRIGGERS[label], re.compile(pattern)) for label, pattern in INSTRUCTION_DETECTORS
+    (label, INSTRUCTION_TRIGGERS[label], guarded(pattern)) for label, pattern in INSTRUCTION_DETECTORS
 )
 _ADDRESSED = "model addressed"
 # Each detector's trigger groups as sets, tested against the words one LiteralScan found in the
@@ -254,6 +259,8 @@ _SCAN = LiteralScan(
 
 
 def _hit(found: set[str], groups: tuple[frozenset[str], ...]) -> bool:
+    if len(groups) == 1:  # nearly every detector: one C call, no generator
+        return not groups[0].isdisjoint(found)
     return all(not group.isdisjoint(found) for group in groups)
 
 
@@ -262,7 +269,12 @@ def _heading_found(head: str) -> frozenset[str]:
     return frozenset(_SCAN.found(head))
 
 
-_TURN_INSTRUCTIONS = tuple(detector for detector in _INSTRUCTIONS if detector[0] in TURN_DETECTORS)
+# The loop's view of a detector: label, trigger sets, pattern, whether it reads the body only.
+_DETECTORS = tuple(
+    (label, _TRIGGER_SETS[label], pattern, label in BODY_ONLY_DETECTORS)
+    for label, _triggers, pattern in _INSTRUCTIONS
+)
+_TURN_DETECTORS = tuple(detector for detector in _DETECTORS if detector[0] in TURN_DETECTORS)
 
 
 def _triggered(text: str, groups: Triggers) -> bool:
@@ -275,7 +287,9 @@ def _triggered(text: str, groups: Triggers) -> bool:
 
 
 _WORD = re.compile(r"\w+")
-_ONE_SENTENCE = re.compile(r"[^.!?\n]*[.!?]?\s*")  # nothing after it to carry a payload
+# nothing after it to carry a payload; possessive: the longest run before a mark is the only way
+# a fullmatch can go, and the plain form backtracked through it character by character
+_ONE_SENTENCE = re.compile(r"[^.!?\n]*+[.!?]?+\s*+")
 _LATIN = re.compile(r"[a-zA-Z]")
 _SENTENCE = re.compile(r"[^.!?\n]{12,}")
 _TRIGRAM_MIN_WORDS = 30
@@ -288,7 +302,7 @@ def _protected_patterns(
     ordered = [normalise(s) for s in sorted((s for s in subjects if s.strip()), key=len, reverse=True)]
     alternation = "|".join(re.escape(s) for s in ordered)  # longest first
     named: Triggers = (tuple(ordered),)
-    by_subject = tuple((named, re.compile(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
+    by_subject = tuple((named, guarded(t.format(s=alternation))) for t in PROTECTED_TEMPLATES)
     pairs = zip(AUTHORITY_TRIGGERS, AUTHORITY_DETECTORS, strict=True)
     by_authority = tuple(((group,), pattern) for group, pattern in pairs)
     # the groups as sets where _SCAN covers their words (configured subjects may be others)
@@ -534,12 +548,14 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # no trigger word holds a line break, so the row's words are the heading's and the body's
     found_body = _SCAN.found(body)
     found_norm = found_body | _heading_found(head) if head else found_body
-    for label, _triggers, pattern in _TURN_INSTRUCTIONS if turn else _INSTRUCTIONS:
-        text, found = (body, found_body) if label in BODY_ONLY_DETECTORS else (norm, found_norm)
+    for label, groups, pattern, body_only in _TURN_DETECTORS if turn else _DETECTORS:
+        text, found = (body, found_body) if body_only else (norm, found_norm)
         if label == _ADDRESSED and text.isascii():
             hit = not _ADDRESS_ASCII_SET.isdisjoint(found) or ADDRESS_SHORT_NAMES.search(text) is not None
+        elif len(groups) == 1:
+            hit = not groups[0].isdisjoint(found)
         else:
-            hit = _hit(found, _TRIGGER_SETS[label])
+            hit = _hit(found, groups)
         match = _instruction_match(text, label, pattern) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))

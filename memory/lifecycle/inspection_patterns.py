@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from re import _constants as _c  # type: ignore[attr-defined]  # the parser's opcodes
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
 
 
 class LiteralScan:
-    """Which of `words` occur in a text (as substrings), found in one regex pass instead of one
-    `in` per word: a trie alternation in a lookahead finds the longest word starting at each
-    position, and every word that is a prefix of it starts there too."""
+    """Which of `words` occur in a text (as substrings), found by a trie alternation instead of one
+    `in` per word: it finds the longest word starting at a position, and every word that is a
+    prefix of it starts there too. The search resumes one past each match's start, so words that
+    overlap are found; it opens on a branch of literals, so sre skips in C to where one starts."""
 
     def __init__(self, words: Iterable[str]) -> None:
-        ordered = sorted(set(words))
-        self._pattern = re.compile(f"(?=({_trie(ordered)}))")
+        ordered = sorted(set(words) - {""})  # "" would match everywhere: the loop would never end
+        self._pattern = re.compile(_trie(ordered))
         known = frozenset(ordered)  # a word's prefixes among the words, by its own prefixes (not all pairs)
         self._prefixes = {
             w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
@@ -26,9 +30,11 @@ class LiteralScan:
 
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
-        prefixes = self._prefixes
-        for match in self._pattern.finditer(text):
-            out |= prefixes[match[1]]
+        prefixes, search = self._prefixes, self._pattern.search
+        at = 0
+        while (match := search(text, at)) is not None:
+            out |= prefixes[match[0]]
+            at = match.start() + 1
         return out
 
 
@@ -49,6 +55,100 @@ def _trie(words: Sequence[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return build(root)
+
+
+def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`pattern` compiled behind a lookahead for where a match can start: a character it can start
+    with anywhere, after a word boundary (`\\b`) or at a start (`^`, `\\A`). The same matches, but
+    a position that starts none fails at once instead of trying every alternative (the detectors
+    are wide alternations and most positions, mid-word ones above all, start none of them). The
+    guard is compiled with the pattern's `flags`, so its `^`, case and classes mean what the
+    pattern's do. Patterns with inline or verbose flags, or whose start is no plain character set
+    (a negated class, `.`, a match of nothing), are compiled as they are."""
+    parsed = _parser.parse(pattern, flags)
+    plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
+    first = None if plain else _first_chars(parsed, frozenset({""}))
+    if first is None or first[1]:
+        return re.compile(pattern, flags)
+    starts = "|".join(
+        f"{anchor}[{''.join(sorted(chars))}]" for anchor, chars in sorted(first[0].items()) if chars
+    )
+    return re.compile(f"(?={starts})(?:{pattern})", flags)
+
+
+_CATEGORIES = {_c.CATEGORY_SPACE: r"\s", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d"}
+_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+# The zero-width items a guard repeats, to hold where the first character is read ("" for none
+# known); compiled with the pattern's flags, "^" is a line's start exactly where the pattern's is.
+_ANCHORS = {_c.AT_BOUNDARY: r"\b", _c.AT_BEGINNING: "^", _c.AT_BEGINNING_STRING: r"\A"}
+# (the class items a match can start with, by the anchor that holds before them; the anchors
+# under which it can match nothing, empty when it cannot)
+_First = tuple[dict[str, set[str]], frozenset[str]]
+
+
+def _first_chars(items: Iterable[tuple[Any, Any]], anchors: frozenset[str]) -> _First | None:
+    """Where a match of the sequence `items` can start (see _First), entered under `anchors`, or
+    None where that is no plain character set."""
+    starts: dict[str, set[str]] = {}
+    for op, av in items:
+        if op in _ZERO_WIDTH:  # the next item consumes the first character, at the same position
+            if op is _c.AT and av in _ANCHORS:
+                anchors = frozenset(anchor or _ANCHORS[av] for anchor in anchors)
+            continue
+        after: set[str] = set()
+        for anchor in anchors:
+            found = _first_of(op, av, anchor)
+            if found is None:
+                return None
+            for key, chars in found[0].items():
+                starts.setdefault(key, set()).update(chars)
+            after |= found[1]
+        anchors = frozenset(after)
+        if not anchors:
+            break
+    return starts, anchors
+
+
+def _first_of(op: Any, av: Any, anchor: str) -> _First | None:
+    if op is _c.LITERAL or op is _c.IN:
+        chars = _class_items([(op, av)] if op is _c.LITERAL else av)
+        return None if chars is None else ({anchor: chars}, frozenset())
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, items = av
+        return None if add_flags or del_flags else _first_chars(items, frozenset({anchor}))
+    if op is _c.BRANCH:
+        starts: dict[str, set[str]] = {}
+        empty: set[str] = set()
+        for branch in av[1]:
+            found = _first_chars(branch, frozenset({anchor}))
+            if found is None:
+                return None
+            for key, chars in found[0].items():
+                starts.setdefault(key, set()).update(chars)
+            empty |= found[1]
+        return starts, frozenset(empty)
+    if op in _REPEATS:
+        low, _high, items = av
+        found = _first_chars(items, frozenset({anchor}))
+        # a repeat that may run zero times leaves the anchor as it found it
+        return None if found is None else (found[0], found[1] | ({anchor} if low == 0 else set()))
+    return None
+
+
+def _class_items(items: Iterable[tuple[Any, Any]]) -> set[str] | None:
+    """A character class's items as class syntax, or None for a negated class or category."""
+    parts = set()
+    for kind, value in items:
+        if kind is _c.LITERAL:
+            parts.add(re.escape(chr(value)))
+        elif kind is _c.RANGE:
+            parts.add(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+        elif kind is _c.CATEGORY and value in _CATEGORIES:
+            parts.add(_CATEGORIES[value])
+        else:
+            return None
+    return parts
 
 
 def any_of(*alternatives: str) -> str:
@@ -252,7 +352,7 @@ ADDRESS_TRIGGERS: tuple[str, ...] = (
 # In ASCII text the short names ("ai", "ia", "ki", "bot") can only start a word where ADDRESS
 # matches (after a space, a determiner, "l'" or a line start; "chatbot" and "inteligencia" are
 # listed whole): a word-start test instead of a substring one skips "email", "social", "asking".
-ADDRESS_SHORT_NAMES = re.compile(r"\b(?:ai|ia|ki|bot)")
+ADDRESS_SHORT_NAMES = guarded(r"\b(?:ai|ia|ki|bot)")
 ADDRESS_TRIGGERS_ASCII: tuple[str, ...] = (
     *(word for word in ADDRESS_TRIGGERS if word.isascii() and word not in {"ai", "ia", "ki", "bot"}),
     "chatbot",
@@ -527,7 +627,7 @@ PROTECTED_TEMPLATES: tuple[str, ...] = (
 )  # fmt: skip
 
 # Authority claims, whatever the subject list says.
-AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+AUTHORITY_DETECTORS: tuple[re.Pattern[str], ...] = tuple(guarded(p) for p in (
     # operator impersonation: "the operator has approved ..."
     any_of(
         r"\b(?:the )?operators?(?:'s)? (?:has |have |had )?(?:approved|authori[sz]ed|granted|allowed|permitted|"

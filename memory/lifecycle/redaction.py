@@ -101,6 +101,12 @@ _WEBHOOKS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ),
 )
 
+# Every key shape's literals in one pattern (a branch of literals: sre scans for their first
+# characters in C), so the common row with none of them skips the per-shape tests.
+_KEY_SHAPE_TRIGGERS = re.compile(
+    "|".join(re.escape(trigger) for _kind, triggers, _shape in _KEY_SHAPES for trigger in triggers)
+)
+
 # The AWS secret access key: 40 characters of base64 with both cases and a digit or a slash. It
 # has no prefix of its own, so it is looked for only in text that names AWS, a secret or holds a
 # key id; a git SHA (hex, one case) never has that shape.
@@ -210,10 +216,28 @@ def _assignment_kind(name: str) -> str:
     return "credential"
 
 
+# Every rule's cheap test below needs one of these in the lower-cased text: a text with none (most
+# memory rows) is returned after one scan instead of a dozen substring tests.
+_ANY_TRIGGER = re.compile(
+    "|".join(
+        re.escape(word)
+        for word in sorted(
+            {"private key", "://", "bearer", "token", "api-key", "basic"}
+            | {trigger.lower() for _kind, triggers, _shape in _KEY_SHAPES for trigger in triggers}
+            | {trigger for _kind, trigger, _shape in _WEBHOOKS}
+            | {*_AWS_SECRET_WORDS, *_ASSIGNMENT_WORDS, *_PROSE_WORDS, *_SECRET_WORDS}
+        )
+    )
+)
+
+
 def redact_secrets(text: str) -> Redaction:
     """`text` with credentials replaced by [REDACTED] and the kinds found; idempotent."""
     if not text:
         return Redaction(text=text or "", kinds=())
+    lowered = text.lower()
+    if not _ANY_TRIGGER.search(lowered):
+        return Redaction(text=text, kinds=())
     kinds: set[str] = set()
 
     def whole(kind: str) -> Callable[[re.Match[str]], str]:
@@ -248,13 +272,12 @@ def redact_secrets(text: str) -> Redaction:
         return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
 
     out = text
-    lowered = text.lower()
     if "PRIVATE KEY" in out:
         out = _PRIVATE_KEY.sub(whole("private_key"), out)
     if "://" in out:
         out = _URL_PASSWORD.sub(keep_head("connection_string"), out)
-    for kind, triggers, shape in _KEY_SHAPES:  # before the header rules: a known key is named by its provider
-        if any(map(out.__contains__, triggers)):
+    for kind, triggers, shape in _KEY_SHAPES if _KEY_SHAPE_TRIGGERS.search(out) else ():
+        if any(map(out.__contains__, triggers)):  # before the header rules: a key is named by its provider
             out = shape.sub(whole(kind), out)
     for kind, trigger, shape in _WEBHOOKS:
         if trigger in lowered:
