@@ -88,6 +88,7 @@ from memory.lifecycle.inspection_lexicon import (
 from memory.lifecycle.inspection_patterns import (
     PERSON,
     LiteralScan,
+    guarded,
     mentioned,
     own_form,
     own_preference,
@@ -109,8 +110,9 @@ class SemanticHit:
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, so Cyrillic words meet the normalised text
-    return re.compile(pattern.translate(HOMOGLYPHS), re.MULTILINE)
+    # through normalise()'s look-alike map, so Cyrillic words meet the normalised text; guarded:
+    # the same matches, but a position no alternative can start at fails at once
+    return guarded(pattern.translate(HOMOGLYPHS), re.MULTILINE)
 
 
 @dataclass(frozen=True)
