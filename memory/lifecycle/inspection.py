@@ -238,9 +238,6 @@ def _normalised_heading(heading: str) -> str:
 Triggers = tuple[tuple[str, ...], ...]
 
 
-_INSTRUCTIONS = tuple(
-    (label, INSTRUCTION_TRIGGERS[label], guarded(pattern)) for label, pattern in INSTRUCTION_DETECTORS
-)
 _ADDRESSED = "model addressed"
 # Each detector's trigger groups as sets, tested against the words one LiteralScan found in the
 # text (the scan also covers the semantic layer's gates); an ASCII text's model address is tested
@@ -271,8 +268,8 @@ def _heading_found(head: str) -> frozenset[str]:
 
 # The loop's view of a detector: label, trigger sets, pattern, whether it reads the body only.
 _DETECTORS = tuple(
-    (label, _TRIGGER_SETS[label], pattern, label in BODY_ONLY_DETECTORS)
-    for label, _triggers, pattern in _INSTRUCTIONS
+    (label, _TRIGGER_SETS[label], guarded(pattern), label in BODY_ONLY_DETECTORS)
+    for label, pattern in INSTRUCTION_DETECTORS
 )
 _TURN_DETECTORS = tuple(detector for detector in _DETECTORS if detector[0] in TURN_DETECTORS)
 
@@ -552,8 +549,6 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         text, found = (body, found_body) if body_only else (norm, found_norm)
         if label == _ADDRESSED and text.isascii():
             hit = not _ADDRESS_ASCII_SET.isdisjoint(found) or ADDRESS_SHORT_NAMES.search(text) is not None
-        elif len(groups) == 1:
-            hit = not groups[0].isdisjoint(found)
         else:
             hit = _hit(found, groups)
         match = _instruction_match(text, label, pattern) if hit else None
