@@ -507,7 +507,7 @@ def asked_speakers(query: str, rows: Iterable[Row]) -> frozenset[str]:
 
 
 def _boost_asked_speakers(
-    asked: Container[str], rows: dict[int, Row], scores: dict[int, float], weights: Weights
+    asked: Container[str], rows: Mapping[int, Row], scores: dict[int, float], weights: Weights
 ) -> None:
     """Scale up the turns said by a speaker the question names (`asked`): "What did Nate adopt?"
     is about what Nate said, and the other speaker's turns that merely address him ("Nate, did
@@ -641,10 +641,7 @@ def rerank_scored(
     scores = {i: s for i, s in scores.items() if i in rows}
     if span is not None:  # the whole pool: a row written in the range may sit below the top
         for row_id in scores:
-            created_at = rows[row_id].created_at
-            if created_at is not None and timezone.localtime(created_at).date() in span:
-                row = rows[row_id]
-                scores[row_id] += weights.turn_date_boost if row.is_turn else weights.date_boost
+            scores[row_id] += _date_boost(rows[row_id], span, weights)
     asked = asked_speakers(query, rows.values()) if has_turns else frozenset()
     topic = _question_topic(query, rows.values()) if has_turns else frozenset()
     # before the turn steps; only with a vector ranking fused in (Weights.answer_raw)
@@ -675,6 +672,14 @@ def rerank_scored(
     return ranked[:k]
 
 
+def _date_boost(row: Row, span: dates.DateRange | None, weights: Weights) -> float:
+    """What `row` gains for being written in the question's date range `span` (0 outside it)."""
+    created_at = row.created_at
+    if span is None or created_at is None or timezone.localtime(created_at).date() not in span:
+        return 0.0
+    return weights.turn_date_boost if row.is_turn else weights.date_boost
+
+
 def _with_tail(
     ranked: Sequence[tuple[int, float]],
     fused: Mapping[int, float],
@@ -691,23 +696,18 @@ def _with_tail(
     window. The head stays as ranked, so recall@5 and the first hit's rank above it cannot fall;
     a tail row the window already lent to is ranked as lent."""
     placed = {i for i, _ in ranked}
-    scored = []
-    for row_id, score in fused.items():
-        row = rows.get(row_id)
-        if row is None or row_id in placed:
-            continue
-        created_at = row.created_at
-        if span is not None and created_at is not None and timezone.localtime(created_at).date() in span:
-            score += weights.turn_date_boost if row.is_turn else weights.date_boost
+    scores = {i: score for i, score in fused.items() if i in rows and i not in placed}
+    for row_id in scores:
+        scores[row_id] += _date_boost(rows[row_id], span, weights)
+    _boost_asked_speakers(asked, rows, scores, weights)
+    for row_id in scores:
+        row = rows[row_id]
         if row.is_turn:
-            if _speaker(row.content) in asked:
-                score *= 1.0 + weights.speaker_boost
             if not (topic and _content_roots(row.content) <= topic):
-                score *= turn_weight(row, weights)
+                scores[row_id] *= turn_weight(row, weights)
             if _body(row.content) in bodies:
-                score *= weights.repeat_factor
-        scored.append((row_id, score))
-    head, rest = list(ranked[: weights.heads_from]), [*ranked[weights.heads_from :], *scored]
+                scores[row_id] *= weights.repeat_factor
+    head, rest = list(ranked[: weights.heads_from]), [*ranked[weights.heads_from :], *scores.items()]
     return head + sorted(rest, key=lambda pair: (-pair[1], pair[0]))
 
 
