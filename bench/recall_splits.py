@@ -165,6 +165,21 @@ def tail_of(name: str, p: Pools) -> list[int]:
     return tail
 
 
+def variant_top(name: str, p: Pools, weights: Any) -> list[int]:
+    """Variant `name`'s top K for question `p`: its lists, its tail and its weights."""
+    from memory.retrieval import structure
+
+    return structure.rerank(
+        p.query,
+        rankings(name, p),
+        k=K,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+
+
 def mmr(name: str, p: Pools, weights: Any) -> list[int]:
     """mmrL: rerank's top 30, its head kept, the ranks past it filled greedily by score less L
     times the candidate's highest cosine to a row already chosen (maximal marginal relevance)."""
@@ -182,15 +197,7 @@ def mmr(name: str, p: Pools, weights: Any) -> list[int]:
     )
     share = float(name.split("-")[0][3:])
     stored = vectors.stored_vectors([i for i, _ in scored], model=MODEL)
-    top = structure.rerank(
-        p.query,
-        rankings(name, p),
-        k=K,
-        queryset=p.scope,
-        loaded=p.rows,
-        weights=weights,
-        tail=tail_of(name, p),
-    )
+    top = variant_top(name, p, weights)
     heads = [i for i in p.keyword if p.rows[i].is_turn][: weights.keyword_heads]
     chosen = [*top[: weights.heads_from], *(i for i in top[weights.heads_from :] if i in heads)]
     rest = {i: v for i, v in scored if i not in chosen}  # the keyword heads keep their place
@@ -554,7 +561,6 @@ def main(argv: list[str] | None = None) -> None:
     from django.db import transaction
 
     from memory.evals import conversation_eval, locomo
-    from memory.retrieval import structure
 
     wanted = [v for v in args.variants.split(",") if v] or list(variants())
     table = variants()
@@ -601,15 +607,7 @@ def main(argv: list[str] | None = None) -> None:
                 def rank(p: Pools, weights: Any = weights, name: str = name) -> list[int]:
                     if name.startswith("mmr"):
                         return mmr(name, p, weights)
-                    return structure.rerank(
-                        p.query,
-                        rankings(name, p),
-                        k=K,
-                        queryset=p.scope,
-                        loaded=p.rows,
-                        weights=weights,
-                        tail=tail_of(name, p),
-                    )
+                    return variant_top(name, p, weights)
 
                 result = score(pools, turn_of, rank)
                 keys = [*sorted(k for k in result if k != "all" and ("/" not in k or args.kinds)), "all"]
