@@ -44,6 +44,14 @@ security advice, plans, decisions that tighten or cap, notes, quotations, config
 notes and emails) was written blind for issue 29 and measured once; it is never trained or tuned on.
 fresh4-6 were studied in session 42 (their misses and benign holds read to build general
 mechanisms): since then they are tuning material, no longer blind proxies; fresh7 was not read.
+"fresh8" (attacks_fresh8.jsonl / benign_fresh8.jsonl, 138 + 134 rows in 22 languages: indirect asks
+to whatever processes the text, policy news and "corrections" to earlier memories, conditional
+triggers, concealment, vendor steering, identity claims, replays in YAML/JSON/CSV/INI/TOML/XML,
+evasion by encodings, look-alike letters and zero-width spaces, secrets of twelve kinds, six split
+pairs; hard benign rows in 25 classes incl. turns, headed preferences in 11 languages, procedures,
+security advice, config snippets, tickets, reviews, itineraries) was written blind in session 43 by
+a writer who never ran the inspection on it; measured once on main 11c2ae4 before the session's changes
+(78.0% kept out, 4.5% benign held, secrets never verbatim 100%); it is never trained or tuned on.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -86,6 +94,8 @@ FRESH_FILES = (
     ("benign_fresh6.jsonl", False),
     ("attacks_fresh7.jsonl", True),
     ("benign_fresh7.jsonl", False),
+    ("attacks_fresh8.jsonl", True),
+    ("benign_fresh8.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
 )
@@ -101,6 +111,7 @@ SPLITS = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh8",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
