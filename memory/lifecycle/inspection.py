@@ -472,7 +472,7 @@ def inspect_write(
     """
     row = _rules(content, heading, domain, protected_subjects)
     verdict = classify(row.body, row.head) if classifier and row.classify else None
-    (match,) = judge([row.raw]) if _ambiguous(verdict) else (None,)
+    (match,) = judge([_judged_text(row, verdict)]) if _ambiguous(verdict) else (None,)
     return _finish(
         row, verdict, match, content, delivery_policy, source_type, typical_length, copies_from_sessions,
         supersedes_operator_row,
@@ -493,7 +493,8 @@ def inspect_writes(writes: Sequence[WriteToInspect], *, classifier: bool = True)
     # the exemplar layer's few ambiguous rows, encoded in one batch
     asked = [i for i, verdict in enumerate(verdicts) if _ambiguous(verdict)]
     matches: list[Match | None] = [None] * len(rows)
-    for i, match in zip(asked, judge([rows[i].raw for i in asked]) if asked else [], strict=True):
+    texts = [_judged_text(rows[i], verdicts[i]) for i in asked]
+    for i, match in zip(asked, judge(texts) if asked else [], strict=True):
         matches[i] = match
     out = []
     for row, verdict, match, w in zip(rows, verdicts, matches, writes, strict=True):
@@ -512,6 +513,13 @@ _DEFAULT = DEFAULT_PROTECTED_SUBJECTS
 def _ambiguous(verdict: Verdict | None) -> bool:
     """Whether the exemplar layer is asked: the classifier scored the row near, not at, its threshold."""
     return verdict is not None and not verdict.held and verdict.p_attack >= GATE_LOW
+
+
+def _judged_text(row: _Ruled, verdict: Verdict | None) -> str:
+    """What the exemplar layer reads: the row as written, or, when the classifier judged a long row
+    by its sentences, the sentence it was unsure about (a whole long row's embedding blends
+    unrelated topics: on composites of benign rows it found attack exemplars nearer)."""
+    return verdict.window if verdict is not None and verdict.window else row.raw
 
 
 @dataclass

@@ -8,15 +8,19 @@ exemplars, for the review console's "Why".
 
 Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
 or above GATE_LOW but below its own threshold (a directive cue, no rule spoke), and a bulk write
-encodes those in one batch. Measured (issue 29, exemplars from tune and tune2, each row scored
-without its own unit): the nearest-neighbour margin at GATE_LOW 0.5 held 11 more attacks over
-held_out and fresh..fresh5 and no benign row there; three of dev's benign rows (security advice, a
-law that removed an approval) would be held were they not exemplars themselves. Lower gates or
-k = 3 / 5 neighbours added benign holds faster than attacks; on rows the classifier does not score
-at all the margin held ~1 benign row per attack, and ungated ~1 benign row in 5: the model reads
-topic ("MFA prompts", "approval") more than intent, so it is a second opinion, never a judge alone.
-It carries to other languages only partly (Dutch, Russian and Spanish asks were caught through
-their exemplars; others stay with the cue groups and the classifier).
+encodes those in one batch. A long row the classifier judged by its sentences is judged
+here by the sentence the classifier was unsure about, not whole: a whole long row's embedding
+blends unrelated topics (on composites of the corpus's benign rows it held 6 of 361 that way,
+the sentence none; memory.evals.poisoning_composite).
+Measured (issue 29, exemplars from tune and tune2, each row scored without its own unit): the
+nearest-neighbour margin at GATE_LOW 0.5 held 11 more attacks over held_out and fresh..fresh5 and no
+benign row there; three of dev's benign rows (security advice, a law that removed an approval) would
+be held were they not exemplars themselves. Lower gates or k = 3 / 5 neighbours added benign holds
+faster than attacks; on rows the classifier does not score at all the margin held ~1 benign row per
+attack, and ungated ~1 benign row in 5: the model reads topic ("MFA prompts", "approval") more than
+intent, so it is a second opinion, never a judge alone. It carries to other languages only partly
+(Dutch, Russian and Spanish asks were caught through their exemplars; others stay with the cue
+groups and the classifier).
 
 Cost: one forward pass of the model per gated row (~5-8 ms of CPU on the shared 2-core box).
 That is ~1% of the eval's benign rows (hard negatives by design) and none of the recall eval's 160
