@@ -327,6 +327,7 @@ _CONDITION_BEFORE = re.compile(
     r"\b(?:when|whenever|if|once|where|wenn|falls|quand|si|cuando|se)\s+(?:\S+\s+){0,3}$"
 )
 _INABILITY = re.compile(r"\b(?:cannot|can't|can not)\b")
+_LEADING_MARKS = re.compile(r"[\W_]*")
 
 
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
@@ -347,12 +348,15 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             and _CONDITION_BEFORE.search(text, max(0, match.start() - 40), match.start())
         ):
             continue
-        sentence = _sentence_around(text, match.start())
+        at = _LEADING_MARKS.match(text, match.start(), match.end()).end()  # type: ignore[union-attr]
+        # the sentence of the match's first word: a detector anchored at a sentence start matches
+        # the mark that ends the sentence before, whose checks are not this sentence's
+        sentence = _sentence_around(text, at)
         if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
         if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
             continue  # "no emojis in anything you draft for me": how the user wants their own output
-        marker_end = match.end() - _sentence_start(text, match.start())  # within `sentence`
+        marker_end = match.end() - _sentence_start(text, at)  # within `sentence`
         if label in FACT_KEPT_DETECTORS and _fact_kept(sentence, marker_end):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
         if label in PLAN_DETECTORS and _people_plan(sentence) and plain_fact(sentence):
