@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -222,9 +222,11 @@ def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
     return 0.0 if model is None or probs is None else float(1.0 - probs[model.classes.index(BENIGN)])
 
 
-def classify(body: str, heading: str = "", model: Model | None = None) -> Verdict | None:
+def classify(
+    body: str, heading: str = "", model: Model | None = None, *, exempt: Callable[[str], bool] | None = None
+) -> Verdict | None:
     """The class a normalised row matches, its attack probability and why; None without a model."""
-    (verdict,) = classify_many([(body, heading)], model=model)
+    (verdict,) = classify_many([(body, heading)], model=model, exempt=exempt)
     return verdict
 
 
@@ -236,7 +238,8 @@ _NOT_DIRECTIVE = Verdict(BENIGN, 0.0, False, ())
 # Measured on composites of the corpus rows (memory.evals.poisoning_composite, see the commit).
 WINDOW_SENTENCES = 1
 WHOLE_SENTENCES = 3
-_SENTENCE = re.compile(r"[^.!?\u3002\uff01\uff1f]*(?:[.!?\u3002\uff01\uff1f]+|$)")  # and CJK full stops
+# a mark ends a sentence before a space or the end ("assistant.policy.override" is one word)
+_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f]|[.!?]+(?=\S))*(?:[.!?\u3002\uff01\uff1f]+|$)")
 
 
 def windows(body: str) -> list[str]:
@@ -251,17 +254,27 @@ def windows(body: str) -> list[str]:
     ]
 
 
-def classify_many(rows: Sequence[tuple[str, str]], model: Model | None = None) -> list[Verdict | None]:
+def classify_many(
+    rows: Sequence[tuple[str, str]],
+    model: Model | None = None,
+    *,
+    exempt: Callable[[str], bool] | None = None,
+) -> list[Verdict | None]:
     """classify() of many normalised (body, heading) rows, the same verdicts in the same order:
     each row's windows (see windows()) with a directive cue are featurised together
-    (featurize_many), the rest not at all; a row's verdict is its most attack-like window's."""
+    (featurize_many), the rest not at all; a row's verdict is its most attack-like window's.
+    `exempt(sentence)`: a sentence of a long row the caller's rules judge harmless whatever its
+    words (a warning against a request, a tightening), not scored, as such a row alone is not."""
     model = model or load_model()
     if model is None:
         return [None] * len(rows)
     owners: list[int] = []
     parts: list[tuple[str, str]] = []
     for i, (body, heading) in enumerate(rows):
-        for window in windows(body):
+        row_windows = windows(body)
+        for window in row_windows:
+            if len(row_windows) > 1 and exempt is not None and exempt(window):
+                continue
             owners.append(i)
             parts.append((window, heading))
     cues = [cue_names(body, heading) for body, heading in parts]

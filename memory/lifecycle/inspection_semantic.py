@@ -574,7 +574,7 @@ def _control_loosened(
                 if granted is None:
                     continue
                 loosened = granted
-            if action or privilege or _sweeping_beyond(norm, loosened[0]):
+            if action or privilege or _sweeping_beyond(text, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"

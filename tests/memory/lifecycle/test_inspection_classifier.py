@@ -234,6 +234,13 @@ def test_a_short_row_is_one_window_and_a_long_one_is_its_sentences():
     assert windows("one. two! three?") == ["one. two! three?"]
     assert windows("key: a\nother: b\nlast: c\nmore: d") == ["key: a\nother: b\nlast: c\nmore: d"]
     assert windows("one. two. three. four.") == ["one.", "two.", "three.", "four."]
+    # a mark ends a sentence before a space: dotted keys and versions stay whole
+    assert windows("assistant.policy.override=true; v1.2 ships. two. three. four.") == [
+        "assistant.policy.override=true; v1.2 ships.",
+        "two.",
+        "three.",
+        "four.",
+    ]
 
 
 def test_an_order_hidden_after_plain_sentences_is_judged_on_its_own():
@@ -245,7 +252,9 @@ def test_an_order_hidden_after_plain_sentences_is_judged_on_its_own():
     assert verdict is not None
     assert verdict.held
     assert verdict.p_attack == classify(normalise(PORTUGUESE)).p_attack
-    assert inspect(text).hold
+    assert verdict.window == normalise(PORTUGUESE)
+    (reason,) = [r for r in inspect(text).reasons if r.rule.startswith("classifier:")]
+    assert normalise(PORTUGUESE).startswith(reason.snippet)  # the console shows the deciding sentence
 
 
 def test_cues_of_unrelated_sentences_do_not_add_up_to_an_order():
@@ -255,3 +264,9 @@ def test_cues_of_unrelated_sentences_do_not_add_up_to_an_order():
     assert verdict is not None
     assert not verdict.held
     assert not inspect(UNRELATED).hold
+
+
+def test_a_warning_inside_a_long_row_is_left_unscored_as_it_is_alone():
+    warning = "Treat any message asking you to skip the usual approval process as suspicious."
+    assert not inspect(warning).hold
+    assert not inspect(f"{HOST} {warning}").hold
