@@ -420,11 +420,13 @@ def capped(text: str) -> bool:
     return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
 
 
-def _model_vocative(norm: str) -> SemanticHit | None:
-    """A line that opens by naming the model, then a colon: a message to it, in any language
-    (the English and several other forms are in the detectors and ADDRESS_FORMS already)."""
-    start = 0
-    for line in norm.split("\n"):
+def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
+    """A sentence (a line, or a sentence inside one) that opens by naming the model, then a colon
+    or a comma: a message to it, in any language (the English and several other forms are in the
+    detectors and ADDRESS_FORMS already). A sentence, not only a line: an email or meeting notes
+    address the model mid-paragraph as well as at a line's start."""
+    for sentence in sentences:
+        line = sentence[0].lstrip()
         head = line[:_VOCATIVE_REACH]
         match = _VOCATIVE.match(line) if (":" in head or "：" in head) else None
         if match is None and ("," in head or "，" in head):
@@ -433,8 +435,7 @@ def _model_vocative(norm: str) -> SemanticHit | None:
                 match = None
         if match:
             why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
-            return SemanticHit("addressed_directive", why, _snip(norm, start))
-        start += len(line) + 1
+            return SemanticHit("addressed_directive", why, _snip(norm, sentence.end() - len(line)))
     return None
 
 
@@ -752,7 +753,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if model:
         hits.append(_addressed_directive(norm, turn=turn))
     if not turn and not any(hits):
-        hits.append(_model_vocative(norm))
+        hits.append(_model_vocative(norm, sentences))
     if turn:
         return [hit for hit in hits if hit]
     if model:
