@@ -22,6 +22,14 @@ intent, so it is a second opinion, never a judge alone. It carries to other lang
 (Dutch, Russian and Spanish asks were caught through their exemplars; others stay with the cue
 groups and the classifier).
 
+Tried and dropped (exemplars and heads from tune + tune2 only, each row scored without its own
+unit; numbers over dev, held_out and fresh..fresh6): a logistic head on the MiniLM embeddings of
+rows and of their sentences (L2 1e-2 to 1e-4) held at best one held_out attack more, at a gate
+of p >= 0.35 and p_head > 0.9, and benign rows at any lower gate or threshold; the margin with the
+gate widened to p >= 0.35 held 2 attacks (held_out, fresh) for 1 benign row (fresh3) and 4 of dev's;
+the margin over a row's sentences instead of the row added a fresh3 benign hold and no attack.
+The remaining misses are rows every layer reads alike; the embedding adds topic, not intent.
+
 Cost: one forward pass of the model per gated row (~5-8 ms of CPU on the shared 2-core box).
 That is ~1% of the eval's benign rows (hard negatives by design) and none of the recall eval's 160
 knowledge rows; on the former it adds ~70 us per row to a bulk inspection (bench.bulk_insert).
