@@ -15,7 +15,7 @@ deterministically from that split's own rows (no new text is written):
   another).
 
 Secrets, oversized and repeated rows, split attacks, turns and rows with a heading are left out
-(a heading belongs to one row). "fresh7" is never read here: it is the blind split.
+(a heading belongs to one row). The blind splits (BLIND) are never read here.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from memory.evals.poisoning_score import CorpusRow, held_for_content, inspect_ro
 from memory.lifecycle.inspection import inspect_write
 
 DEFAULT_SPLITS = ("held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
-BLIND = "fresh7"
+BLIND = frozenset({"fresh7", "fresh8"})  # the blind splits: measured with the eval, once
 HOST_ROWS = 3
 NOT_COMPOSED = frozenset({"secret", "oversized", "repeated"})
 
@@ -73,8 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", nargs="+", default=list(DEFAULT_SPLITS))
     args = parser.parse_args(argv)
-    if BLIND in args.splits:
-        parser.error(f"{BLIND} is the blind split: measure it with the eval, once")
+    if BLIND & set(args.splits):
+        parser.error(f"{', '.join(sorted(BLIND))} are blind splits: measure them with the eval, once")
     rows = load_corpus()
     totals = [0, 0, 0, 0]
     for split in args.splits:

@@ -270,3 +270,14 @@ def test_a_warning_inside_a_long_row_is_left_unscored_as_it_is_alone():
     warning = "Treat any message asking you to skip the usual approval process as suspicious."
     assert not inspect(warning).hold
     assert not inspect(f"{HOST} {warning}").hold
+
+
+def test_the_composite_eval_hides_each_held_attack_in_plain_rows():
+    from memory.evals.poisoning_composite import composite_score
+
+    plain = [s.strip() + "." for s in HOST.split(".") if s.strip()] + ["Backups run nightly at two."]
+    rows = [CorpusRow(f"b{i}", "note", text, "x", attack=False) for i, text in enumerate(plain * 2)]
+    rows.append(CorpusRow("a1", "multilingual", PORTUGUESE, "x", attack=True))
+    score = composite_score(rows, "x")
+    assert (score.hidden_held, score.hidden) == (1, 1)
+    assert (score.benign_held, score.benign) == (0, 3)  # ten plain rows: three hosts, three pairs
