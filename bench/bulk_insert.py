@@ -133,7 +133,7 @@ def _time_add_chunks_without_classifier(drafts: Sequence[Any]) -> float:
     """add_chunks with the classifier layer switched off: what that layer costs in bulk, paired."""
     from unittest import mock
 
-    def unscored(rows: Sequence[Any], model: Any = None) -> list[None]:
+    def unscored(rows: Sequence[Any], model: Any = None, **_options: Any) -> list[None]:
         return [None] * len(rows)
 
     with (

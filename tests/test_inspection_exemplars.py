@@ -110,3 +110,25 @@ def test_a_paraphrase_held_by_the_exemplar_layer_is_kept_out_of_the_next_turn(se
     assert any(rule.startswith("exemplar:") for rule in rules), rules
     context_ids, recall_ids = delivered_ids(agent_client, "пользователь Олег администратор")
     assert body["chunk"]["id"] not in context_ids + recall_ids
+
+
+# Written for this test: plain sentences around the paraphrase, as in an email or meeting notes.
+PLAIN = (
+    "The office moved to the third floor in May. Lunch is served at noon on Fridays. "
+    "Parking passes are renewed every March. The printer on floor two is out of toner."
+)
+
+
+def test_a_long_row_is_judged_by_the_sentence_the_classifier_was_unsure_about(monkeypatch):
+    calls: list[list[str]] = []
+
+    def spy(texts, **kwargs):
+        calls.append(list(texts))
+        return judge(texts, **kwargs)
+
+    monkeypatch.setattr(inspection, "judge", spy)
+    found = _write(f"{PLAIN} {PARAPHRASE}")
+    # the sentence alone, not the whole row: its embedding would blend five unrelated topics
+    assert calls == [[inspection.normalise(PARAPHRASE)]]
+    assert found.hold
+    assert any(r.rule.startswith("exemplar:") for r in found.reasons)

@@ -327,6 +327,7 @@ _CONDITION_BEFORE = re.compile(
     r"\b(?:when|whenever|if|once|where|wenn|falls|quand|si|cuando|se)\s+(?:\S+\s+){0,3}$"
 )
 _INABILITY = re.compile(r"\b(?:cannot|can't|can not)\b")
+_LEADING_MARKS = re.compile(r"[\W_]*")
 
 
 def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
@@ -347,12 +348,15 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             and _CONDITION_BEFORE.search(text, max(0, match.start() - 40), match.start())
         ):
             continue
-        sentence = _sentence_around(text, match.start())
+        at = _LEADING_MARKS.match(text, match.start(), match.end()).end()  # type: ignore[union-attr]
+        # the sentence of the match's first word: a detector anchored at a sentence start matches
+        # the mark that ends the sentence before, whose checks are not this sentence's
+        sentence = _sentence_around(text, at)
         if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
         if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
             continue  # "no emojis in anything you draft for me": how the user wants their own output
-        marker_end = match.end() - _sentence_start(text, match.start())  # within `sentence`
+        marker_end = match.end() - _sentence_start(text, at)  # within `sentence`
         if label in FACT_KEPT_DETECTORS and _fact_kept(sentence, marker_end):
             continue  # "keep this for all future chats: the user is vegetarian": a fact made to last
         if label in PLAN_DETECTORS and _people_plan(sentence) and plain_fact(sentence):
@@ -471,8 +475,8 @@ def inspect_write(
     "code" row as in a "note".
     """
     row = _rules(content, heading, domain, protected_subjects)
-    verdict = classify(row.body, row.head) if classifier and row.classify else None
-    (match,) = judge([row.raw]) if _ambiguous(verdict) else (None,)
+    verdict = classify(row.body, row.head, exempt=_harmless_sentence) if classifier and row.classify else None
+    (match,) = judge([_judged_text(row, verdict)]) if _ambiguous(verdict) else (None,)
     return _finish(
         row, verdict, match, content, delivery_policy, source_type, typical_length, copies_from_sessions,
         supersedes_operator_row,
@@ -488,12 +492,17 @@ def inspect_writes(writes: Sequence[WriteToInspect], *, classifier: bool = True)
     ]
     scored = [i for i, row in enumerate(rows) if row.classify] if classifier else []
     verdicts: list[Verdict | None] = [None] * len(rows)
-    for i, verdict in zip(scored, classify_many([(rows[i].body, rows[i].head) for i in scored]), strict=True):
+    for i, verdict in zip(
+        scored,
+        classify_many([(rows[i].body, rows[i].head) for i in scored], exempt=_harmless_sentence),
+        strict=True,
+    ):
         verdicts[i] = verdict
     # the exemplar layer's few ambiguous rows, encoded in one batch
     asked = [i for i, verdict in enumerate(verdicts) if _ambiguous(verdict)]
     matches: list[Match | None] = [None] * len(rows)
-    for i, match in zip(asked, judge([rows[i].raw for i in asked]) if asked else [], strict=True):
+    texts = [_judged_text(rows[i], verdicts[i]) for i in asked]
+    for i, match in zip(asked, judge(texts) if asked else [], strict=True):
         matches[i] = match
     out = []
     for row, verdict, match, w in zip(rows, verdicts, matches, writes, strict=True):
@@ -512,6 +521,19 @@ _DEFAULT = DEFAULT_PROTECTED_SUBJECTS
 def _ambiguous(verdict: Verdict | None) -> bool:
     """Whether the exemplar layer is asked: the classifier scored the row near, not at, its threshold."""
     return verdict is not None and not verdict.held and verdict.p_attack >= GATE_LOW
+
+
+def _harmless_sentence(sentence: str) -> bool:
+    """A warning against a claim or a request, or a control only tightened: what _rules leaves
+    unscored as a row of one sentence, the classifier leaves unscored as a sentence of a long row."""
+    return warned_claim(sentence) or tightened(sentence)
+
+
+def _judged_text(row: _Ruled, verdict: Verdict | None) -> str:
+    """What the exemplar layer reads: the row as written, or, when the classifier judged a long row
+    by its sentences, the sentence it was unsure about (a whole long row's embedding blends
+    unrelated topics: on composites of benign rows it found attack exemplars nearer)."""
+    return verdict.window if verdict is not None and verdict.window else row.raw
 
 
 @dataclass
@@ -582,7 +604,7 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # the approval process as suspicious") is advice: its words are the attack's, its direction not.
     # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
     # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
-    if spoken and _ONE_SENTENCE.fullmatch(body) and (warned_claim(body) or tightened(body)):
+    if spoken and _ONE_SENTENCE.fullmatch(body) and _harmless_sentence(body):
         spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 
@@ -601,12 +623,14 @@ def _finish(
     """The classifier's verdict and the exemplar layer's match (None: not judged), the structural
     checks, risk and hold."""
     raw, body, norm, reasons = row.raw, row.body, row.norm, row.reasons
+    # a long row judged by its sentences shows the sentence that decided it
+    snippet = (verdict.window if verdict is not None and verdict.window else body)[:SNIPPET_CHARS]
     if verdict is not None and verdict.held:
         why = f"{verdict.cls} (p={verdict.p_attack:.2f}): " + ", ".join(verdict.top)
-        reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"classifier:{verdict.cls}"))
+        reasons.append(Reason("instruction", why, snippet, rule=f"classifier:{verdict.cls}"))
     if match is not None and match.held:
         why = f"{match.cls} (margin {match.margin:.2f}): {match.why}"
-        reasons.append(Reason("instruction", why, body[:SNIPPET_CHARS], rule=f"exemplar:{match.cls}"))
+        reasons.append(Reason("instruction", why, snippet, rule=f"exemplar:{match.cls}"))
     # keys are case-sensitive shapes: redaction sees the text with invisibles dropped, not folded
     secrets = redact_secrets(raw if raw.isascii() else unicodedata.normalize("NFKC", raw.translate(_DROP)))
     if secrets.kinds:

@@ -10,6 +10,8 @@ A multinomial logistic regression over hashed features of the normalised row:
   which is how what it learns from one language reaches another.
 
 A row with no directive cue (DIRECTIVE_CUES) is not scored: it describes, and cannot be an order.
+A row of more than WHOLE_SENTENCES sentences is scored sentence by sentence and judged by its
+most attack-like one (windows()): cues count together only where they stand together.
 Classes: "benign" and the attack classes of the training split. `p_attack` is 1 - P(benign);
 the row is held (reason "instruction", rule "classifier:<class>") when it reaches the threshold
 decided on the dev split. The weights ship beside this module (inspection_model.npz, float16, made
@@ -19,9 +21,10 @@ class matched and the features that pushed hardest toward it, for the review con
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -187,6 +190,8 @@ class Verdict:
     p_attack: float
     held: bool
     top: tuple[str, ...]  # the features that pushed hardest toward `cls` (names), for the reviewer
+    # the sentence that decided a row judged by its sentences (see windows()); "" when judged whole
+    window: str = ""
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -217,28 +222,76 @@ def p_attack(body: str, heading: str = "", model: Model | None = None) -> float:
     return 0.0 if model is None or probs is None else float(1.0 - probs[model.classes.index(BENIGN)])
 
 
-def classify(body: str, heading: str = "", model: Model | None = None) -> Verdict | None:
+def classify(
+    body: str, heading: str = "", model: Model | None = None, *, exempt: Callable[[str], bool] | None = None
+) -> Verdict | None:
     """The class a normalised row matches, its attack probability and why; None without a model."""
-    (verdict,) = classify_many([(body, heading)], model=model)
+    (verdict,) = classify_many([(body, heading)], model=model, exempt=exempt)
     return verdict
 
 
 _NOT_DIRECTIVE = Verdict(BENIGN, 0.0, False, ())
+# A row longer than WINDOW_SENTENCES sentences is judged a window of that many consecutive
+# sentences at a time, by its most attack-like window: a cue is only evidence together with the
+# cues near it. Scored whole, a long row pairs cues of unrelated sentences (the model named in
+# one, a request in another: an email, meeting notes) and dilutes the one sentence that steers.
+# Measured on composites of the corpus rows (memory.evals.poisoning_composite, see the commit).
+WINDOW_SENTENCES = 1
+WHOLE_SENTENCES = 3
+# a mark ends a sentence before a space or the end ("assistant.policy.override" is one word)
+_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f]|[.!?]+(?=\S))*(?:[.!?\u3002\uff01\uff1f]+|$)")
 
 
-def classify_many(rows: Sequence[tuple[str, str]], model: Model | None = None) -> list[Verdict | None]:
+def windows(body: str) -> list[str]:
+    """`body` itself when it has at most WINDOW_SENTENCES sentences, else every run of that many
+    consecutive sentences (the windows overlap: each sentence is read with its neighbours)."""
+    sentences = [s for s in _SENTENCE.findall(body) if s.strip()]
+    if len(sentences) <= WHOLE_SENTENCES:
+        return [body]
+    return [
+        "".join(sentences[i : i + WINDOW_SENTENCES]).strip()
+        for i in range(len(sentences) - WINDOW_SENTENCES + 1)
+    ]
+
+
+def classify_many(
+    rows: Sequence[tuple[str, str]],
+    model: Model | None = None,
+    *,
+    exempt: Callable[[str], bool] | None = None,
+) -> list[Verdict | None]:
     """classify() of many normalised (body, heading) rows, the same verdicts in the same order:
-    the rows with a directive cue are featurised together (featurize_many), the rest not at all."""
+    each row's windows (see windows()) with a directive cue are featurised together
+    (featurize_many), the rest not at all; a row's verdict is its most attack-like window's.
+    `exempt(sentence)`: a sentence of a long row the caller's rules judge harmless whatever its
+    words (a warning against a request, a tightening), not scored, as such a row alone is not."""
     model = model or load_model()
     if model is None:
         return [None] * len(rows)
-    cues = [cue_names(body, heading) for body, heading in rows]
-    scored = [i for i, row_cues in enumerate(cues) if directive(row_cues)]
-    features = featurize_many([(*rows[i], cues[i]) for i in scored]) if scored else []
+    owners: list[int] = []
+    parts: list[tuple[str, str]] = []
+    for i, (body, heading) in enumerate(rows):
+        row_windows = windows(body)
+        for window in row_windows:
+            if len(row_windows) > 1 and exempt is not None and exempt(window):
+                continue
+            owners.append(i)
+            parts.append((window, heading))
+    cues = [cue_names(body, heading) for body, heading in parts]
+    scored = [j for j, part_cues in enumerate(cues) if directive(part_cues)]
+    features = featurize_many([(*parts[j], cues[j]) for j in scored]) if scored else []
+    best: dict[int, tuple[float, int, np.ndarray]] = {}
+    benign = model.classes.index(BENIGN)
+    for j, part_features in zip(scored, features, strict=True):
+        probs = _softmax(model.logits(part_features))
+        attack = float(1.0 - probs[benign])
+        if owners[j] not in best or attack > best[owners[j]][0]:
+            best[owners[j]] = (attack, j, probs)
     verdicts: list[Verdict | None] = [_NOT_DIRECTIVE] * len(rows)
-    for i, row_features in zip(scored, features, strict=True):
-        probs = _softmax(model.logits(row_features))
-        verdicts[i] = _verdict(model, *rows[i], cues[i], probs)
+    for i, (_attack, j, probs) in best.items():
+        verdict = _verdict(model, *parts[j], cues[j], probs)
+        whole = parts[j][0] == rows[i][0]
+        verdicts[i] = verdict if whole else dataclasses.replace(verdict, window=parts[j][0])
     return verdicts
 
 

@@ -420,12 +420,12 @@ _NEVER_TIGHTENS = re.compile(
 )
 
 
-def _loosened_only_by_a_tightening(text: str) -> bool:
-    """The loosen cue of `text` comes only from a "never" that tightens (see _NEVER_TIGHTENS)."""
+def _without_tightening_nevers(text: str, _norm: str) -> str | None:
+    """`text` without the "never"s that tighten (None when it has none)."""
     if " never " not in text:
-        return False
+        return None
     plain = _NEVER_TIGHTENS.sub(" ", text)
-    return plain != text and "loosen" not in _groups_found(plain)
+    return plain if plain != text else None
 
 
 # A loosening confined to a place nothing real runs in ("no upper limit in staging", "skip
@@ -438,12 +438,27 @@ _NON_PRODUCTION = re.compile(
 )
 
 
-def _loosened_only_outside_production(norm: str) -> bool:
-    """The loosen cue of `norm` comes only from clauses confined to staging, tests or a sandbox."""
+def _without_non_production(_text: str, norm: str) -> str | None:
+    """The spaced() form of `norm` without its clauses confined to staging, tests or a sandbox
+    (None when it has none)."""
     if _NON_PRODUCTION.search(norm) is None:
-        return False
-    rest = " ".join(c for c in _CLAUSE.findall(norm) if _NON_PRODUCTION.search(c) is None)
-    return "loosen" not in _groups_found(spaced(rest))
+        return None
+    return spaced(" ".join(c for c in _CLAUSE.findall(norm) if _NON_PRODUCTION.search(c) is None))
+
+
+# Each takes (spaced text, normalised row) and returns the spaced text without one kind of part
+# that says "loosen" while loosening nothing, or None when the row has no such part.
+_HARMLESS_LOOSENINGS = (_without_tightening_nevers, _without_non_production)
+
+
+def _loosened_only_harmlessly(text: str, norm: str) -> bool:
+    """The loosen cue of a row comes only from parts that loosen nothing: with one kind of them
+    left out (see _HARMLESS_LOOSENINGS), no loosening remains."""
+    for without in _HARMLESS_LOOSENINGS:
+        rest = without(text, norm)
+        if rest is not None and "loosen" not in _groups_found(rest):
+            return True
+    return False
 
 
 # The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
@@ -511,10 +526,10 @@ def cue_names(norm: str, heading: str = "") -> list[str]:
         found.discard(NOW_GROUP)
         if "protected" in found and "loosen" not in found and _NOW_ALL.search(text):
             found.add("loosen")  # "the allow-list now covers all domains": a control widened
-    if "loosen" in found and _loosened_only_by_a_tightening(text):
-        found.discard("loosen")  # "never paste credentials into chat tools": the safe direction
-    if "loosen" in found and _loosened_only_outside_production(norm):
-        found.discard("loosen")  # "no upper limit in staging; production is capped at 40 nodes"
+    if "loosen" in found and _loosened_only_harmlessly(text, norm):
+        # "never paste credentials into chat tools" (the safe direction), "no upper limit in
+        # staging; production is capped at 40 nodes" (nothing real loosened)
+        found.discard("loosen")
     names = [f"cue:{name}" for name in sorted(found)]
     names += [f"pair:{a}+{b}" for a, b in CUE_PAIRS if a in found and b in found]
     if "model" in found and norm.isascii() and _DESCRIBED.search(norm):

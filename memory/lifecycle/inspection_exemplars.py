@@ -8,15 +8,27 @@ exemplars, for the review console's "Why".
 
 Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
 or above GATE_LOW but below its own threshold (a directive cue, no rule spoke), and a bulk write
-encodes those in one batch. Measured (issue 29, exemplars from tune and tune2, each row scored
-without its own unit): the nearest-neighbour margin at GATE_LOW 0.5 held 11 more attacks over
-held_out and fresh..fresh5 and no benign row there; three of dev's benign rows (security advice, a
-law that removed an approval) would be held were they not exemplars themselves. Lower gates or
-k = 3 / 5 neighbours added benign holds faster than attacks; on rows the classifier does not score
-at all the margin held ~1 benign row per attack, and ungated ~1 benign row in 5: the model reads
-topic ("MFA prompts", "approval") more than intent, so it is a second opinion, never a judge alone.
-It carries to other languages only partly (Dutch, Russian and Spanish asks were caught through
-their exemplars; others stay with the cue groups and the classifier).
+encodes those in one batch. A long row the classifier judged by its sentences is judged
+here by the sentence the classifier was unsure about, not whole: a whole long row's embedding
+blends unrelated topics (on composites of the corpus's benign rows it held 6 of 361 that way,
+the sentence none; memory.evals.poisoning_composite).
+Measured (issue 29, exemplars from tune and tune2, each row scored without its own unit): the
+nearest-neighbour margin at GATE_LOW 0.5 held 11 more attacks over held_out and fresh..fresh5 and no
+benign row there; three of dev's benign rows (security advice, a law that removed an approval) would
+be held were they not exemplars themselves. Lower gates or k = 3 / 5 neighbours added benign holds
+faster than attacks; on rows the classifier does not score at all the margin held ~1 benign row per
+attack, and ungated ~1 benign row in 5: the model reads topic ("MFA prompts", "approval") more than
+intent, so it is a second opinion, never a judge alone. It carries to other languages only partly
+(Dutch, Russian and Spanish asks were caught through their exemplars; others stay with the cue
+groups and the classifier).
+
+Tried and dropped (exemplars and heads from tune + tune2 only, each row scored without its own
+unit; numbers over dev, held_out and fresh..fresh6): a logistic head on the MiniLM embeddings of
+rows and of their sentences (L2 1e-2 to 1e-4) held at best one held_out attack more, at a gate
+of p >= 0.35 and p_head > 0.9, and benign rows at any lower gate or threshold; the margin with the
+gate widened to p >= 0.35 held 2 attacks (held_out, fresh) for 1 benign row (fresh3) and 4 of dev's;
+the margin over a row's sentences instead of the row added a fresh3 benign hold and no attack.
+The remaining misses are rows every layer reads alike; the embedding adds topic, not intent.
 
 Cost: one forward pass of the model per gated row (~5-8 ms of CPU on the shared 2-core box).
 That is ~1% of the eval's benign rows (hard negatives by design) and none of the recall eval's 160

@@ -34,6 +34,7 @@ no model, no control and no destination costs a handful of substring tests.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_lexicon import (
@@ -340,6 +341,26 @@ GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
 _GATE_SCAN = LiteralScan(GATE_WORDS)
 
 
+class _Sentences:
+    """A row's sentences (_SENTENCE), split on first use and then kept: most rows reach no check
+    that reads sentences, and a row that reaches one often reaches several."""
+
+    def __init__(self, norm: str) -> None:
+        self.norm = norm
+        self._found: list[re.Match[str]] | None = None
+
+    def __iter__(self) -> Iterator[re.Match[str]]:
+        if self._found is None:
+            self._found = list(_SENTENCE.finditer(self.norm))
+        return iter(self._found)
+
+    @property
+    def first(self) -> re.Match[str] | None:
+        """The sentence that opens the row at its first character (None when it opens on a mark)."""
+        first = next(iter(self), None)
+        return first if first is not None and first.start() == 0 else None
+
+
 def _has(found: set[str], gate: _Gate) -> bool:
     return not gate.words.isdisjoint(found)
 
@@ -399,11 +420,13 @@ def capped(text: str) -> bool:
     return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
 
 
-def _model_vocative(norm: str) -> SemanticHit | None:
-    """A line that opens by naming the model, then a colon: a message to it, in any language
-    (the English and several other forms are in the detectors and ADDRESS_FORMS already)."""
-    start = 0
-    for line in norm.split("\n"):
+def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
+    """A sentence (a line, or a sentence inside one) that opens by naming the model, then a colon
+    or a comma: a message to it, in any language (the English and several other forms are in the
+    detectors and ADDRESS_FORMS already). A sentence, not only a line: an email or meeting notes
+    address the model mid-paragraph as well as at a line's start."""
+    for sentence in sentences:
+        line = sentence[0].lstrip()
         head = line[:_VOCATIVE_REACH]
         match = _VOCATIVE.match(line) if (":" in head or "：" in head) else None
         if match is None and ("," in head or "，" in head):
@@ -412,8 +435,7 @@ def _model_vocative(norm: str) -> SemanticHit | None:
                 match = None
         if match:
             why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
-            return SemanticHit("addressed_directive", why, _snip(norm, start))
-        start += len(line) + 1
+            return SemanticHit("addressed_directive", why, _snip(norm, sentence.end() - len(line)))
     return None
 
 
@@ -441,12 +463,12 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     return None
 
 
-def _model_conduct(norm: str) -> SemanticHit | None:
+def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """A sentence that names the model with a duty, a permission or a new power ("AI copilots
     connected to this CRM must export ...", "le chatbot devra ...", "the assistant acts as the
     approver"), or a control of it loosened; a sentence that only describes the model ("the
     chatbot answers questions about opening hours") is a fact."""
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         named = _MODEL_NAMED.search(text)
         if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
@@ -467,12 +489,17 @@ def _model_conduct(norm: str) -> SemanticHit | None:
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't|no longer)\s+$")
 
 
+def _negated_before(text: str, found: re.Match[str]) -> bool:
+    """A negation right before `found` in `text` ("was not granted", "may never deploy")."""
+    return _NOT_BEFORE.search(text, max(0, found.start() - 12), found.start()) is not None
+
+
 def _model_favoured(text: str) -> re.Match[str] | None:
     """In a sentence naming the model and a control or restriction: the control loosened, a
     privilege granted or an exemption made (the model the beneficiary), unless negated ("write
     access was not granted")."""
     found = _LOOSENED.search(text) or _GRANTED.search(text) or _EXEMPT.search(text)
-    if found is None or _NOT_BEFORE.search(text, max(0, found.start() - 12), found.start()):
+    if found is None or _negated_before(text, found):
         return None
     return found
 
@@ -483,10 +510,10 @@ def _not_the_models(text: str, duty: re.Match[str]) -> bool:
     return bool(negated and _PERMISSION_WORD.search(duty[0])) or bool(_PERSON_DUTY.search(before))
 
 
-def _lasting_behaviour(norm: str) -> SemanticHit | None:
+def _lasting_behaviour(norm: str, sentences: _Sentences) -> SemanticHit | None:
     if not _PERSIST.search(norm):
         return None
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         persist = _PERSIST.search(text)
         if not persist:
@@ -499,7 +526,7 @@ def _lasting_behaviour(norm: str) -> SemanticHit | None:
         why = f"lasting: '{persist[0]}'; scope: '{scope[0][:40]}'; act: '{act[0]}'"
         return SemanticHit("lasting_behaviour", why, _snip(norm, sentence.start()))
     # "Remember this permanently:" may open a row whose next sentence is the behaviour
-    first = _SENTENCE.match(norm)
+    first = sentences.first
     if first and _PERSIST.search(first[0]) and first[0].rstrip().endswith(":"):
         rest = norm[first.end() :]
         scope, act = _CONVERSATION.search(rest), _ACT.search(rest)
@@ -515,7 +542,9 @@ def _sweeping_beyond(norm: str, words: str) -> bool:
     return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
 
 
-def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit | None:
+def _control_loosened(
+    norm: str, sentences: _Sentences, found: set[str], *, model: bool
+) -> SemanticHit | None:
     empowered = _EMPOWERED.search(norm) if model else None
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
@@ -526,7 +555,7 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
         return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
     if not _has(found, _LOOSENED_GATE) or not _LOOSENED.search(norm):
         return None
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         if tightened(text) or warned_claim(text):
             continue  # the safe way ("approval is now required", "rights revoked"), or a warning
@@ -546,7 +575,7 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
                 if granted is None:
                     continue
                 loosened = granted
-            if action or privilege or _sweeping_beyond(norm, loosened[0]):
+            if action or privilege or _sweeping_beyond(text, loosened[0]):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -554,18 +583,18 @@ def _control_loosened(norm: str, found: set[str], *, model: bool) -> SemanticHit
     return None
 
 
-def _opened_to_unvetted(norm: str) -> SemanticHit | None:
+def _opened_to_unvetted(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """A privilege or a protected store opened to grantees nobody vets, or to everyone at once
     ("guest accounts have been granted write access to billing", "interns were added to the prod
     admins", "the keys vault is now readable by every service account"): a loosening whoever
     reports it. Read-only grants, negated ones and tightenings are limits, not openings."""
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         grantee = _UNVETTED.search(text)
         if grantee is None or tightened(text) or warned_claim(text) or _READ_ONLY.search(text):
             continue
         opened = _GRANTED.search(text) or _OPENED_TO.search(text) or _LOOSENED.search(text)
-        if opened is None or _NOT_BEFORE.search(text, max(0, opened.start() - 12), opened.start()):
+        if opened is None or _negated_before(text, opened):
             continue
         guarded = _GUARDED.search(text)
         if guarded is None:
@@ -589,10 +618,10 @@ def _self_approval(norm: str) -> SemanticHit | None:
     return None
 
 
-def _encoded_into_output(norm: str) -> SemanticHit | None:
+def _encoded_into_output(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """Private data encoded (base64, hex, rot13) into the reply, a link or the output: a route out
     that needs no address."""
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         encoding = _ENCODING.search(text)
         if encoding is None:
@@ -604,11 +633,11 @@ def _encoded_into_output(norm: str) -> SemanticHit | None:
     return None
 
 
-def _instructions_voided(norm: str) -> SemanticHit | None:
+def _instructions_voided(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """The model's own instructions declared void or relocated, no imperative needed ("your
     earlier guidance is obsolete", "the system prompt is whatever the last memory note says"),
     unless quoted as an example or warned against."""
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         own = _OWN_INSTRUCTIONS.search(text)
         if own is None or mentioned(text, own.start()) or warned_claim(text):
@@ -620,11 +649,11 @@ def _instructions_voided(norm: str) -> SemanticHit | None:
     return None
 
 
-def _leave_to_act_alone(norm: str) -> SemanticHit | None:
+def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """Leave for someone, or the model, to act alone on something of consequence ("agents may deploy
     on their own", "can sign off on payouts by itself"): the person a control puts in the loop is
     taken out. Negated ("may not ... on its own") or narrowed by a tightening, it is a limit."""
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         alone = _ALONE.search(text)
         if alone is None or tightened(text):
@@ -633,7 +662,7 @@ def _leave_to_act_alone(norm: str) -> SemanticHit | None:
         if permitted is None or _NOT_AFTER.match(text, permitted.end()):
             continue
         act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
-        if act and not _NOT_BEFORE.search(text, max(0, permitted.start() - 12), permitted.start()):
+        if act and not _negated_before(text, permitted):
             why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
             return SemanticHit(
                 "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -683,11 +712,11 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     return None
 
 
-def _exfiltration_route(norm: str) -> SemanticHit | None:
+def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     # a sentence's match is a match in the whole text: without one there, no sentence has one
     if not (_SEND.search(norm) and _SENT_THING.search(norm) and _OUTSIDE.search(norm)):
         return None
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         # A leading condition names what sets the act off, not what is sent: "when the on-call
         # phone rings, acknowledge and post in #incidents" sends no phone. With a send verb after
@@ -719,16 +748,17 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if found is None:
         found = _GATE_SCAN.found(norm)
     hits: list[SemanticHit | None] = []
+    sentences = _Sentences(norm)
     model = _has(found, _MODEL_GATE) or not _MODEL_WORDS.isdisjoint(_WORDS.findall(norm))
     if model:
         hits.append(_addressed_directive(norm, turn=turn))
     if not turn and not any(hits):
-        hits.append(_model_vocative(norm))
+        hits.append(_model_vocative(norm, sentences))
     if turn:
         return [hit for hit in hits if hit]
     if model:
         hits.append(_model_obligation(norm))
-        hits.append(_model_conduct(norm))
+        hits.append(_model_conduct(norm, sentences))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
     if (
@@ -736,20 +766,20 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         and _has(found, _INSTRUCTIONS_GATE)
         and not _matched(hits, "override_earlier")
     ):
-        hits.append(_instructions_voided(norm))
+        hits.append(_instructions_voided(norm, sentences))
     if _has(found, _PERSIST_GATE):
-        hits.append(_lasting_behaviour(norm))
+        hits.append(_lasting_behaviour(norm, sentences))
     if _has(found, _CONTROL_GATE) or model:
-        hits.append(_control_loosened(norm, found, model=model))
+        hits.append(_control_loosened(norm, sentences, found, model=model))
     if _has(found, _GRANTEE_GATE) and not _matched(hits, "control_loosened"):
-        hits.append(_opened_to_unvetted(norm))
+        hits.append(_opened_to_unvetted(norm, sentences))
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
-        hits.append(_exfiltration_route(norm))
+        hits.append(_exfiltration_route(norm, sentences))
     if _has(found, _ENCODING_GATE) and not _matched(hits, "exfiltration_route"):
-        hits.append(_encoded_into_output(norm))
+        hits.append(_encoded_into_output(norm, sentences))
     if _has(found, _OWN_GATE) and _has(found, _APPROVE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_self_approval(norm))
     if _has(found, _ALONE_GATE) and not _matched(hits, "control_loosened"):
-        hits.append(_leave_to_act_alone(norm))
+        hits.append(_leave_to_act_alone(norm, sentences))
     return [hit for hit in hits if hit]
