@@ -132,6 +132,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # mmrL (on top of the tail): ranks 6-10 by maximal marginal relevance on the vectors, the
     # keyword heads kept: L 0.003 / 0.006 / 0.01: A 0.901 / 0.898 / 0.893, B 0.851 / 0.849 /
     # 0.854, ours tuning 0.959 / 0.957 / 0.954 (mmr0 = base): not kept.
+    # A sweep at structure.Weights' 10-hit window (r@5 / r@10 vs base: LoCoMo A 0.812 / 0.903, B
+    # 0.780 / 0.849; ours tuning 0.897 / 0.965, held-out 0.935 / 0.967): hits12 (kept), hits14 and
+    # repeat.2 / .3 ours tuning r@10 0.967, the rest the same; heads3 / heads4 B r@5 0.782, ours
+    # tuning 0.899, the rest the same (not kept: structure.Weights.window_hits); answer-hits20 and
+    # vtail80 identical; talk1 A 0.815 / 0.906 but ours held-out r@5 0.918; talk3 ours held-out
+    # 0.875; shortw3 A r@5 0.809; shortw5 B 0.775; speaker.4 A r@5 0.825 but r@10 0.898, B r@5
+    # 0.785, ours tuning r@10 0.959; speaker.6 A 0.804.
     "answer-hits20": {"answer_hits": 20},
     "talk1": {"small_talk_words": 1},
     "talk3": {"small_talk_words": 3},
