@@ -132,9 +132,49 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # mmrL (on top of the tail): ranks 6-10 by maximal marginal relevance on the vectors, the
     # keyword heads kept: L 0.003 / 0.006 / 0.01: A 0.901 / 0.898 / 0.893, B 0.851 / 0.849 /
     # 0.854, ours tuning 0.959 / 0.957 / 0.954 (mmr0 = base): not kept.
+    # A sweep at structure.Weights' 10-hit window (r@5 / r@10 vs base: LoCoMo A 0.812 / 0.903, B
+    # 0.780 / 0.849; ours tuning 0.897 / 0.965, held-out 0.935 / 0.967): hits12 (kept), hits14 and
+    # repeat.2 / .3 ours tuning r@10 0.967, the rest the same; heads3 / heads4 B r@5 0.782, ours
+    # tuning 0.899, the rest the same (not kept: structure.Weights.window_hits); answer-hits20 and
+    # vtail80 identical; talk1 A 0.815 / 0.906 but ours held-out r@5 0.918; talk3 ours held-out
+    # 0.875; shortw3 A r@5 0.809; shortw5 B 0.775; speaker.4 A r@5 0.825 but r@10 0.898, B r@5
+    # 0.785, ours tuning r@10 0.959; speaker.6 A 0.804.
+    "answer-hits20": {"answer_hits": 20},
+    "talk1": {"small_talk_words": 1},
+    "talk3": {"small_talk_words": 3},
+    "shortw3": {"short_words": 3},
+    "shortw5": {"short_words": 5},
+    "repeat.3": {"repeat_factor": 0.3},
+    "speaker.4": {"speaker_boost": 0.4},
+    "speaker.6": {"speaker_boost": 0.6},
+    "heads6": {"heads_from": 6},
+    "heads4": {"heads_from": 4},
+    "hits12": {"window_hits": 12},
+    "heads3": {"heads_from": 3},
+    "heads4-hits12": {"heads_from": 4, "window_hits": 12},
+    "heads4-hits12-repeat.3": {"heads_from": 4, "window_hits": 12, "repeat_factor": 0.3},
+    "hits12-repeat.3": {"window_hits": 12, "repeat_factor": 0.3},
+    "hits14": {"window_hits": 14},
+    "repeat.2": {"repeat_factor": 0.2},
+    "vtail80": {"tail_depth": 80},
     "vtail40": {"tail_depth": 40},
     "vtail60": {"tail_depth": 60},
     "vtail100": {"tail_depth": 100},
+    # Named on the command line, measured and not kept (vs base: LoCoMo A r@5 / r@10 0.812 /
+    # 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.965, held-out 0.935 / 0.967):
+    # prfB-M (prf): pseudo-relevance feedback, the query vector moved B x the mean of the first
+    # rerank's top M turns, the deep ranking re-scored, reranked again. prf0.2-5: A r@10 0.896,
+    # B r@5 0.772; prf0.5-5 / prf1-5: lower on every split (ours tuning r@10 0.954 / 0.940);
+    # prf0.5-10: B r@5 0.767; -pool (the new ranking's head as the pool) as prf0.5-5; -late (the
+    # head kept, ranks 6-10 from the second pass): prf1-3-late B r@10 0.854 but A 0.896 and ours
+    # tuning 0.938; prf0.3-3-late A 0.901, B 0.844.
+    # cosL[-late] (cosine): a calibrated vector term, rerank's top 30 re-sorted by score + L x
+    # the row's cosine to the query (keyword heads kept). cos0.005: A r@5 0.817 but r@10 0.901,
+    # ours held-out r@5 0.924; cos0.01: A r@10 0.896, held-out r@5 0.913; -late (head kept):
+    # 0.005 / 0.01 / 0.02 A r@10 0.901 / 0.896 / 0.898, ours held-out r@10 up to 0.973.
+    # nbrB-T (neighbours): ranks past the head raised by B x sum over the head's rows of
+    # (cosine to it - T)+, a turn like two top hits: 0.01-0.5 B r@10 0.844, ours tuning 0.954;
+    # 0.005-0.4 / 0.02-0.6 / 0.05-0.7 flat on A, lower on ours (tuning 0.962 / 0.951 / 0.957).
     # Tried and dropped: at most 2 / 3 / 4 turns of one session in the top 10 past the head (the
     # rest moved down): r@10 LoCoMo A 0.903 -> 0.885 / 0.896 / 0.903, B 0.846 -> 0.836 / 0.841 /
     # 0.844, ours tuning 0.957 -> 0.948 / 0.951 / 0.951; with vtail60 no better.
@@ -178,6 +218,115 @@ def variant_top(name: str, p: Pools, weights: Any) -> list[int]:
         weights=weights,
         tail=tail_of(name, p),
     )
+
+
+def prf(name: str, p: Pools, weights: Any) -> list[int]:
+    """prfB-M[-late][-pool]: pseudo-relevance feedback on the vector side. The query vector moved
+    by B times the mean vector of the first rerank's top M turns; the deep vector ranking
+    re-scored by it; then reranked again. -late: the first rerank's top heads_from kept, the ranks
+    past it from the second. -pool: the new vector ranking's head is the pool (else the pool's
+    rows stay, only their vector ranks move)."""
+    import numpy as np
+
+    from memory.retrieval import structure
+
+    head, *opts = name.split("-")
+    beta, m = float(head[3:]), int(opts.pop(0))
+    first = structure.rerank(
+        p.query,
+        rankings("base", p),
+        k=max(m, K),
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of("base", p),
+    )
+    top = [i for i in first[:m] if i in p.vecs]
+    if not top:
+        return first[:K]
+    centroid = np.mean([p.vecs[i] for i in top], axis=0)
+    shifted = p.qvec + beta * centroid
+    candidates = list(dict.fromkeys([*p.deep, *p.keyword]))
+    scored = {i: float(p.vecs[i] @ shifted) for i in candidates if i in p.vecs}
+    deep = sorted(scored, key=lambda i: -scored[i])
+    pool_n = len(p.semantic)
+    if "pool" in opts:
+        q = dataclasses.replace(p, semantic=deep[:pool_n], deep=deep)
+    else:
+        q = dataclasses.replace(p, deep=deep)
+    second = structure.rerank(
+        p.query,
+        rankings("base", q),
+        k=K,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of("base", q),
+    )
+    if "late" in opts:
+        kept = first[: weights.heads_from]
+        return [*kept, *(i for i in second if i not in kept)][:K]
+    return second
+
+
+def cosine(name: str, p: Pools, weights: Any) -> list[int]:
+    """cosL[-late]: rerank's top 30 re-sorted by score plus L times the row's cosine to the query
+    vector (a calibrated vector term beside RRF's ranks). -late: the head (heads_from) kept."""
+    from memory.retrieval import structure
+
+    head, *opts = name.split("-")
+    share = float(head[3:])
+    scored = structure.rerank_scored(
+        p.query,
+        rankings(name, p),
+        k=30,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of(name, p),
+    )
+    low = min((float(p.vecs[i] @ p.qvec) for i, _ in scored if i in p.vecs), default=0.0)
+    moved = {i: v + share * (float(p.vecs[i] @ p.qvec) if i in p.vecs else low) for i, v in scored}
+    if "late" in opts:
+        kept = [i for i, _ in scored[: weights.heads_from]]
+        order = [*kept, *sorted((i for i in moved if i not in kept), key=lambda i: -moved[i])]
+    else:
+        order = sorted(moved, key=lambda i: -moved[i])
+    keyword_turns = [i for i in p.keyword if i in p.rows and p.rows[i].is_turn]
+    pairs = [(i, moved[i]) for i in order]
+    return [i for i, _ in structure.keep_keyword_heads(pairs, keyword_turns, k=K, weights=weights)]
+
+
+def neighbours(name: str, p: Pools, weights: Any) -> list[int]:
+    """nbrB-T: rerank's ranks past heads_from (of its top 30) re-sorted by score plus B times the
+    sum, over the head's rows, of how far the row's cosine to each exceeds T (a turn like the
+    top hits: a neighbour of the evidence by meaning)."""
+    from memory.retrieval import structure
+
+    head, threshold = name.split("-")
+    share = float(head[3:])
+    scored = structure.rerank_scored(
+        p.query,
+        rankings("base", p),
+        k=30,
+        queryset=p.scope,
+        loaded=p.rows,
+        weights=weights,
+        tail=tail_of("base", p),
+    )
+    top = [i for i, _ in scored[: weights.heads_from] if i in p.vecs]
+
+    def bonus(item: int) -> float:
+        if item not in p.vecs:
+            return 0.0
+        return sum(max(0.0, float(p.vecs[item] @ p.vecs[j]) - float(threshold)) for j in top)
+
+    moved = [
+        (i, v + (share * bonus(i) if at >= weights.heads_from else 0.0)) for at, (i, v) in enumerate(scored)
+    ]
+    pairs = [*moved[: weights.heads_from], *sorted(moved[weights.heads_from :], key=lambda pair: -pair[1])]
+    keyword_turns = [i for i in p.keyword if i in p.rows and p.rows[i].is_turn]
+    return [i for i, _ in structure.keep_keyword_heads(pairs, keyword_turns, k=K, weights=weights)]
 
 
 def mmr(name: str, p: Pools, weights: Any) -> list[int]:
@@ -277,6 +426,8 @@ class Pools:
     kdeep: list[int] = dataclasses.field(default_factory=list)  # the keyword ranking, DEEP rows
     dated: list[int] = dataclasses.field(default_factory=list)  # rows written on the named days
     sims: list[float] = dataclasses.field(default_factory=list)  # cosine of each `deep` row
+    qvec: Any = None  # the query's vector
+    vecs: dict[int, Any] = dataclasses.field(default_factory=dict)  # id -> stored vector (shared)
 
 
 class VectorCache:
@@ -329,6 +480,7 @@ def _pools(
     )
     vectors.vectors_store(zip(pks, matrix, strict=True), model=MODEL)
     turn_of = {pk: t.turn_id for pk, t in zip(pks, corpus.turns, strict=True)}
+    vecs = vectors.stored_vectors(pks, model=MODEL)
     out = []
     pool = structure.pool_size(K)
     helds, texts = [], []
@@ -350,6 +502,7 @@ def _pools(
             q.text, list(held), [r[0] for r in found], rows, q.evidence, split_of(q), q.kind, queryset
         )
         pools.deep = [r[0] for r in deep]
+        pools.qvec, pools.vecs = query_vector, vecs
         stored = vectors.stored_vectors(pools.deep, model=MODEL)
         pools.sims = [float(stored[i] @ query_vector) for i in pools.deep]
         span = _span(q.text, [*held.values(), *(structure.Row(*r) for r in found)])
@@ -568,7 +721,7 @@ def main(argv: list[str] | None = None) -> None:
     chosen = {
         name: table.get(name, table["base"])
         for name in wanted
-        if name in table or name.startswith(("vtail", "mmr"))
+        if name in table or name.startswith(("vtail", "mmr", "prf", "cos", "nbr"))
     }
     cache = VectorCache(instance)
     with transaction.atomic():
@@ -607,6 +760,12 @@ def main(argv: list[str] | None = None) -> None:
                 def rank(p: Pools, weights: Any = weights, name: str = name) -> list[int]:
                     if name.startswith("mmr"):
                         return mmr(name, p, weights)
+                    if name.startswith("nbr"):
+                        return neighbours(name, p, weights)
+                    if name.startswith("cos"):
+                        return cosine(name, p, weights)
+                    if name.startswith("prf"):
+                        return prf(name, p, weights)
                     return variant_top(name, p, weights)
 
                 result = score(pools, turn_of, rank)

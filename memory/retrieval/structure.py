@@ -115,7 +115,13 @@ _SPEAKER = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?([^:\n]{1,40}):\s")
 @dataclass(frozen=True)
 class Weights:
     rrf_k: int = 60
-    list_weights: tuple[float, ...] = (1.0, 1.5)  # keyword, vector
+    # keyword, vector. On plain stores (hybrid.fused_scored's tops) measured flat, not changed:
+    # vector 1.25 / 2 / 3, rrf_k 20 / 120, plain_share_floor 0.4 / 0.6 give recall.jsonl hybrid
+    # r@5 0.926 / 0.921 (halves A / B) everywhere and MRR 0.848 / 0.836 at best (vector 3: A
+    # 0.843; rrf_k 20: 0.839 / 0.839), recall_facts.jsonl 1.000, MRR 0.969 / 0.896 unchanged.
+    # Hybrid r@5 there equals the vector ranking's: the misses are the encoder's (and recall.jsonl's
+    # k061, held by the write inspection, is never deliverable: 2 of B's 139 queries).
+    list_weights: tuple[float, ...] = (1.0, 1.5)
     date_boost: float = 0.02  # rows that are not turns (memory/evals/recall.jsonl kept as it was)
     # A turn's date boost, 0.02 -> 0.03 with anchor_to_turns (bench/recall_splits, hybrid r@5 /
     # r@10): LoCoMo dev 26/30/41 0.747/0.851 -> 0.749/0.859, 42/43 0.735/0.812 -> 0.748/0.820;
@@ -128,7 +134,12 @@ class Weights:
     # LoCoMo dev 26/30/41 0.739 and 42/43 0.716 unchanged (r@10 0.841 -> 0.838 on the first);
     # 0.7 / 0.9 / 1.0 gave ours 0.864 / 0.875 / 0.875 but 0.9 and 1.0 cost LoCoMo r@5
     short_factor: float = 0.8
-    window_hits: int = 10
+    # 10 -> 12 (bench/recall_splits, r@5 / r@10 / MRR): ours tuning 0.897/0.965/0.709 ->
+    # 0.897/0.967/0.710 (all@10 0.875 -> 0.878); LoCoMo dev A 0.812/0.903/0.624, B
+    # 0.780/0.849/0.608 and ours held-out 0.935/0.967/0.735 unchanged (14: the same). heads_from
+    # 4 (with or without it) also held everywhere (B r@5 0.782, ours tuning 0.899) but would let
+    # a k=5 call's last place go to a keyword head that a k=10 call ranks lower: not kept.
+    window_hits: int = 12
     window_reach: int = 2
     next_decay: float = 0.9
     prev_decay: float = 0.7

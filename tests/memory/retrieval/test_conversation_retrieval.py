@@ -696,6 +696,25 @@ def test_a_question_ranked_past_the_window_hits_still_lends_its_answer() -> None
     assert answer not in unlent  # only the window's hits lend: the answer matched nothing
 
 
+def test_the_turns_ranked_11th_and_12th_lend_to_their_neighbours() -> None:
+    above = [
+        f"Alice: Garden diary entry {n}: planted tomatoes, beans and basil in the raised beds."
+        for n in range(10)
+    ]
+    told = "John: We finally booked the family trip to the coast for the summer holidays."
+    after = "John: My sister Rita is coming along with her two dogs and a canoe."
+    ids = store_sessions([("s1", "2026-05-02", [*FILLER_SESSION, told, after]), ("s2", "2026-05-09", above)])
+    keyword = [*(ids[turn] for turn in above), ids[told]]  # the trip's turn is ranked 11th
+    question = "Who joined the family trip to the coast?"
+
+    lent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope()))
+    ten = dataclasses.replace(structure.WEIGHTS, window_hits=10)
+    unlent = dict(structure.rerank_scored(question, [keyword], k=20, queryset=scope(), weights=ten))
+
+    assert ids[after] in lent  # Weights.window_hits: the 11th and 12th hits lend too
+    assert ids[after] not in unlent  # it says none of the question's words
+
+
 def test_a_question_about_the_asked_speaker_lends_its_answer_what_it_matched() -> None:
     shared = "Joanna: Here is the new screenplay draft, printed and bound at last."
     asking = "Nate: Wow, that looks great Joanna! Is that your third one?"
