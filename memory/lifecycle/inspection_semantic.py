@@ -185,7 +185,8 @@ _NOT_AFTER = re.compile(r"\s*(?:not|never|no longer|n't|nicht|nie|pas|no|não)\b
 _PRIVATE_DATA = _c(PRIVATE_DATA)
 _CARRIER = _c(CARRIER)
 _UNCAPPED = re.compile(
-    r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|without)\b"
+    r"\b(?:any (?:amount|size|sum|value)|unlimited|no (?:limit|cap|ceiling|upper bound)|whatever the \w+|"
+    r"without (?:an? |any )?(?:limits?|caps?|ceilings?|upper bound|restrictions?))\b"
 )
 # "KI: ...", "Assistente: ...", "المساعد: ...": the model named, then a colon, then the message
 _VOCATIVE = _c(rf"[\s\-*•>\"'«“]*{VOCATIVE_LEAD}{MODEL_VOCATIVE}\s*[:：]\s*\S")
@@ -550,7 +551,9 @@ def _control_loosened(
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
     standing = _STANDING.search(norm)
-    if standing and (_PERSIST.search(norm) or _sweeping_beyond(norm, standing[0])):
+    # a standing permission made lasting is held; one that is only sweeping is not when it is
+    # capped ("can refund up to 200 EUR without approval; larger refunds need a finance lead")
+    if standing and (_PERSIST.search(norm) or (_sweeping_beyond(norm, standing[0]) and not capped(norm))):
         why = f"standing permission: '{standing[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, standing.start()), code="protected_subject")
     if not _has(found, _LOOSENED_GATE) or not _LOOSENED.search(norm):
@@ -575,7 +578,7 @@ def _control_loosened(
                 if granted is None:
                     continue
                 loosened = granted
-            if action or privilege or _sweeping_beyond(text, loosened[0]):
+            if action or privilege or (_sweeping_beyond(text, loosened[0]) and not capped(text)):
                 why = f"control: '{control[0]}'; loosened: '{loosened[0]}'"
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
