@@ -106,6 +106,7 @@ SEED = 20261204
 CENTRES = 200
 MODEL = "bench-pgvector-384"
 K = 10
+REAL_QUERY_POOL = 400  # --vectors real: hybrid's query texts each get one of these real vectors
 CLONE_ABOVE = 100_000  # chunks written through add_chunks; the rest are SQL copies of them (text
 # repeats, so keyword posting lists grow as the store does; every vector is distinct)
 
@@ -119,9 +120,37 @@ def _centres() -> Any:
     return np.random.default_rng(SEED).standard_normal((CENTRES, DIM)).astype(np.float32)
 
 
+QUERIES_FROM = "questions"  # --queries-from, for --vectors real: "questions" or "held-out" corpus texts
+
+
+def _real_queries(count: int) -> Any:
+    """Real query vectors (bench/real_vectors.py): questions, or corpus texts past the index."""
+    from bench import real_vectors
+
+    held_out = None if QUERIES_FROM == "questions" else _chunk_rows()
+    return real_vectors.query_matrix(count, held_out_after=held_out)
+
+
+@functools.cache
+def _question_pool() -> Any:
+    """The fake embedder's real vectors, loaded once (it runs on the query's embedding thread)."""
+    from bench import real_vectors
+
+    return real_vectors.query_matrix(REAL_QUERY_POOL)
+
+
+def _chunk_rows() -> int:
+    from memory.store.models import Chunk
+
+    return Chunk.objects.count()
+
+
 def _vectors(kind: str, count: int, rng: Any) -> Any:
     import numpy as np
 
+    if kind == "real":  # the fake embedder's query vectors: a real question's, picked by rng
+        pool = _question_pool()
+        return pool[rng.integers(0, len(pool), count)]
     if kind == "uniform":
         m = rng.standard_normal((count, DIM)).astype(np.float32)
     else:
@@ -134,6 +163,8 @@ def _vectors(kind: str, count: int, rng: Any) -> Any:
 def query_vectors(kind: str, count: int) -> Any:
     import numpy as np
 
+    if kind == "real":
+        return _real_queries(count)
     return _vectors(kind, count, np.random.default_rng(SEED + 1))
 
 
@@ -159,6 +190,17 @@ def _write_vectors(kind: str) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")
         ids = np.array([row[0] for row in cursor.fetchall()], dtype=np.int64)
+    if kind == "real":  # the first len(ids) corpus texts' embeddings, one per chunk in id order
+        from bench import real_vectors
+
+        m = real_vectors.matrix(len(ids))
+        return pg_bulk.load_vectors(
+            (
+                (ids[at : at + pg_bulk.COPY_BLOCK], m[at : at + pg_bulk.COPY_BLOCK])
+                for at in range(0, len(ids), pg_bulk.COPY_BLOCK)
+            ),
+            model=MODEL,
+        )
     gen = np.random.default_rng(SEED)
     blocks = (
         (ids[at : at + pg_bulk.COPY_BLOCK], _vectors(kind, len(ids[at : at + pg_bulk.COPY_BLOCK]), gen))
@@ -531,7 +573,21 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--vectors", choices=("clustered", "uniform"), default="clustered")
+    parser.add_argument(
+        "--vectors",
+        choices=("clustered", "uniform", "real"),
+        default="clustered",
+        help="real: embedded real texts and questions (bench/real_vectors.py)",
+    )
+    parser.add_argument(
+        "--queries-from",
+        choices=("questions", "held-out"),
+        default="questions",
+        help="--vectors real: questions, or corpus texts that are not rows of the index",
+    )
+    parser.add_argument(
+        "--latency-ef", help="comma list: the latency step once per hnsw.ef_search (keyword/hybrid only)"
+    )
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
@@ -544,6 +600,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global QUERIES_FROM
+    QUERIES_FROM = args.queries_from
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database with pgvector (its tables are replaced)")
     instance = common.bench_instance(f"pgvector-{args.rows}-{args.vectors}")
@@ -564,11 +622,18 @@ def main(argv: list[str] | None = None) -> None:
         "seed": SEED,
         "db": connection.settings_dict["NAME"],
     }
+    if args.vectors == "real":
+        from bench import real_vectors
+
+        params["real_version"] = real_vectors.VERSION
     built = common.is_built(instance, params)
     if built is None or args.rebuild:
         print(f"  building {args.rows:,} chunks + {args.vectors} vectors ...", file=sys.stderr, flush=True)
         for other in common.BENCH_ROOT.glob(f"pgvector-{args.rows}-*/{common.MARKER}"):
-            other.unlink()  # one database: whichever vectors were written last are the built ones
+            # one database: whichever vectors were written last are the built ones (markers of
+            # other databases, another run's, stay)
+            if json.loads(other.read_text()).get("params", {}).get("db") == params["db"]:
+                other.unlink()
         info = build(args.rows, args.vectors, reuse_chunks=args.reuse_chunks)
         common.mark_built(instance, params, info)
         built = common.is_built(instance, params)
@@ -601,6 +666,12 @@ def main(argv: list[str] | None = None) -> None:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
         if args.search_ef:
             settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
+    if args.latency_ef:
+        for ef in [int(x) for x in args.latency_ef.split(",")]:
+            settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
+            print(f"  latency at hnsw.ef_search {ef}, {args.queries} queries:")
+            latency(args.vectors, args.queries, in_process=False, ahead=False)
+        return
     if "latency" not in skip:
         in_process = args.rows <= 200_000 and "old" not in skip
         latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
