@@ -11,7 +11,11 @@ secondary indexes (the GIN one too) re-created once afterwards; then one 384-dim
 chunk, either `uniform` (standard normal, the worst case for any graph index: no structure, all
 distances alike) or `clustered` (200 centres, each vector a centre plus 0.6x noise, as sentence
 embeddings cluster by topic; at 1M that is 5,000 vectors per topic, alike within it), sent as
-one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. Use a
+one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. `--vectors real`
+puts real embeddings there instead (bench/real_vectors.py: distinct real texts through the local
+model, cached) and asks real questions (or, --queries-from held-out, corpus texts that are not
+rows); the fake embedder then hands hybrid one of 400 real questions' vectors per query text.
+--latency-ef 40,100,200,400 runs the keyword/hybrid latency step once per hnsw.ef_search. Use a
 database of its own (its tables are replaced) and keep it: at 1M the build took 73 min on the
 shared 2-core machine (chunk rows 17 min, mostly writes.py's inspection; COPY 1.5 min; indexes
 1 min; vectors 2 min; HNSW 40 min with maintenance_work_mem 6GB and one parallel worker).
