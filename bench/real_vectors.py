@@ -232,16 +232,17 @@ def query_matrix(count: int, *, held_out_after: int | None = None) -> Any:
     `held_out_after` the corpus texts past that index size (never rows of the index)."""
     import numpy as np
 
+    name = "questions" if held_out_after is None else f"held-out-{held_out_after}"
+    path = CACHE / f"queries-{name}-{count}.npy"
+    if path.exists():  # before corpus(): parsing its JSON takes ~1 s, a fresh process's first query
+        return np.load(path)
     texts, questions = corpus()
     if held_out_after is not None:
-        chosen, name = texts[held_out_after : held_out_after + count], f"held-out-{held_out_after}"
+        chosen = texts[held_out_after : held_out_after + count]
     else:
-        chosen, name = questions[:count], "questions"
+        chosen = questions[:count]
     if len(chosen) < count:
         raise SystemExit(f"only {len(chosen)} {name} query texts, asked for {count}")
-    path = CACHE / f"queries-{name}-{count}.npy"
-    if path.exists():
-        return np.load(path)
     encoder = _encoder_once()
     m = _unit(np.stack([encoder.encode_query(text) for text in chosen]))
     np.save(path, m)
