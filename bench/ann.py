@@ -51,6 +51,13 @@ place of i8 and not kept (runs on a shared 2-core box, default 128 MB resident b
   every query. VmHWM (printed per --later) is the peak, during a query.
 The i8 base was not rebuilt at 1M that day (~1400 CPU s; two attempts stopped unfinished on the
 shared box), so no same-day i8 figures at 1M: the paragraph above is the last.
+
+2026-12-06, --vectors real at 100k (bench/real_vectors.py; i8 base, 376 s wall / 72 CPU s on a
+busy box, 51 MB): top-10 agreement 0.998 on 200 real questions (0.98 of lists identical); --tune
+0.993 / 0.998 / 0.998 / 0.999 at expansion_search 128 / 256 / 384 / 512 (held-out corpus texts
+0.996 / 0.998 / 0.999 / 0.999). hybrid/keyword p50 x18.5, p99 x1.83 (keyword p50 2.2 ms, p90
+27 ms: a noisy run beside PostgreSQL benches). New process: first hybrid 185 ms (keyword 8 ms),
+25 ms after prepare_hybrid() (78 ms); VmRSS 178 MB after it, 181 MB after 100 queries.
 """
 
 from __future__ import annotations

@@ -88,6 +88,19 @@ instead of two: p50 13.3 -> 11.5 ms at 300k, 8.1 -> 6.6 at 100k (the embedding's
 the keyword search aside). Agreement at 300k, 200 queries: 0.983 / 0.989 / 0.998 at ef_search
 100 / 140 / 194 (deliverable() the same; at 100 and 140 one query misses its topic entirely);
 at 100k 0.988 / 0.998 / 0.999 / 0.999 at 40 / 60 / 80 / 100.
+
+2026-12-06, --vectors real at 100k (bench/real_vectors.py; shared host, load 4, an embedding job
+beside it). Real vectors are harder for the graph than the clustered set, not easier: top-10
+agreement on 200 real questions 0.935 / 0.974 / 0.990 / 1.000 at ef_search 40 / 100 / 200 / 400
+(deliverable() within 0.002; on 400 questions 0.975 / 0.987 / 0.988 / 0.989 / 0.992 / 0.997 at
+100 / 120 / 140 / 160 / 200 / 400, one question missed entirely even at 400); on 200 held-out
+corpus texts 0.979 / 0.993 / 0.998 / 0.999. ef_for_rows(100k) = 100 gives 0.974-0.975 on the
+questions: under 0.98. The misses are questions whose neighbours are one conversation's turns
+(e.g. "When was John's old area hit with a flood?": exact top-1 cosine 0.52, pgvector's best
+0.30 at ef 100-200): a question is not drawn from the rows' distribution. hybrid/keyword
+(200 queries per ef, one run each, p99 of 200 samples is noisy): p50/p99 x3.15/x1.12 (ef 40),
+x4.35/x1.02 (100), x4.46/x2.05 (200), x4.36/x1.77 (400); the vector step alone p50 11.0 / 7.9 /
+9.9 / 15.4 ms. Fresh process: first hybrid 127 ms (keyword 53), RSS 98 / 99 MB.
 """
 
 from __future__ import annotations
