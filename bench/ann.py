@@ -51,11 +51,19 @@ place of i8 and not kept (runs on a shared 2-core box, default 128 MB resident b
   every query. VmHWM (printed per --later) is the peak, during a query.
 The i8 base was not rebuilt at 1M that day (~1400 CPU s; two attempts stopped unfinished on the
 shared box), so no same-day i8 figures at 1M: the paragraph above is the last.
+
+2026-12-06, --vectors real at 100k (bench/real_vectors.py; i8 base, 376 s wall / 72 CPU s on a
+busy box, 51 MB): top-10 agreement 0.998 on 200 real questions (0.98 of lists identical); --tune
+0.993 / 0.998 / 0.998 / 0.999 at expansion_search 128 / 256 / 384 / 512 (held-out corpus texts
+0.996 / 0.998 / 0.999 / 0.999). hybrid/keyword p50 x18.5, p99 x1.83 (keyword p50 2.2 ms, p90
+27 ms: a noisy run beside PostgreSQL benches). New process: first hybrid 185 ms (keyword 8 ms),
+25 ms after prepare_hybrid() (78 ms); VmRSS 178 MB after it, 181 MB after 100 queries.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -78,6 +86,8 @@ LATER = (100, 1000)  # hybrid queries after which a fresh process's resident mem
 QUERY_SEED = SEED
 HELD_OUT_SEED = SEED + 7919
 DTYPE: str | None = None  # --dtype: ann_index.DTYPE for this run's build (an A/B of formats)
+VECTORS = "clustered"  # --vectors: "real" is embedded real texts and questions (bench/real_vectors.py)
+REAL_QUERY_POOL = 400  # --vectors real: each query text gets one of these questions' vectors
 
 
 def centres(rows: int) -> Any:
@@ -104,15 +114,54 @@ def query_vector(text: str, topics: Any) -> Any:
     import numpy as np
 
     seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    if VECTORS == "real":
+        pool = _question_pool()
+        return pool[seed % len(pool)]
     return draw(np.random.default_rng(seed), topics, 1)[0]
 
 
+@functools.cache
+def _question_pool() -> Any:
+    from bench import real_vectors
+
+    return real_vectors.query_matrix(REAL_QUERY_POOL)
+
+
+def query_sample(texts: list[str], topics: Any, rows: int) -> Any:
+    """The agreement's query vectors: one per text; with --vectors real, real questions (or with
+    --held-out, corpus texts that are not rows of the index) rather than the texts' pool picks."""
+    if VECTORS != "real":
+        return [query_vector(q, topics) for q in texts]
+    from bench import real_vectors
+
+    held_out = rows if QUERY_SEED == HELD_OUT_SEED else None
+    return list(real_vectors.query_matrix(len(texts), held_out_after=held_out))
+
+
+def _real_rows(rows: int) -> Any:
+    """make(count) for bulk_load.load_vectors: the next `count` rows of the real matrix."""
+    from bench import real_vectors
+
+    m, at = real_vectors.matrix(rows), [0]
+
+    def make(count: int) -> Any:
+        at[0] += count
+        return m[at[0] - count : at[0]]
+
+    return make
+
+
 def setup(rows: int, *, rebuild: bool) -> dict[str, Any]:
-    instance = common.bench_instance(f"ann-{rows}", fresh=rebuild)
+    real = VECTORS == "real"
+    instance = common.bench_instance(f"ann-{rows}" + ("-real" if real else ""), fresh=rebuild)
     from bench import bulk_load
     from bench import search as search_bench
 
     params = {**search_bench.params_for(rows), "dim": DIM, "vector_seed": SEED, "noise": NOISE, "v": 2}
+    if real:
+        from bench import real_vectors
+
+        params["real_version"] = real_vectors.VERSION
     built = common.is_built(instance, params)
     if built is None:
         import shutil
@@ -129,7 +178,8 @@ def setup(rows: int, *, rebuild: bool) -> dict[str, Any]:
         info = bulk_load.load_chunks(rows)
         topics = centres(rows)
         rng = np.random.default_rng(SEED + 1)
-        info.update(bulk_load.load_vectors(MODEL, DIM, lambda count: draw(rng, topics, count)))
+        make = _real_rows(rows) if real else lambda count: draw(rng, topics, count)
+        info.update(bulk_load.load_vectors(MODEL, DIM, make))
         common.mark_built(instance, params, info)
         built = common.is_built(instance, params)
     else:
@@ -241,7 +291,8 @@ def fresh(rows: int, first: str) -> dict[str, Any]:
             "--later",
             ",".join(map(str, LATER)),
         ]
-        + (["--held-out"] if QUERY_SEED == HELD_OUT_SEED else []),
+        + (["--held-out"] if QUERY_SEED == HELD_OUT_SEED else [])
+        + ["--vectors", VECTORS],
         capture_output=True,
         text=True,
         check=True,
@@ -264,7 +315,7 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
         f"queries: {'held-out' if QUERY_SEED == HELD_OUT_SEED else 'development'} split (seed {QUERY_SEED})"
     )
     print(
-        f"ANN index on SQLite: {rows:,} chunks, {stored:,} vectors x {DIM} dims (clustered), k={k}; "
+        f"ANN index on SQLite: {rows:,} chunks, {stored:,} vectors x {DIM} dims ({VECTORS}), k={k}; "
         f"usearch {ann_index.DTYPE}, connectivity {ann_index.CONNECTIVITY}, expansion add/search "
         f"{ann_index.EXPANSION_ADD}/{ann_index.EXPANSION_SEARCH}"
     )
@@ -369,7 +420,7 @@ def run(rows: int, queries: int, k: int, rebuild: bool, rebuild_index: bool) -> 
     )
     measured_pass(texts[:50], k, base)
 
-    sample = [query_vector(q, topics) for q in texts]
+    sample = query_sample(texts, topics, rows)
     ann_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
     common.set_knowledge(vector_ann_min_rows=0)  # the exact in-process path, for the reference answers
     vectors.warm(MODEL)
@@ -467,7 +518,7 @@ def tune(rows: int, queries: int) -> None:
 
     ann_index.AUTO_BUILD = False
     topics = centres(rows)
-    sample = [query_vector(q, topics) for q in texts_for(queries)]
+    sample = query_sample(texts_for(queries), topics, rows)
     common.set_knowledge(vector_ann_min_rows=0)
     vectors.warm(MODEL)
     exact_top = [vectors.nearest_ids(v, k=10, model=MODEL, queryset=deliverable()) for v in sample]
@@ -502,7 +553,12 @@ def compare_builds(count: int) -> None:
 
     rng = np.random.default_rng(SEED)
     topics = centres(count)
-    rows, queries = draw(rng, topics, count), draw(rng, topics, 200)
+    if VECTORS == "real":
+        from bench import real_vectors
+
+        rows, queries = real_vectors.matrix(count), real_vectors.query_matrix(200)
+    else:
+        rows, queries = draw(rng, topics, count), draw(rng, topics, 200)
     truth = np.argsort(-(queries @ rows.T), axis=1)[:, :10]
 
     def agreement(found: Any) -> float:
@@ -515,7 +571,7 @@ def compare_builds(count: int) -> None:
             out.append(row[np.argsort(-(rows[row] @ queries[i]))[:10]])
         return out
 
-    print(f"usearch builds of {count:,} clustered {DIM}-dim vectors (connectivity 16), 200 queries")
+    print(f"usearch builds of {count:,} {VECTORS} {DIM}-dim vectors (connectivity 16), 200 queries")
     for dtype, expansion, threads in [("f32", 64, 2), ("f16", 64, 2), ("i8", 64, 2)]:
         index = Index(ndim=DIM, metric="cos", dtype=dtype, connectivity=16, expansion_add=expansion)
         start, cpu = time.perf_counter(), time.process_time()
@@ -555,7 +611,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tune", action="store_true", help="only compare search-time knobs")
     parser.add_argument("--profile", action="store_true", help="only profile hybrid queries")
     parser.add_argument(
-        "--held-out", action="store_true", help="queries from the held-out seed (not the tuning one)"
+        "--held-out",
+        action="store_true",
+        help="queries from the held-out seed (not the tuning one); with --vectors real, corpus texts "
+        "that are not rows of the index instead of questions",
+    )
+    parser.add_argument(
+        "--vectors",
+        choices=("clustered", "real"),
+        default="clustered",
+        help="real: embedded real texts and questions (bench/real_vectors.py)",
     )
     parser.add_argument(
         "--later",
@@ -569,8 +634,9 @@ def main(argv: list[str] | None = None) -> None:
     global QUERY_SEED, LATER
     QUERY_SEED = HELD_OUT_SEED if args.held_out else SEED
     LATER = tuple(sorted(int(n) for n in args.later.split(",")))
-    global DTYPE
+    global DTYPE, VECTORS
     DTYPE = args.dtype
+    VECTORS = args.vectors
     if args.compare_builds:
         compare_builds(args.compare_builds)
         return

@@ -11,7 +11,11 @@ secondary indexes (the GIN one too) re-created once afterwards; then one 384-dim
 chunk, either `uniform` (standard normal, the worst case for any graph index: no structure, all
 distances alike) or `clustered` (200 centres, each vector a centre plus 0.6x noise, as sentence
 embeddings cluster by topic; at 1M that is 5,000 vectors per topic, alike within it), sent as
-one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. Use a
+one binary COPY (BLOB + pgvector column), then one HNSW build, each time printed. `--vectors real`
+puts real embeddings there instead (bench/real_vectors.py: distinct real texts through the local
+model, cached) and asks real questions (or, --queries-from held-out, corpus texts that are not
+rows); the fake embedder then hands hybrid one of 400 real questions' vectors per query text.
+--latency-ef 40,100,200,400 runs the keyword/hybrid latency step once per hnsw.ef_search. Use a
 database of its own (its tables are replaced) and keep it: at 1M the build took 73 min on the
 shared 2-core machine (chunk rows 17 min, mostly writes.py's inspection; COPY 1.5 min; indexes
 1 min; vectors 2 min; HNSW 40 min with maintenance_work_mem 6GB and one parallel worker).
@@ -84,6 +88,21 @@ instead of two: p50 13.3 -> 11.5 ms at 300k, 8.1 -> 6.6 at 100k (the embedding's
 the keyword search aside). Agreement at 300k, 200 queries: 0.983 / 0.989 / 0.998 at ef_search
 100 / 140 / 194 (deliverable() the same; at 100 and 140 one query misses its topic entirely);
 at 100k 0.988 / 0.998 / 0.999 / 0.999 at 40 / 60 / 80 / 100.
+
+2026-12-06, --vectors real at 100k (bench/real_vectors.py; shared host, load 4, an embedding job
+beside it). Real vectors are harder for the graph than the clustered set, not easier: top-10
+agreement on 200 real questions 0.935 / 0.974 / 0.990 / 1.000 at ef_search 40 / 100 / 200 / 400
+(deliverable() within 0.002; on 400 questions 0.975 / 0.987 / 0.988 / 0.989 / 0.992 / 0.997 at
+100 / 120 / 140 / 160 / 200 / 400, one question missed entirely even at 400); on 200 held-out
+corpus texts 0.979 / 0.993 / 0.998 / 0.999. ef_for_rows(100k) = 100 gives 0.974-0.975 on the
+questions: under 0.98. The misses are questions whose neighbours are one conversation's turns
+(e.g. "When was John's old area hit with a flood?": exact top-1 cosine 0.52, pgvector's best
+0.30 at ef 100-200): a question is not drawn from the rows' distribution. hybrid/keyword
+(200 queries per ef, one run each, p99 of 200 samples is noisy): p50/p99 x3.15/x1.12 (ef 40),
+x4.35/x1.02 (100), x4.46/x2.05 (200), x4.36/x1.77 (400); the vector step alone p50 11.0 / 7.9 /
+9.9 / 15.4 ms. Fresh process: first hybrid 127 ms (keyword 53), RSS 98 / 99 MB.
+At 150k real (one build; HNSW 213 s): 400 questions 0.931 / 0.972 / 0.995 / 0.998 at ef_search
+40 / 100 / 200 / 400 (ef_for_rows gives 128 here); 200 held-out texts 0.975 / 0.996 / 0.999 / 1.000.
 """
 
 from __future__ import annotations
@@ -106,6 +125,7 @@ SEED = 20261204
 CENTRES = 200
 MODEL = "bench-pgvector-384"
 K = 10
+REAL_QUERY_POOL = 400  # --vectors real: hybrid's query texts each get one of these real vectors
 CLONE_ABOVE = 100_000  # chunks written through add_chunks; the rest are SQL copies of them (text
 # repeats, so keyword posting lists grow as the store does; every vector is distinct)
 
@@ -119,9 +139,37 @@ def _centres() -> Any:
     return np.random.default_rng(SEED).standard_normal((CENTRES, DIM)).astype(np.float32)
 
 
+QUERIES_FROM = "questions"  # --queries-from, for --vectors real: "questions" or "held-out" corpus texts
+
+
+def _real_queries(count: int) -> Any:
+    """Real query vectors (bench/real_vectors.py): questions, or corpus texts past the index."""
+    from bench import real_vectors
+
+    held_out = None if QUERIES_FROM == "questions" else _chunk_rows()
+    return real_vectors.query_matrix(count, held_out_after=held_out)
+
+
+@functools.cache
+def _question_pool() -> Any:
+    """The fake embedder's real vectors, loaded once (it runs on the query's embedding thread)."""
+    from bench import real_vectors
+
+    return real_vectors.query_matrix(REAL_QUERY_POOL)
+
+
+def _chunk_rows() -> int:
+    from memory.store.models import Chunk
+
+    return Chunk.objects.count()
+
+
 def _vectors(kind: str, count: int, rng: Any) -> Any:
     import numpy as np
 
+    if kind == "real":  # the fake embedder's query vectors: a real question's, picked by rng
+        pool = _question_pool()
+        return pool[rng.integers(0, len(pool), count)]
     if kind == "uniform":
         m = rng.standard_normal((count, DIM)).astype(np.float32)
     else:
@@ -134,6 +182,8 @@ def _vectors(kind: str, count: int, rng: Any) -> Any:
 def query_vectors(kind: str, count: int) -> Any:
     import numpy as np
 
+    if kind == "real":
+        return _real_queries(count)
     return _vectors(kind, count, np.random.default_rng(SEED + 1))
 
 
@@ -159,6 +209,17 @@ def _write_vectors(kind: str) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM memory_chunk ORDER BY id")
         ids = np.array([row[0] for row in cursor.fetchall()], dtype=np.int64)
+    if kind == "real":  # the first len(ids) corpus texts' embeddings, one per chunk in id order
+        from bench import real_vectors
+
+        m = real_vectors.matrix(len(ids))
+        return pg_bulk.load_vectors(
+            (
+                (ids[at : at + pg_bulk.COPY_BLOCK], m[at : at + pg_bulk.COPY_BLOCK])
+                for at in range(0, len(ids), pg_bulk.COPY_BLOCK)
+            ),
+            model=MODEL,
+        )
     gen = np.random.default_rng(SEED)
     blocks = (
         (ids[at : at + pg_bulk.COPY_BLOCK], _vectors(kind, len(ids[at : at + pg_bulk.COPY_BLOCK]), gen))
@@ -531,7 +592,21 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--vectors", choices=("clustered", "uniform"), default="clustered")
+    parser.add_argument(
+        "--vectors",
+        choices=("clustered", "uniform", "real"),
+        default="clustered",
+        help="real: embedded real texts and questions (bench/real_vectors.py)",
+    )
+    parser.add_argument(
+        "--queries-from",
+        choices=("questions", "held-out"),
+        default="questions",
+        help="--vectors real: questions, or corpus texts that are not rows of the index",
+    )
+    parser.add_argument(
+        "--latency-ef", help="comma list: the latency step once per hnsw.ef_search (keyword/hybrid only)"
+    )
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ef", default="40,100,200,400", help="hnsw.ef_search values to compare")
     parser.add_argument("--rebuild", action="store_true")
@@ -544,6 +619,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global QUERIES_FROM
+    QUERIES_FROM = args.queries_from
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database with pgvector (its tables are replaced)")
     instance = common.bench_instance(f"pgvector-{args.rows}-{args.vectors}")
@@ -564,11 +641,18 @@ def main(argv: list[str] | None = None) -> None:
         "seed": SEED,
         "db": connection.settings_dict["NAME"],
     }
+    if args.vectors == "real":
+        from bench import real_vectors
+
+        params["real_version"] = real_vectors.VERSION
     built = common.is_built(instance, params)
     if built is None or args.rebuild:
         print(f"  building {args.rows:,} chunks + {args.vectors} vectors ...", file=sys.stderr, flush=True)
         for other in common.BENCH_ROOT.glob(f"pgvector-{args.rows}-*/{common.MARKER}"):
-            other.unlink()  # one database: whichever vectors were written last are the built ones
+            # one database: whichever vectors were written last are the built ones (markers of
+            # other databases, another run's, stay)
+            if json.loads(other.read_text()).get("params", {}).get("db") == params["db"]:
+                other.unlink()
         info = build(args.rows, args.vectors, reuse_chunks=args.reuse_chunks)
         common.mark_built(instance, params, info)
         built = common.is_built(instance, params)
@@ -601,6 +685,12 @@ def main(argv: list[str] | None = None) -> None:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
         if args.search_ef:
             settings.PROTOMEM_PGVECTOR_EF_SEARCH = args.search_ef
+    if args.latency_ef:
+        for ef in [int(x) for x in args.latency_ef.split(",")]:
+            settings.PROTOMEM_PGVECTOR_EF_SEARCH = ef
+            print(f"  latency at hnsw.ef_search {ef}, {args.queries} queries:")
+            latency(args.vectors, args.queries, in_process=False, ahead=False)
+        return
     if "latency" not in skip:
         in_process = args.rows <= 200_000 and "old" not in skip
         latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
