@@ -327,13 +327,13 @@ def test_a_zero_query_vector_finds_nothing(db: Any) -> None:
 
 
 def test_ef_search_follows_the_table_size_unless_set(db: Any, settings: Any) -> None:
-    """100 at 100k rows (measured enough there), 400 at 1M and beyond, 40 for small tables;
+    """200 at 100k rows (real questions need it there), 400 at 1M and beyond, 40 for tiny tables;
     an unanalysed table counts as large; the setting overrides; never under 2 k."""
-    assert pgvector_index.ef_for_rows(100_000) == 100
+    assert pgvector_index.ef_for_rows(100_000) == pgvector_index.EF_AT_100K == 200
     assert pgvector_index.ef_for_rows(1_000_000) == pgvector_index.EF_SEARCH
     assert pgvector_index.ef_for_rows(50_000_000) == pgvector_index.EF_SEARCH
-    assert pgvector_index.ef_for_rows(500) == pgvector_index.EF_SEARCH_MIN
-    assert 100 < pgvector_index.ef_for_rows(300_000) < 400
+    assert pgvector_index.ef_for_rows(100) == pgvector_index.EF_SEARCH_MIN
+    assert 200 < pgvector_index.ef_for_rows(300_000) < 400
     if hasattr(settings, pgvector_index.EF_SEARCH_SETTING):
         delattr(settings, pgvector_index.EF_SEARCH_SETTING)
     with connection.cursor() as cursor:
