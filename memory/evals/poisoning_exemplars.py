@@ -2,7 +2,8 @@
 
     python -m memory.evals.poisoning_exemplars   # writes memory/lifecycle/inspection_exemplars.npz
 
-Only "tune", "tune2" and "dev" rows become exemplars; "held_out" and "fresh*" are never read.
+The rows of every tuning split (poisoning_train.TRAINING_SPLITS: tune, dev, tune2, fresh..fresh7)
+become exemplars, as they train the classifier; "held_out" and "fresh8" are never read.
 Secrets and oversized rows are judged by the structural checks, and each half of a split attack
 looks benign alone, so none of them is an exemplar. Each row is embedded as the layer embeds a
 write (heading and content, raw), stored as float16 unit rows.
@@ -16,10 +17,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory.evals.poisoning_score import CorpusRow, load_corpus
+from memory.evals.poisoning_train import TRAINING_SPLITS as CLASSIFIER_SPLITS
 from memory.lifecycle.inspection import raw_text
 from memory.lifecycle.inspection_exemplars import BENIGN, EXEMPLARS_PATH, default_encoder
 
-TRAINING_SPLITS = frozenset({"tune", "tune2", "dev"})
+TRAINING_SPLITS = frozenset(CLASSIFIER_SPLITS)
 NOT_EXEMPLARS = frozenset({"secret", "oversized"})
 
 

@@ -43,7 +43,8 @@ comment, tool output and help page, three split attacks; headed preferences, tur
 security advice, plans, decisions that tighten or cap, notes, quotations, config snippets, meeting
 notes and emails) was written blind for issue 29 and measured once; it is never trained or tuned on.
 fresh4-6 were studied in session 42 (their misses and benign holds read to build general
-mechanisms): since then they are tuning material, no longer blind proxies; fresh7 was not read.
+mechanisms): since then they are tuning material, no longer blind proxies; fresh7, measured blind
+twice, became tuning material in session 44 (the classifier and the exemplars learn from it).
 "fresh8" (attacks_fresh8.jsonl / benign_fresh8.jsonl, 138 + 134 rows in 22 languages: indirect asks
 to whatever processes the text, policy news and "corrections" to earlier memories, conditional
 triggers, concealment, vendor steering, identity claims, replays in YAML/JSON/CSV/INI/TOML/XML,

@@ -1,88 +1,157 @@
-"""Train the inspection classifier from the poisoning corpus's "tune" split; decide its threshold on "dev".
+"""Train the inspection classifier from every tuning split of the poisoning corpus; decide its
+threshold out of fold.
 
     python -m memory.evals.poisoning_train            # writes memory/lifecycle/inspection_model.npz
-    python -m memory.evals.poisoning_train --dry-run  # prints the dev curve, writes nothing
+    python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
-Reproducible: the corpus, the feature hashing and the optimiser (full-batch gradient descent with
-Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same weights.
-Only "tune" rows train it; the threshold is the higher of: the lowest probability at which the
-classifier alone holds at most MAX_DEV_BENIGN_HELD of the dev split's benign rows (what it adds
-to the rules' own holds), and the probability that only MAX_DEV_BENIGN_HELD of the tune split's
-benign rows reach when each is scored by a model fitted without it (FOLDS-fold, out of fold).
-"held_out" and "fresh" to "fresh6" are never read here.
+Trained on TRAINING_SPLITS: "tune", "dev", "tune2" and "fresh" to "fresh7" (all tuning material
+now, see poisoning_score); "held_out" and "fresh8" are never read. Diversity is the point: a model
+fitted on one split's wording learns that split's words, one fitted on ten corpora written in other
+forms learns more of what they share.
+The threshold is the lowest probability that at most MAX_BENIGN_HELD of the taught benign rows reach
+when each is scored by a model fitted without it (FOLDS folds by a hash of the unit id, so a split
+attack's parts and a row's own words never score themselves): what the classifier alone may add to
+the rules' holds on rows it has not seen.
 
-Secrets, oversized rows and the halves of split attacks are not taught: the rules and the
-session window judge those, and each half of a split attack looks benign on its own.
+Measured (session 44), each split left out of training in turn (threshold 0.76) against the model
+trained on tune + tune2: fresh 69 vs 68/70 attacks, fresh7 61 vs 60/67, fresh6 44 vs 45/45 (benign
+3 vs 2/43), fresh2-5 equal; with the whole inspection, held_out 231 -> 232/238 and the composites'
+hidden attacks 514/524 -> 518/527, benign composites 7 -> 6/145. Tried and not kept (the same
+leave-one-split-out over fresh, fresh3, fresh4, fresh6, fresh7, tune2: 322/333 attacks, 9/334
+benign held as shipped): cue weight 0.6 (no gain: fresh +1 benign, fresh7 -1 attack, fresh6 +1
+attack -1 benign), L2 1e-3 (its threshold 0.71; 323/333, 9/334: within a row).
+
+Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
+descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
+weights. Secrets, oversized rows, turns and the halves of split attacks are not taught: the rules
+and the session window judge those, and each half of a split attack looks benign on its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-from memory.evals.poisoning_score import CorpusRow, held_for_content, inspect_row, load_corpus
+from memory.evals.poisoning_score import CorpusRow, load_corpus
 from memory.lifecycle.inspection import normalise
 from memory.lifecycle.inspection_classifier import (
     BENIGN,
     DIMENSIONS,
     MODEL_PATH,
     Model,
+    directive,
     featurize,
-    p_attack,
 )
+from memory.lifecycle.inspection_cues import cue_names
 
+TRAINING_SPLITS = (
+    "tune", "dev", "tune2", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+)  # fmt: skip
 NOT_TAUGHT = frozenset({"secret", "oversized"})
-# Steps trade fit against carry-over: on dev, 97 (150 steps) vs 95 (400) of 114 attacks held at the
-# threshold where the classifier holds one dev benign row; on today's corpus 250 steps hold 109/120
-# dev attacks (150: 107) at the same threshold (0.78) and benign rate, and no held-out/fresh split fell.
 STEPS = 250
 LEARNING_RATE = 0.05
 L2 = 1e-4
-MAX_DEV_BENIGN_HELD = 0.01  # what the classifier may add to the rules' own holds on dev
-MARGIN = 0.0
+MAX_BENIGN_HELD = 0.01  # what the classifier alone may hold of benign rows it was not fitted on
 FOLDS = 5
-TUNE2 = "tune2"  # the session-17 tuning rows (see poisoning_score): trained on beside "tune"
 
 
 def _inputs(row: CorpusRow) -> tuple[str, str]:
     return normalise(row.content), normalise(row.heading) if row.heading else ""
 
 
-def taught(rows: Sequence[CorpusRow], split: str) -> list[CorpusRow]:
+def taught(rows: Sequence[CorpusRow], splits: Sequence[str] = TRAINING_SPLITS) -> list[CorpusRow]:
     return [
         r
         for r in rows
-        if r.split == split and r.cls not in NOT_TAUGHT and not r.part_of and r.domain != "turn"
+        if r.split in splits and r.cls not in NOT_TAUGHT and not r.part_of and r.domain != "turn"
     ]
 
 
-def fit(rows: Sequence[CorpusRow]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+@dataclass(frozen=True)
+class Matrix:
+    """Rows' sparse features (CSR: indptr, indices, data), whether each is directive, and labels."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    scored: np.ndarray  # bool: a directive cue, so the classifier judges it (else p_attack is 0)
+    rows: tuple[CorpusRow, ...]
+
+    @classmethod
+    def of(cls, rows: Sequence[CorpusRow]) -> Matrix:
+        feats, scored = [], []
+        for row in rows:
+            body, heading = _inputs(row)
+            cues = cue_names(body, heading)
+            f = featurize(body, heading, cues=cues)
+            index, at = np.unique(f.index, return_inverse=True)  # a repeated index: its values add
+            feats.append((index, np.bincount(at, weights=f.value).astype(np.float32)))
+            scored.append(directive(cues))
+        indptr = np.cumsum([0, *(len(index) for index, _value in feats)])
+        indices = np.concatenate([index for index, _value in feats]) if feats else np.zeros(0, np.int64)
+        data = np.concatenate([value for _index, value in feats]) if feats else np.zeros(0, np.float32)
+        return cls(indptr, indices, data.astype(np.float32), np.array(scored, dtype=bool), tuple(rows))
+
+    def take(self, keep: np.ndarray) -> Matrix:
+        """The rows where `keep` is true, in order."""
+        picked = np.flatnonzero(keep)
+        spans = [np.arange(self.indptr[i], self.indptr[i + 1]) for i in picked]
+        at = np.concatenate(spans) if spans else np.zeros(0, np.int64)
+        indptr = np.cumsum([0, *(len(s) for s in spans)])
+        rows = tuple(self.rows[i] for i in picked)
+        return Matrix(indptr, self.indices[at], self.data[at], self.scored[picked], rows)
+
+    def logits(self, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(rows, classes) = X @ w + b, from the sparse rows; w is (DIMENSIONS, classes)."""
+        gathered = w[self.indices] * self.data[:, None]
+        z = np.zeros((len(self.rows), w.shape[1]), dtype=np.float32)
+        nonempty = self.indptr[:-1] < self.indptr[1:]
+        z[nonempty] = np.add.reduceat(gathered, self.indptr[:-1][nonempty], axis=0)
+        return z + b
+
+    @cached_property
+    def _layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each entry's row, the entries in feature order, the features present and where each starts."""
+        owner = np.repeat(np.arange(len(self.rows)), np.diff(self.indptr))
+        order = np.argsort(self.indices, kind="stable")
+        features, starts = np.unique(self.indices[order], return_index=True)
+        return owner, order, features, starts
+
+    def backward(self, grad_z: np.ndarray) -> np.ndarray:
+        """(DIMENSIONS, classes) = X.T @ grad_z: each feature's entries summed in one sorted pass."""
+        owner, order, features, starts = self._layout
+        weighted = (grad_z[owner] * self.data[:, None])[order]
+        g = np.zeros((DIMENSIONS, grad_z.shape[1]), dtype=np.float32)
+        if len(features):
+            g[features] = np.add.reduceat(weighted, starts, axis=0)
+        return g
+
+
+def fit(x: Matrix) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """Softmax regression: (weights, bias, classes); classes balanced benign vs attacks."""
-    classes = (BENIGN, *sorted({r.cls for r in rows if r.attack}))
-    x = np.zeros((len(rows), DIMENSIONS), dtype=np.float32)
-    y = np.zeros(len(rows), dtype=np.int64)
-    for i, row in enumerate(rows):
-        features = featurize(*_inputs(row))
-        np.add.at(x[i], features.index, features.value)
-        y[i] = classes.index(row.cls) if row.attack else 0
+    classes = (BENIGN, *sorted({r.cls for r in x.rows if r.attack}))
+    y = np.array([classes.index(r.cls) if r.attack else 0 for r in x.rows], dtype=np.int64)
     attacks = int((y > 0).sum())
     sample_weight = np.where(y == 0, attacks / max(1, len(y) - attacks), 1.0).astype(np.float32)
     sample_weight /= sample_weight.mean()
     onehot = np.eye(len(classes), dtype=np.float32)[y]
-    w = np.zeros((len(classes), DIMENSIONS), dtype=np.float32)
+    w = np.zeros((DIMENSIONS, len(classes)), dtype=np.float32)
     b = np.zeros(len(classes), dtype=np.float32)
     m_w, v_w, m_b, v_b = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     for step in range(1, STEPS + 1):
-        z = x @ w.T + b
+        z = x.logits(w, b)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         grad_z = (p - onehot) * sample_weight[:, None] / len(y)
-        g_w = grad_z.T @ x + L2 * w
+        g_w = x.backward(grad_z) + L2 * w
         g_b = grad_z.sum(axis=0)
         for param, grad, m, v in ((w, g_w, m_w, v_w), (b, g_b, m_b, v_b)):
             m *= beta1
@@ -90,75 +159,71 @@ def fit(rows: Sequence[CorpusRow]) -> tuple[np.ndarray, np.ndarray, tuple[str, .
             v *= beta2
             v += (1 - beta2) * grad * grad
             param -= LEARNING_RATE * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + eps)
-    return w, b, classes
+    return np.ascontiguousarray(w.T), b, classes
 
 
-Point = tuple[float, int, int, int, int, int, int]
+def p_attack_of(x: Matrix, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each row's 1 - P(benign) (class 0), 0.0 where it has no directive cue (it is not scored)."""
+    z = x.logits(w.T, b)
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    return np.where(x.scored, 1.0 - p[:, 0], 0.0)
 
 
-def dev_curve(model: Model, rows: Sequence[CorpusRow], split: str = "dev") -> list[Point]:
-    """(threshold, attacks held by the classifier alone, by rules or classifier, attacks taught,
-    benign held by the classifier alone, by rules or classifier, benign) on one split."""
-    dev = [r for r in rows if r.split == split and not r.part_of and r.cls not in NOT_TAUGHT]
-    ruled = [held_for_content(inspect_row(r, classifier=False)) for r in dev]
-    probs = [p_attack(*_inputs(r), model=model) if r.domain != "turn" else 0.0 for r in dev]
-    curve = []
-    for t in np.arange(0.30, 0.99, 0.02):
-        alone = [p >= t for p in probs]
-        both = [h or a for h, a in zip(ruled, alone, strict=True)]
-
-        def count(flags: list[bool], attack: bool) -> int:
-            return sum(f for f, r in zip(flags, dev, strict=True) if r.attack == attack)
-
-        curve.append((
-            round(float(t), 2), count(alone, True), count(both, True), sum(r.attack for r in dev),
-            count(alone, False), count(both, False), sum(not r.attack for r in dev),
-        ))  # fmt: skip
-    return curve
+def fold_of(row: CorpusRow, folds: int = FOLDS) -> int:
+    return zlib.crc32((row.part_of or row.id).encode()) % folds
 
 
-def out_of_fold_benign(train: Sequence[CorpusRow], folds: int = FOLDS) -> list[float]:
-    """p_attack of each taught benign row from a model fitted without its fold (folds by row order)."""
-    scores: list[float] = []
+def out_of_fold(x: Matrix, folds: int = FOLDS) -> np.ndarray:
+    """p_attack of every row from a model fitted without its fold."""
+    fold = np.array([fold_of(r, folds) for r in x.rows])
+    scores = np.zeros(len(x.rows))
     for k in range(folds):
-        rest = [r for i, r in enumerate(train) if i % folds != k]
-        w, b, classes = fit(rest)
-        model = Model.of(w, b, classes, 1.0)
-        held_back = [r for i, r in enumerate(train) if i % folds == k and not r.attack]
-        scores += [p_attack(*_inputs(r), model=model) for r in held_back]
+        w, b, _classes = fit(x.take(fold != k))
+        scores[fold == k] = p_attack_of(x.take(fold == k), w, b)
     return scores
+
+
+def threshold_of(rows: Sequence[CorpusRow], scores: np.ndarray, budget: float = MAX_BENIGN_HELD) -> float:
+    """The lowest threshold (0.30 .. 0.99, by 0.01) at which at most `budget` of the benign rows'
+    out-of-fold scores reach it."""
+    benign = np.array([s for r, s in zip(rows, scores, strict=True) if not r.attack])
+    for hundredths in range(30, 100):
+        if (benign >= hundredths / 100).sum() <= budget * len(benign):
+            return hundredths / 100
+    return 0.99
+
+
+def train(
+    rows: Sequence[CorpusRow], splits: Sequence[str] = TRAINING_SPLITS
+) -> tuple[Model, np.ndarray, Matrix]:
+    """The model fitted on `splits`' taught rows, its out-of-fold threshold; and the OOF scores."""
+    x = Matrix.of(taught(rows, splits))
+    scores = out_of_fold(x)
+    w, b, classes = fit(x)
+    return Model.of(w, b, classes, threshold_of(x.rows, scores)), scores, x
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
-    rows = load_corpus()
-    train = [*taught(rows, "tune"), *taught(rows, TUNE2)]
-    w, b, classes = fit(train)
-    model = Model.of(w, b, classes, 1.0)
-    curve = dev_curve(model, rows)
-    ok = [t for t, _a, _ab, _na, held, _hb, n in curve if held <= MAX_DEV_BENIGN_HELD * n]
-    dev_threshold = min(ok) if ok else 0.99
-    # dev has ~110 benign rows: one row is its whole 1% budget. The taught benign rows scored out
-    # of fold (~470 more) say how often a benign row the model has not seen reaches a threshold.
-    oof = np.array(out_of_fold_benign(train))
-    oof_threshold = float(np.quantile(oof, 1 - MAX_DEV_BENIGN_HELD)) if len(oof) else 0.0
-    threshold = min(0.99, max(dev_threshold, oof_threshold) + MARGIN)
+    model, scores, x = train(load_corpus())
     out = sys.stdout.write
-    out(f"dev threshold {dev_threshold:.2f}; out-of-fold benign 99th percentile {oof_threshold:.2f}\n")
-    out(f"trained on {len(train)} tune rows, classes {classes}\n")
-    for t, a, ab, na, h, hb, n in curve:
-        out(f"dev t={t:.2f}: attacks held {a}/{na} alone, {ab}/{na} with rules; ")
-        out(f"benign held {h}/{n} alone, {hb}/{n} with rules\n")
-    out(f"threshold {threshold:.2f}\n")
+    attack = np.array([r.attack for r in x.rows])
+    out(f"trained on {len(x.rows)} rows of {', '.join(TRAINING_SPLITS)}; classes {model.classes}\n")
+    for t in np.arange(0.40, 0.99, 0.04):
+        held_a, held_b = int((scores[attack] >= t).sum()), int((scores[~attack] >= t).sum())
+        out(f"out of fold t={t:.2f}: attacks {held_a}/{attack.sum()}, benign {held_b}/{(~attack).sum()}\n")
+    out(f"threshold {model.threshold:.2f}\n")
     if not args.dry_run:
         np.savez_compressed(
             MODEL_PATH,
-            weights=w.astype(np.float16),
-            bias=b,
-            classes=np.array(classes),
-            threshold=np.float32(threshold),
+            weights=np.ascontiguousarray(model.by_feature.T).astype(np.float16),
+            bias=model.bias,
+            classes=np.array(model.classes),
+            threshold=np.float32(model.threshold),
         )
         out(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes)\n")
     return 0

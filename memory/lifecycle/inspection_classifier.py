@@ -14,8 +14,9 @@ A row of more than WHOLE_SENTENCES sentences is scored sentence by sentence and 
 most attack-like one (windows()): cues count together only where they stand together.
 Classes: "benign" and the attack classes of the training split. `p_attack` is 1 - P(benign);
 the row is held (reason "instruction", rule "classifier:<class>") when it reaches the threshold
-decided on the dev split. The weights ship beside this module (inspection_model.npz, float16, made
-by `python -m memory.evals.poisoning_train` from the "tune" split only); `classify` says which
+decided out of fold. The weights ship beside this module (inspection_model.npz, float16, made by
+`python -m memory.evals.poisoning_train` from every tuning split: tune, dev, tune2, fresh..fresh7,
+never held_out or fresh8); `classify` says which
 class matched and the features that pushed hardest toward it, for the review console's "Why".
 """
 

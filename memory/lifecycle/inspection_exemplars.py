@@ -2,9 +2,9 @@
 
 The local embedding model (all-MiniLM-L6-v2, packaged, offline) places a row beside labelled
 exemplars: the attacks of each class and the benign memories of the eval's training splits
-(tune, tune2, dev; never held_out or fresh*). A row is held when its nearest attack exemplar is
-closer than its nearest benign one by more than MARGIN; the reason names the class and both
-exemplars, for the review console's "Why".
+(poisoning_train.TRAINING_SPLITS: tune, dev, tune2, fresh..fresh7; never held_out or fresh8). A row
+is held when its nearest attack exemplar is closer than its nearest benign one by more than MARGIN;
+the reason names the class and both exemplars, for the review console's "Why".
 
 Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
 or above GATE_LOW but below its own threshold (a directive cue, no rule spoke), and a bulk write
@@ -53,7 +53,10 @@ logger = logging.getLogger(__name__)
 
 EXEMPLARS_PATH = Path(__file__).resolve().parent / "inspection_exemplars.npz"
 BENIGN = "benign"
-GATE_LOW = 0.5  # classifier p_attack from which a row not held is asked (its threshold is the top)
+# classifier p_attack from which a row not held is asked (its threshold is the top). 0.55 since the
+# classifier learns from every tuning split: it scores "the fraud model should be recalibrated" 0.53
+# (0.47 before) and the margin then held it; on held_out 0.5 to 0.65 hold the same 232/238 attacks.
+GATE_LOW = 0.55
 MARGIN = 0.0  # nearest attack cosine minus nearest benign cosine above which the row is held
 
 Encode = Callable[[list[str]], np.ndarray]
