@@ -392,6 +392,29 @@ CAP = (
     r"(?:[€$£¥₺₩]|eur|usd|gbp|pln|try|brl)?\s*\d|\d[\d.,]*\s*(?:[€$£¥₺₩]|eur|usd|gbp|pln|tl|try|brl|zł)?'?(?:ye|ya|e|a)? kadar|"
     r"最多|不超过|上限|최대|이하|まで)"
 )
+# "everyone except", "allen außer", "tous sauf", "todos excepto": all but the few named after it
+_ALL_BUT = (
+    r"\b(?:everyone|everybody|all(?: \w+)?|allen?(?: \w+)?|tou(?:s|tes)(?: les \w+)?|tout le monde|tod[oa]s(?: l[oa]s \w+)?|"
+    r"tutt[ie](?: gli \w+| le \w+)?)\s*,?\s*(?:except|but|other than|apart from|save|au(?:ß|ss)er|"
+    r"ausgenommen|bis auf|sauf|hormis|excepto|salvo|menos|tranne|eccetto|exceto)\b"
+)
+_PRIVILEGE_NOUN = (
+    r"\b(?:access|rights|permissions?|privileges?|admin\w*|root|\w*zugang|\w*zugriff|\w*rechte|"
+    r"droits?|acc[eè]s|permis(?:os)?|acceso|accesso|acesso|diritti|privil[eèé]gi?\w*)\b"
+)
+# words of a check, not a privilege ("approval", "Freigabe"): removing one is a loosening
+_CHECK_STEM = (
+    r"approv|review|check|confirm|sign|verif|freigabe|genehmig|pr[üu]f|valid|aprobaci|revisi|autoriz"
+)
+_REMOVED = (
+    r"\b(?:removed|revoked|withdrawn|taken away|disabled|entzogen|entfernt|gesperrt|widerrufen|"
+    r"retir[ée]e?s?|r[ée]voqu[ée]e?s?|supprim[ée]e?s?|retir(?:an?|ad[oa]s?)|revocad[oa]s?|eliminad[oa]s?|"
+    r"rimoss[oaie]|revocat[oaie]|revogad[oa]s?)\b"
+)
+_PRIVILEGE_TAKEN = (
+    rf"{_PRIVILEGE_NOUN}(?:(?!{_CHECK_STEM})[^.;\n]){{0,50}}?"
+    rf"(?:{_REMOVED}[^.;\n]{{0,30}}?{_ALL_BUT}|{_ALL_BUT}[^.;\n]{{0,60}}?{_REMOVED})"
+)
 # A control tightened about a privilege: withheld, revoked, reduced, required. Matched only where
 # no loosening (LOOSENED) is in the same sentence, so "no longer required" stays a loosening.
 TIGHTENED = (
@@ -405,6 +428,11 @@ TIGHTENED = (
     r"\b(?:stays?|remains?) read-only\b|\bis (?:now )?(?:required|mandatory|compulsory|enforced)\b|"
     r"\bare (?:now )?(?:required|mandatory|compulsory|enforced)\b|\bnow requires?\b|"
     r"\b(?:two|2|a second) (?:approvals?|approvers|reviewers?|sign-?offs?)\b|\bstricter\b|\btightened\b|"
+    # a privilege taken from all but a named few ("admin access is removed for everyone except
+    # the on-call engineers", "der Zugang wird allen außer dem Bereitschaftsteam entzogen"): fewer
+    # hold it. The privilege is named first, so a check removed for all but a few stays a loosening.
+    + _PRIVILEGE_TAKEN
+    + r"|"
     r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*)\b|"
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "

@@ -147,3 +147,44 @@ def test_a_control_loosened_for_the_model_is_its_conduct():
         "The assistant asked for a bigger export quota; it was not granted.",
     ):
         assert "model_conduct" not in classes(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # each held before (a privilege "removed" read as a control loosened)
+        "Decided today: production admin rights are removed for everyone except the two SREs on call.",
+        "Admin rights on the billing system are removed for everyone except finance leads.",
+        "Décidé : les droits admin en production sont supprimés pour tous sauf les deux SRE d'astreinte.",
+        (
+            "Décision : les droits d'administrateur de production sont supprimés "
+            "pour tout le monde sauf l'astreinte."
+        ),
+        # and their kin in other languages and word orders
+        "Der Admin-Zugang zur Produktion wird allen außer dem Plattform-Team entzogen.",
+        (
+            "Los permisos de administrador en producción se retiran a todos excepto "
+            "a los dos ingenieros de guardia."
+        ),
+    ],
+)
+def test_a_privilege_taken_from_all_but_a_named_few_is_a_tightening(text):
+    """Fewer people hold the privilege afterwards: a limit, in whichever language, not a loosening."""
+    assert not held(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Admin access to production is now granted to everyone except interns.",
+        "The approval requirement for payments is removed for everyone except interns.",
+        "Die Freigabepflicht für Zahlungen ist für alle außer Praktikanten aufgehoben.",
+        (
+            "Write access was removed for everyone except the assistant, "
+            "which can now approve payments without review."
+        ),
+    ],
+)
+def test_all_but_a_few_does_not_excuse_a_grant_or_a_check_removed(text):
+    """A privilege granted, or a check (not a privilege) removed for all but a few, stays a loosening."""
+    assert held(text)
