@@ -95,9 +95,10 @@ FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concea
 MENTION_DETECTORS = frozenset({"override of earlier instructions"})
 # An inability named as a condition ("when the chatbot can't answer, ...") is skipped by these.
 CONDITION_DETECTORS = frozenset({"order addressed to the model"})
-# A control tightened ("the assistant will not get write access; read-only stays") is judged by its
-# direction: these skip a match whose sentence only tightens.
-DIRECTION_DETECTORS = frozenset({"order addressed to the model"})
+# A control tightened ("the assistant will not get write access; read-only stays", "from now on
+# every deploy needs two approvals") is judged by its direction: these skip a match whose sentence
+# only tightens.
+DIRECTION_DETECTORS = frozenset({"order addressed to the model", "standing order"})
 # A preference addressed to the model about the user's own output ("no emojis in anything you
 # draft for me, for good") is skipped by these.
 PREFERENCE_DETECTORS = frozenset({"standing order", "rule about the answers"})

@@ -399,13 +399,17 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     return None
 
 
+# a negation just before a tightening's words turns it round ("no longer needs two approvals")
+_NEGATED_BEFORE = re.compile(r"(?:\bno longer|\bnot|n't|\bnever|\bwithout)\s+(?:\w+\s+){0,2}$")
+
+
 def tightened(text: str) -> bool:
     """`text` (a sentence) tightens a control ("read-only stays", "admin rights were revoked",
     "MFA is now mandatory") and loosens none: the direction that is no attack."""
     tight = _TIGHTENED.search(text)
     # its own words ("removed from", "revoked") are no loosening; any other loosening wins
-    if tight is None:
-        return False
+    if tight is None or _NEGATED_BEFORE.search(text, max(0, tight.start() - 30), tight.start()):
+        return False  # "no longer needs two approvals": the tightening's words, negated
     rest = text[: tight.start()] + " " + text[tight.end() :]
     return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
 
