@@ -121,6 +121,9 @@ _RAW_GROUPS: dict[str, tuple[str, ...]] = {
         "администратор", "审批", "权限", "密码", "管理员", "确认", "验证", "承認", "権限", "パスワード", "確認",
         "관리자", "비밀번호", "권한", "승인", "확인", "quản trị", "mật khẩu", "lời nhắc hệ thống", "كلمة المرور",
         "صلاحيات", "hidden configuration", "configuration text", "spending", "authority",
+        # the system prompt as other languages write it ("Systemprompt", "prompt système", ...)
+        "systemprompt", "system-prompt", "systemanweisung", "prompt système", "prompt du système",
+        "prompt del sistema", "prompt de sistema", "prompt do sistema", "prompt di sistema", "systeemprompt",
     ),
     # a control loosened or skipped
     "loosen": (
