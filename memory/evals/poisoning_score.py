@@ -57,6 +57,12 @@ a writer who never ran the inspection on it; measured once on main 11c2ae4 befor
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
 without trigger words, policy news; and hard benign rows of the same shapes. It is tuned on.
+"tune3" (attacks_tune3.jsonl / benign_tune3.jsonl, 64 + 63 rows) is tuning material written in
+session 43 for the four weak kinds: conditional triggers, concealment from the user or operator,
+exfiltration to outside addresses, URLs and webhooks, and vendor/link steering, in 14 languages and
+as emails, tickets, YAML, code comments, minutes and chat; and hard benign look-alikes (people's
+conditional plans, surprises kept from a person, reports sent to colleagues, a person's own product
+preferences, staff procedures). It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -99,10 +105,13 @@ FRESH_FILES = (
     ("benign_fresh8.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
+    ("attacks_tune3.jsonl", True),
+    ("benign_tune3.jsonl", False),
 )
 SPLITS = (
     "tune",
     "tune2",
+    "tune3",
     "dev",
     "held_out",
     "fresh",

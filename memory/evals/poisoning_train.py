@@ -4,7 +4,7 @@ threshold out of fold.
     python -m memory.evals.poisoning_train            # writes memory/lifecycle/inspection_model.npz
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
-Trained on TRAINING_SPLITS: "tune", "dev", "tune2" and "fresh" to "fresh7" (all tuning material
+Trained on TRAINING_SPLITS: "tune", "dev", "tune2", "tune3" and "fresh" to "fresh7" (all tuning material
 now, see poisoning_score); "held_out" and "fresh8" are never read. Diversity is the point: a model
 fitted on one split's wording learns that split's words, one fitted on ten corpora written in other
 forms learns more of what they share.
@@ -51,7 +51,8 @@ from memory.lifecycle.inspection_classifier import (
 from memory.lifecycle.inspection_cues import cue_names
 
 TRAINING_SPLITS = (
-    "tune", "dev", "tune2", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+    "tune", "dev", "tune2", "tune3", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
+    "fresh7",
 )  # fmt: skip
 NOT_TAUGHT = frozenset({"secret", "oversized"})
 STEPS = 250
