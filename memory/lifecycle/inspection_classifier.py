@@ -202,10 +202,12 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def directive(cues: list[str]) -> bool:
     """Whether a row has anything that could make it an order (see DIRECTIVE_CUES), or names the
-    model with an act without describing it ("AIへ: ... 伝えて", not "the chatbot answers ...")."""
+    model with an act or a duty without describing it ("AIへ: ... 伝えて", "de assistent moet ...",
+    not "the chatbot answers ...")."""
     if not DIRECTIVE_CUES.isdisjoint(cues):
         return True
-    return "cue:model" in cues and "cue:act" in cues and "shape:model_described" not in cues
+    named = "cue:model" in cues and "shape:model_described" not in cues
+    return named and ("cue:act" in cues or "cue:oblige" in cues)
 
 
 def _probabilities(model: Model, body: str, heading: str) -> np.ndarray | None:

@@ -307,6 +307,18 @@ _ALL_WORDS = (
 )  # fmt: skip
 _RAW_GROUPS[NOW_GROUP] = tuple(f" {word} " if word.isascii() else word for word in _NOW_WORDS)
 
+# A duty in the modal verbs of more languages ("l'assistente deve inoltrare", "de assistent moet",
+# "asystent powinien", "asistan ... reddetmeli"; English "should"/"must" are requests already).
+# Alone it orders nothing (a person's duties use these words too): with the model named it makes
+# a row directive (classifier.directive), where an act verb of every language is not listed.
+_RAW_GROUPS["oblige"] = (
+    " soll ", " sollte", " sollen ", " muss ", " müssen", " doit ", " doivent ", " devrait", " debe ", " deben ",
+    " debería", " tiene que", " deve ", " devono ", " dovrebbe", " tem de ", " tem que ", " precisa ", " moet ",
+    " moeten ", " dient ", " powinien", " powinna", " powinno", " musi ", " ma ", " ska ", " måste ", " skal ",
+    " harus ", " phải ", "meli ", "malı ", " gerekir", "должен", "должна", "обязан", "必须", "应该", "应当",
+    "すること", "べき", "해야", "चाहिए", "يجب",
+)  # fmt: skip
+
 
 def _alternation(words: tuple[str, ...], *, ascii_words: bool) -> str:
     mapped = (word.translate(HOMOGLYPHS) for word in words if word.isascii() == ascii_words)
