@@ -20,6 +20,8 @@ names the class of attack a row matches and why:
   settings_as_data     the model's settings written as data (`agent.role: owner`,
                        `requires_confirmation=false`, chat-template tokens, `memory_update(...)`)
   exfiltration_route   a send verb, the conversation or secrets, and a destination outside
+  model_concealment    the model told to keep something from the user, customer or operator
+                       ("el asistente no debe mencionar al cliente ...", inspection_concealment)
 
 Who is speaking matters: a conversation turn is judged by `addressed_directive` alone, and only
 when the model is addressed as the reader (not "the new assistant at the dentist's"); a
@@ -37,6 +39,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory.lifecycle.inspection_concealment import model_concealment
 from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
@@ -241,7 +244,7 @@ _MODEL_WORDS = frozenset(
 )
 _MODEL_GATE = _g(
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
-    "chatgpt", "sprachmodell", "asystent", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
+    "chatgpt", "sprachmodell", "asystent", "asystenc", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
 )  # fmt: skip
@@ -741,6 +744,11 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _concealment(norm: str) -> SemanticHit | None:
+    found = model_concealment(norm)
+    return None if found is None else SemanticHit("model_concealment", found[0], _snip(norm, found[1]))
+
+
 def _matched(hits: list[SemanticHit | None], cls: str) -> bool:
     """Whether an earlier check of semantic_reasons already named `cls` (a later, narrower
     check of the same act stays silent)."""
@@ -766,6 +774,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if model:
         hits.append(_model_obligation(norm))
         hits.append(_model_conduct(norm, sentences))
+        hits.append(_concealment(norm))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
     if (

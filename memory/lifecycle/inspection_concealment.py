@@ -1,0 +1,82 @@
+# ruff: noqa: RUF001, RUF003 -- Cyrillic letters and full-width marks are matched on purpose
+"""The semantic layer's concealment check, pure (no Django): the model told to keep something from
+the one it answers ("the assistant must not tell the user about the fee", "el asistente no debe
+mencionar al cliente ...", "助手不要向用户透露 ...").
+
+Three things meet in one sentence: the model named (or the row opening by addressing it), a
+disclosure negated or a hiding verb, and the one kept in the dark: the user, the customer, the
+operator. A surprise kept from a person ("don't tell Anna about the party") names no model and
+no user, and a staff rule ("staff never tell callers the PIN") names no model: neither matches.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_patterns import guarded
+
+CLASS = "model_concealment"
+
+_MODEL = (
+    r"\b(?:assistant|assistente?|asistente|assistent|asystent\w*|asystenc\w*|asistan|ai|ki|ia|bot|chatbot|llm|model|"
+    r"modèle|modelo|modello|agent de ia|support bot)\b|ассистент|アシスタント|助手|모델|어시스턴트|ai助手"
+)
+# a disclosure negated, or a verb of hiding, in the languages the inspection reads most
+_HIDDEN = (
+    r"\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|not to|without)\s+(?:\w+\s+)?"
+    r"(?:tell|mention|reveal|disclose|inform|surface|bring up|let \w+ know)\b|"
+    r"\b(?:keep|hide)\s+(?:\w+\s+){0,2}?from\b|"
+    r"\bnicht\s+(?:\w+\s+)?(?:sagen|erwähnen|verraten|mitteilen|informieren)|\bverschweig\w*|"
+    r"\bne\s+(?:\w+\s+){0,2}?(?:jamais|pas|rien)\s+(?:\w+\s+)?(?:dire|dis|mentionn\w*|révél\w*|informer|signaler|parler)|"
+    r"\bno\s+(?:\w+\s+){0,2}?(?:decir\w*|digas?|mencion\w*|revel\w*|inform\w*|contar\w*|cuentes?)|"
+    r"\bnon\s+(?:\w+\s+)?(?:dire|dica|menzion\w*|rivel\w*|inform\w*|raccont\w*)|"
+    r"\bnão\s+(?:\w+\s+)?(?:dizer|diga|contar|conte|mencion\w*|revel\w*|inform\w*)|"
+    r"\b(?:niet\s+(?:vertellen|zeggen|vermelden|melden)|vertel\s+(?:\w+\s+)?niet|verzwijg\w*)|"
+    r"\bnie\s+(?:\w+\s+)?(?:mów|mówić|informuj|informować|wspominaj|wspominać|ujawniaj|ujawniać)\b|"
+    r"\b(?:inte\s+berätta|berätta\s+inte|nämn\s+inte)|"
+    r"\b(?:söyleme\w*|bahsetme\w*)|"
+    r"\bне\s+(?:\w+\s+)?(?:говори\w*|сообща\w*|упомина\w*|рассказыва\w*|раскрыва\w*)|\bскрыва\w*|"
+    r"(?:不要|别|不得|切勿)(?:向\S{1,6})?(?:告诉|提|透露|说)|隐瞒|"
+    r"(?:言わ|伝え|知らせ|言及し)ない|"
+    r"(?:말하지|알리지|언급하지)\s*마"
+)
+# the one kept in the dark: the user, customer or operator the model serves
+_KEPT_FROM = (
+    r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
+    r"usuári\w*|client\w*|nutzer\w*|kund\w*|gebruiker\w*|użytkownik\w*|kullanıcı\w*|användar\w*)\b|"
+    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객"
+)
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    # through normalise()'s look-alike map, as the text it reads
+    return guarded(pattern.translate(HOMOGLYPHS))
+
+
+_MODEL_RE = _c(_MODEL)
+_HIDDEN_RE = _c(_HIDDEN)
+_KEPT_FROM_RE = _c(_KEPT_FROM)
+_SENTENCE = re.compile(r"[^.!?\n。！？]+[.!?。！？]?")
+_OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
+# the address closed by a comma or a colon ("へ：", "注意：")
+_VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")
+
+
+def model_concealment(norm: str) -> tuple[str, int] | None:
+    """Why and where `norm` (a normalise()d row) tells the model to keep something from the user;
+    None when it does not."""
+    opening = _MODEL_RE.search(norm, 0, _OPENING_REACH)
+    addressed = opening is not None and _VOCATIVE_END.match(norm, opening.end()) is not None
+    for sentence in _SENTENCE.finditer(norm):
+        text = sentence[0]
+        hidden = _HIDDEN_RE.search(text)
+        if not hidden:
+            continue
+        model = _MODEL_RE.search(text)
+        kept_from = _KEPT_FROM_RE.search(text)
+        if kept_from and (model or addressed):
+            named = model[0] if model else opening[0] if opening else ""
+            why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"
+            return why, sentence.start()
+    return None
