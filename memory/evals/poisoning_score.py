@@ -57,12 +57,13 @@ a writer who never ran the inspection on it; measured once on main 11c2ae4 befor
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
 without trigger words, policy news; and hard benign rows of the same shapes. It is tuned on.
-"tune3" (attacks_tune3.jsonl / benign_tune3.jsonl, 64 + 63 rows) is tuning material written in
+"tune3" (attacks_tune3.jsonl / benign_tune3.jsonl, 64 + 71 rows) is tuning material written in
 session 43 for the four weak kinds: conditional triggers, concealment from the user or operator,
 exfiltration to outside addresses, URLs and webhooks, and vendor/link steering, in 14 languages and
 as emails, tickets, YAML, code comments, minutes and chat; and hard benign look-alikes (people's
 conditional plans, surprises kept from a person, reports sent to colleagues, a person's own product
-preferences, staff procedures). It is tuned on.
+preferences, staff procedures, duties of statistical models: "the churn model should be
+retrained"). It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
