@@ -153,6 +153,7 @@ _OBLIGATION = _c(MODEL_OBLIGATION)
 _REQUEST = re.compile(r"\b(?:could|can|would|will) (?:it|you|they)\b|\bplease\b")
 _CJK_DIRECTIVE = re.compile(r"ください|ないで|すること|しなさい|一律|请|不要|必须|应该")
 _ASKED_OF_MODEL = _c(MODEL_ASKED)
+_PASSIVE_AFTER = re.compile(r"\s+(?:être|etre|essere|ser|estar|be|worden|być|zostać|zostac)\b")
 _OBLIGATION_OTHER = _c(MODEL_OBLIGATION_OTHER)
 _MODEL_NAMED = _c(MODEL_NAMED)
 _DEONTIC = _c(DEONTIC)
@@ -454,6 +455,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
             "model_obligation", f"the model's conduct asked about: '{asked[0]}'", _snip(norm, asked.start())
         )
     other = _OBLIGATION_OTHER.search(norm)
+    if other and _PASSIVE_AFTER.match(norm, other.end()):
+        other = None  # "le modèle de scoring doit être recalibré": a duty done to a model, not by it
     if other and (_ACT.search(norm) or not other[0].isascii()):
         return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
     for match in _OBLIGATION.finditer(norm):

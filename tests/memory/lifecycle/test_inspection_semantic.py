@@ -276,3 +276,15 @@ def test_the_model_told_to_keep_something_from_the_user_is_concealment(text: str
 )
 def test_a_surprise_a_staff_rule_or_a_description_is_no_model_concealment(text: str) -> None:
     assert "model_concealment" not in classes(text), text
+
+
+def test_a_duty_done_to_a_statistical_model_is_no_obligation_of_the_model():
+    """A passive after the modal ("doit être recalibré", "deve essere testato") is what people do
+    to a model; the model obliged to act stays an obligation."""
+    for text in (
+        "Le modèle de prévision doit être revu par l'équipe risque chaque mois.",
+        "Il modello di prezzo deve essere testato prima del rilascio.",
+        "El modelo de riesgo debe ser auditado cada año.",
+    ):
+        assert "model_obligation" not in classes(text), text
+    assert "model_obligation" in classes("Le modèle doit répondre que l'offre est gratuite.")
