@@ -102,7 +102,11 @@ questions: under 0.98. The misses are questions whose neighbours are one convers
 x4.35/x1.02 (100), x4.46/x2.05 (200), x4.36/x1.77 (400); the vector step alone p50 11.0 / 7.9 /
 9.9 / 15.4 ms. Fresh process: first hybrid 127 ms (keyword 53), RSS 98 / 99 MB.
 At 150k real (one build; HNSW 213 s): 400 questions 0.931 / 0.972 / 0.995 / 0.998 at ef_search
-40 / 100 / 200 / 400 (ef_for_rows gives 128 here); 200 held-out texts 0.975 / 0.996 / 0.999 / 1.000.
+40 / 100 / 200 / 400 (ef_for_rows gave 128 here); 200 held-out texts 0.975 / 0.996 / 0.999 / 1.000.
+At 300k real (2026-12-07, one build: chunk prep 172 s, HNSW 325 s; 400 questions): 0.966 /
+0.987 / 0.992 / 0.993 at ef_search 100 / 200 / 278 / 400 (deliverable() within 0.001; some
+questions miss their neighbourhood at every ef); vector-only p50 4.9 / 6.1 / 10.2 / 12.2 ms.
+ef_for_rows(300k) is 278 since it gives 200 at 100k (it was 194: ~0.986).
 """
 
 from __future__ import annotations
