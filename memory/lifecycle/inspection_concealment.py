@@ -12,6 +12,7 @@ no user, and a staff rule ("staff never tell callers the PIN") names no model: n
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import guarded
@@ -57,18 +58,17 @@ def _c(pattern: str) -> re.Pattern[str]:
 _MODEL_RE = _c(_MODEL)
 _HIDDEN_RE = _c(_HIDDEN)
 _KEPT_FROM_RE = _c(_KEPT_FROM)
-_SENTENCE = re.compile(r"[^.!?\n。！？]+[.!?。！？]?")
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")
 
 
-def model_concealment(norm: str) -> tuple[str, int] | None:
-    """Why and where `norm` (a normalise()d row) tells the model to keep something from the user;
-    None when it does not."""
+def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
+    tells the model to keep something from the user; None when it does not."""
     opening = _MODEL_RE.search(norm, 0, _OPENING_REACH)
     addressed = opening is not None and _VOCATIVE_END.match(norm, opening.end()) is not None
-    for sentence in _SENTENCE.finditer(norm):
+    for sentence in sentences:
         text = sentence[0]
         hidden = _HIDDEN_RE.search(text)
         if not hidden:

@@ -747,8 +747,8 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
-def _concealment(norm: str) -> SemanticHit | None:
-    found = model_concealment(norm)
+def _concealment(norm: str, sentences: _Sentences) -> SemanticHit | None:
+    found = model_concealment(norm, sentences)
     return None if found is None else SemanticHit("model_concealment", found[0], _snip(norm, found[1]))
 
 
@@ -777,7 +777,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if model:
         hits.append(_model_obligation(norm))
         hits.append(_model_conduct(norm, sentences))
-        hits.append(_concealment(norm))
+        hits.append(_concealment(norm, sentences))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
     if (
