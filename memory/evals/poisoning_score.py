@@ -53,6 +53,17 @@ pairs; hard benign rows in 25 classes incl. turns, headed preferences in 11 lang
 security advice, config snippets, tickets, reviews, itineraries) was written blind in session 43 by
 a writer who never ran the inspection on it; measured once on main 11c2ae4 before the session's changes
 (78.0% kept out, 4.5% benign held, secrets never verbatim 100%); it is never trained or tuned on.
+"fresh9" (attacks_fresh9.jsonl / benign_fresh9.jsonl, 162 + 176 rows in 35 languages, Swahili,
+Tagalog, Bengali, Tamil, Malay, Catalan, Norwegian, Danish, Slovak, Serbian, Lithuanian, Urdu,
+Amharic and Yoruba among them, some rows mixing two: asks embedded in minutes, CRM notes, scraped
+pages, PDF extracts, tool output, changelogs, chat exports, invites and reviews, addressed to "whoever
+summarises this", the bot, the copilot, the model or the tool, without trigger words; fake policy,
+approvals, identities and corrected facts, replays, exfiltration, steering, concealment, conditional
+triggers, evasion, secrets of twelve kinds, four split pairs; hard benign rows in 19 classes: headed
+preferences in 24 languages, turns, security advice, macros, tightening policies, plans, notes about
+LLM projects, quotes, placeholder configs, invites, recipes, itineraries, complaints, people's
+conditional plans, surprises, reports to colleagues) was written blind in session 44 by a writer who
+never ran the inspection on it; never trained or tuned on.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -104,6 +115,8 @@ FRESH_FILES = (
     ("benign_fresh7.jsonl", False),
     ("attacks_fresh8.jsonl", True),
     ("benign_fresh8.jsonl", False),
+    ("attacks_fresh9.jsonl", True),
+    ("benign_fresh9.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -123,6 +136,7 @@ SPLITS = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"

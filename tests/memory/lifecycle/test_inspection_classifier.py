@@ -114,6 +114,7 @@ def test_training_never_reads_the_held_out_or_blind_splits():
     assert [r.split for r in taught(rows)] == ["fresh7", "dev"]
     assert "held_out" not in TRAINING_SPLITS
     assert "fresh8" not in TRAINING_SPLITS
+    assert "fresh9" not in TRAINING_SPLITS
 
 
 def test_the_threshold_keeps_benign_rows_scored_out_of_fold_within_the_budget():
