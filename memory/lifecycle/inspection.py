@@ -196,7 +196,9 @@ _INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
 # The joiner inside an emoji sequence ("🧘\u200d♀️") is how the emoji is spelled, not hidden text.
 _EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
 _EMOJI_JOINER = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
-_LEET = re.compile(r"(?<=[a-z])[013457@$]|[013457@$](?=[a-z])")
+# an email address's "@" stays: the address is where a row sends things ("p@ssword" is leet)
+_LEET_CHAR = r"(?:[013457$]|@(?![\w-]+\.[a-z]{2,}\b))"
+_LEET = re.compile(rf"(?<=[a-z]){_LEET_CHAR}|{_LEET_CHAR}(?=[a-z])")
 _LEET_MAP = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _SPACED = re.compile(r"\b(?:[a-z] ){3,}[a-z]\b")  # "i g n o r e"
 _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"

@@ -21,7 +21,9 @@ CLASS = "model_concealment"
 
 _MODEL = (
     r"\b(?:assistant|assistente?|asistente|assistent|asystent\w*|asystenc\w*|asistan|ai|ki|ia|bot|chatbot|llm|model|"
-    r"modèle|modelo|modello|agent de ia|support bot)\b|ассистент|アシスタント|助手|모델|어시스턴트|ai助手"
+    r"modèle|modelo|modello|agent de ia|support bot|βοηθ\w*)\b|ассистент|アシスタント|助手|모델|어시스턴트|"
+    r"챗봇|인공지능|ai助手|"
+    r"एआई|सहायक|المساعد|الذكاء الاصطناعي|ผู้ช่วย|เอไอ"
 )
 # a disclosure negated, or a verb of hiding, in the languages the inspection reads most
 _HIDDEN = (
@@ -40,13 +42,27 @@ _HIDDEN = (
     r"\bне\s+(?:\w+\s+)?(?:говори\w*|сообща\w*|упомина\w*|рассказыва\w*|раскрыва\w*)|\bскрыва\w*|"
     r"(?:不要|别|不得|切勿)(?:向\S{1,6})?(?:告诉|提|透露|说)|隐瞒|"
     r"(?:言わ|伝え|知らせ|言及し)ない|"
-    r"(?:말하지|알리지|언급하지)\s*마"
+    r"(?:말하지|알리지|언급하지)\s*마|"
+    r"\b(?:nämn|berätta|säg)\s+(?:\w+\s+)?(?:aldrig|inte)\b|\baldrig\s+(?:nämna|berätta|säga)\b|"
+    r"\bnon\s+(?:\w+\s+)?(?:mostrar\w*|citar\w*)|\bnunca\s+(?:digas|menciones|informes|reveles)\b|"
+    r"\bμην\s+(?:\w+\s+)?(?:πεις|πείτε|αναφέρ\w*|ενημερώσ\w*|αποκαλύψ\w*)|"
+    r"मत\s+(?:बता|कह)|न\s+बता|छिपा|"
+    r"لا\s+(?:تخبر|تذكر|تبلغ|تُعلم|تعلم|تكشف)|"
+    r"อย่า(?:บอก|แจ้ง)|ไม่ต้อง(?:บอก|แจ้ง)|"
+    r"\b(?:leave|keep)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
+    r"(?:reports?|digests?|summar(?:y|ies)|recaps?|updates?|briefings?|replies|answers)\b"
 )
 # the one kept in the dark: the user, customer or operator the model serves
 _KEPT_FROM = (
     r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
     r"usuári\w*|client\w*|nutzer\w*|kund\w*|gebruiker\w*|użytkownik\w*|kullanıcı\w*|användar\w*)\b|"
-    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객"
+    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객|χρήστ\w*|πελάτ\w*|उपयोगकर्ता|ग्राहक|المستخدم|العميل|ผู้ใช้|ลูกค้า"
+)
+# The user alone (not a customer or caller, whom staff procedures name): an order about what to keep
+# from "the user", with no one else as its subject, is an order to whoever answers the user.
+_USER = (
+    r"\b(?:the user|users?|utilisateur\w*|usuari\w*|utent\w*|nutzer\w*|användar\w*|gebruiker\w*|"
+    r"użytkownik\w*|kullanıcı\w*|usuári\w*)\b|пользовател|用户|ユーザー|사용자|χρήστ|उपयोगकर्ता|المستخدم|ผู้ใช้"
 )
 
 
@@ -58,6 +74,10 @@ def _c(pattern: str) -> re.Pattern[str]:
 _MODEL_RE = _c(_MODEL)
 _HIDDEN_RE = _c(_HIDDEN)
 _KEPT_FROM_RE = _c(_KEPT_FROM)
+_USER_RE = _c(_USER)
+# what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
+# ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
+_ORDER_OPENING = re.compile(r"^(?:[^,;:，；：]{0,80}[,;:，；：]\s*)?(?:\w+ly\s+|please\s+|and\s+)?$")
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")
@@ -75,8 +95,9 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
             continue
         model = _MODEL_RE.search(text)
         kept_from = _KEPT_FROM_RE.search(text)
-        if kept_from and (model or addressed):
-            named = model[0] if model else opening[0] if opening else ""
+        ordered = kept_from and _USER_RE.search(text) and _ORDER_OPENING.match(text, 0, hidden.start())
+        if kept_from and (model or addressed or ordered):
+            named = model[0] if model else opening[0] if opening else "whoever answers the user"
             why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"
             return why, sentence.start()
     return None

@@ -288,16 +288,28 @@ CHAT_TEMPLATE = (
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
-    r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*)\b|送信|发送|отправ\w*)"
+    r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*|"
+    r"joins?|joindre|transf[eè]re\w*|partage\w*|compart[ei]\w*|condividi\w*|inoltra\w*|weiterleite\w*|skicka\w*|"
+    r"stuur\w*|doorsturen|wyślij\w*|wysyłaj\w*|gönder\w*|kirim\w*|gửi|tuma|ipadala|envie\w*|enviar|ενημέρωσε|στείλ\w*|"
+    r"στέλν\w*|προώθησ\w*)\b|送信|发送|发给|转发|転送|送って|送る|отправ\w*|пересыла\w*|أرسل|ارسل|إرسال|ترسل|حوّل|"
+    r"भेज|शेयर|ส่ง|보내|전송)"
 )
 SENT_THING = (
     r"(?:\b(?:conversations?|chats?|chat history|history|transcripts?|messages?|summar(?:y|ies)|context|memor(?:y|ies)|"
     r"keys?|api keys?|tokens?|secrets?|passwords?|credentials|\.env|\.ssh|ssh|cookies?|customer list|customers?|"
     r"address(?:es)?|phone(?: numbers?)?|emails?|e-mail|personal data|data|files?|it|them|copy|"
-    r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen)\b|会話|内容|对话)"
+    r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen|"
+    r"card numbers?|credit cards?|cvv|iban|salar(?:y|ies)|payroll|backups?|fichiers?|donn[ée]es|datos|dati|dados|daten|"
+    r"salaires?|sauvegardes?|copias? de seguridad|kundenlisten?|kundendaten|passw[öo]rter|contrase[ñn]as?|senhas?|"
+    r"κωδικ\w*|δεδομέν\w*|αρχεί\w*)\b|会話|内容|对话|"
+    r"بطاق|أرقام|كلمة المرور|كلمات المرور|بيانات|पासवर्ड|कुंजी|नंबर|पते|डेटा|รหัสผ่าน|ข้อมูล|บัตร|비밀번호|카드|"
+    r"데이터|파일|パスワード|カード番号|データ|ファイル|密码|卡号|数据|文件|парол|данны|номер\w* карт)"
 )
 OUTSIDE = (
-    r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|cc|biz|top|info|fr|de)\b|"
+    r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:net|com|org|io|dev|ru|site|xyz|app|cc|biz|top|info|fr|de|"
+    r"me|in|co|us|uk|cn|tk|pw|ws|su|ua|pl|br|es|nl|se|ch|at|eu|jp|kr|vn|ph|ng|ke|za|au|ca|mx|ar|tr|gr|ro|hu|cz|sk|lt|"
+    r"fi|dk|pt|ie|il|ir|pk|bd|th|my|sg|hk|tw|nz|cl|online|shop|live|cloud|email|link|click|page)\b|"
+    r"\b(?:query|url) param(?:eter)?s?\b|"
     r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の)"
 )
 

@@ -505,8 +505,8 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
     )),
     # a URL to act on, for the model or pushed on users
     ("URL to act on", any_of(
-        r"\b(?:visit|open|click|fetch|browse|go to|navigate to|load|download)\b[^.\n]{0,20}?(?:https?://|www\.)"
-        r"\S+[^.\n]{0,40}?\b(?:and|then)\s+(?:follow|obey|execute|run|do|apply|tell|enter|ask)\b",
+        r"\b(?:visit|open|click|fetch|browse|go to|navigate to|load|download)(?:s|es|ed|ing)?\b[^.\n]{0,20}?(?:https?://|www\.)"
+        r"\S+[^.\n]{0,40}?\b(?:and|then)\s+(?:follow|obey|execute|run|do|apply|tell|enter|ask)(?:s|es|ed|ing)?\b",
         r"\bbefore (?:replying|answering)\b[^.\n]{0,20}?\bfetch\b",
         r"\b(?:click|visit|open|fetch|download|go to)\s+(?:https?://)?"
         r"(?:bit\.ly|tinyurl|t\.co|goo\.gl|is\.gd|\d{1,3}(?:\.\d{1,3}){3})",

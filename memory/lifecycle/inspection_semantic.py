@@ -176,8 +176,17 @@ _GUARDED = _c(GUARDED)
 _READ_ONLY = _c(READ_ONLY)
 _SELF_APPROVAL = _c(SELF_APPROVAL)
 _SELF_NEGATED = re.compile(
-    r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$"
+    r"\b(?:never|nobody|no one|niemand|personne|nadie|ningu[ée]m|ning[úu]n\w*|not|\w*n't|no longer|cannot|nie|nicht|niemals|jamais|nunca|não|nao|no)\b[^.;\n]{0,30}$"
 )
+# A setting's last key and its value, to read which way the value turns the control.
+_KEY_VALUE = re.compile(r"(?P<key>[a-z_]+)['\"]?\s*[:=]\s*['\"]?(?P<value>[a-z0-9]+)")
+_ON = frozenset({"true", "yes", "on", "enabled", "1"})
+_OFF = frozenset({"false", "no", "off", "disabled", "none", "0"})
+# keys that name a check (switched on, it binds) and keys that name a power (switched off, none)
+_REQUIREMENT_KEY = re.compile(
+    r"requir|mfa|2fa|verif(?!ied)|_check$|^check|approv|confirm|review|safety|audit"
+)
+_GRANT_KEY = re.compile(r"admin|^can_|^allow|verified|superuser|root|owner|unrestricted|bypass|skip")
 _SETTING_OFF = re.compile(r"\s*['\"]?\s*[:=]\s*['\"]?(?:no|false|off|never|0|disabled|none)\b")
 _ENCODING = _c(ENCODING)
 _OWN_INSTRUCTIONS = _c(OWN_INSTRUCTIONS)
@@ -248,6 +257,11 @@ _MODEL_GATE = _g(
     "chatgpt", "sprachmodell", "asystent", "asystenc", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
+)  # fmt: skip
+# "the user" in the languages inspection_concealment reads: an order about the user has a reader
+_USER_GATE = _g(
+    "user", "utilisateur", "usuari", "utent", "nutzer", "användar", "gebruiker", "użytkownik", "kullanıcı",
+    "usuári", "пользовател", "用户", "ユーザー", "사용자", "χρήστ", "उपयोगकर्ता", "المستخدم", "ผู้ใช้",
 )  # fmt: skip
 _LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
@@ -339,7 +353,7 @@ _ENCODING_GATE = _g(
 _APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
-              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部")  # fmt: skip
+              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -701,6 +715,18 @@ def _tables_as_lines(norm: str) -> str:
     return _TABLE_ROW.sub(r"\1: \2", norm) if "|" in norm else norm
 
 
+def _restrictive(setting: str) -> bool:
+    """A setting whose value keeps a control on: a requirement switched on (`require_approval:
+    true`, `mfa: on`) or a privilege switched off (`admin: false`, `can_refund = no`)."""
+    pair = _KEY_VALUE.search(setting)
+    if pair is None:
+        return False
+    key, value = pair["key"], pair["value"]
+    if value in _ON:
+        return _REQUIREMENT_KEY.search(key) is not None
+    return value in _OFF and _REQUIREMENT_KEY.search(key) is None and _GRANT_KEY.search(key) is not None
+
+
 def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     if _has(found, _TEMPLATE_GATE):
         template = _TEMPLATE.search(norm)
@@ -719,10 +745,29 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
         line = norm[line_start : line_end if line_end >= 0 else len(norm)]
         if _CODE_EXPRESSION.search(line):
             continue  # `role = 'admin' if user.is_staff else 'member'` is code, not a setting
+        if _restrictive(setting[0]):
+            continue  # `require_approval: true`, `admin: false`: the setting keeps a control on
         return SemanticHit(
             "settings_as_data", f"setting: '{setting[0].strip()}'", _snip(norm, setting.start())
         )
     return None
+
+
+_OWN_SEND = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|always\s+|also\s+)?$")
+_PRONOUN_THINGS = frozenset({"it", "them", "copy", "email", "e-mail", "emails"})
+_STRONG_THING = re.compile(
+    r"\b(?:documents?|contracts?|notes|attachments?|uploads?|details|records|reports?|invoices?|contratt\w*|"
+    r"document\w*|dokument\w*|documento\w*|contrat\w*|vertr[äa]g\w*)\b"
+)
+
+
+def _names_a_thing(text: str) -> bool:
+    """`text` names something worth sending besides a pronoun: a document, the notes, data."""
+    return (
+        _PRIVATE_DATA.search(text) is not None
+        or _STRONG_THING.search(text) is not None
+        or any(found[0] not in _PRONOUN_THINGS for found in _SENT_THING.finditer(text))
+    )
 
 
 def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
@@ -739,8 +784,16 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
         send = _SEND.search(text, start)
         if not send or _NEGATED_SEND.search(text, 0, send.start()):
             continue  # "never paste customer data into external tools" is advice against it
+        if _OWN_SEND.search(text, 0, send.start()):
+            continue  # "I email the budget report to finance@...": a person's own routine
         thing = _SENT_THING.search(text, start)
-        outside = _OUTSIDE.search(text, send.start())
+        if thing and thing[0] in _PRONOUN_THINGS and not _names_a_thing(text):
+            continue  # "forward it to phishing@...": "it" is a request, nothing of the user's named
+        # the destination after the verb ("send X to a@b.com"), or before it where the verb ends
+        # the sentence (Hindi, Japanese, Korean, Turkish: "X को https://... पर भेज देना")
+        outside = _OUTSIDE.search(text, send.start()) or (
+            _OUTSIDE.search(text) if not text.isascii() else None
+        )
         if thing and outside:
             why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"
             return SemanticHit("exfiltration_route", why, _snip(norm, sentence.start()), code="instruction")
@@ -777,6 +830,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if model:
         hits.append(_model_obligation(norm))
         hits.append(_model_conduct(norm, sentences))
+    if model or _has(found, _USER_GATE):
         hits.append(_concealment(norm, sentences))
     if _has(found, _OVERRIDE_GATE):
         hits.append(_override_or_persona(norm))
