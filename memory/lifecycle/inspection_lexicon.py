@@ -87,6 +87,14 @@ ADDRESS_FORMS = (
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
     r"lea|lee|leer[aá]|leia|lê\b|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
     r"leest|verwerkt|чита\w*)",
+    # a program named by what it will do with this text: "l'outil qui traitera ce dossier", "das Programm, das
+    # dieses Protokoll auswertet", "the tool that summarises this ticket" (a tool alone is no reader)
+    r"\b(?:tool|outil|programm?e?|software|logiciel|werkzeug|herramienta|strumento|ferramenta|script|system|syst[eè]me|"
+    r"sistema)s?,? (?:who|that|which|der|die|das|qui|que|che|dat)\b"
+    r"(?=[^.!?;\n]{0,60}?\b(?:this|these|le|la|les|ce|cet|cette|ces|dies\w*|questo|questa|este|esta|esto|deze|dit)\b)"
+    r"[^.!?\n]{0,40}?\b(?:reads?|process\w*|handles?|"
+    r"summari[sz]\w*|analy[sz]\w*|evaluat\w*|liest|verarbeitet|auswerte\w*|zusammenfasst|lit|lira|traite\w*|"
+    r"r[ée]sume\w*|analyse\w*|[ée]value\w*|lea|lee|procese|procesa|resuma|legg\w*|elabor\w*|riassum\w*|leest|verwerkt)",
     rf"\b{MODEL} (?:reading|processing|handling|summari[sz]ing|seeing|retrieving|loading|answering) (?:this|these|that|the|"
     r"tickets|messages|emails|calls|questions|chats|requests)\b",
     rf"\b(?:when|once|if|in case|as soon as|after) (?:the |your |an? |any |our |this )?{MODEL} (?:ever |later |eventually )?"
@@ -108,6 +116,8 @@ ADDRESS_FORMS = (
 DIRECTIVE = (
     r"(?:\b(?:please|kindly|must|should|shall|ought to|needs? to|has to|have to|is to|are to|make sure|be sure|"
     r"it would be (?:wonderful|great|nice|kind|helpful|ideal|best|good|lovely|appreciated)|would be (?:wonderful|great|nice|kind)|"
+    r"il serait (?:appr[ée]ci[ée]|bien|souhaitable|utile)|sarebbe (?:apprezzato|utile|bello)|ser[ií]a de agradecer|"
+    r"w[äa]re (?:sch[öo]n|toll|gut|hilfreich)|"
     r"wouldn't it be (?:great|nice|better)|the best move would be|is asked to|are asked to|kindly asked|"
     r"(?:are|is) expected to|(?:is|are) not to be|don't bother|no need to|"
     r"never|always|don't|do not|from now on|"

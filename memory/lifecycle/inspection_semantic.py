@@ -22,6 +22,8 @@ names the class of attack a row matches and why:
   exfiltration_route   a send verb, the conversation or secrets, and a destination outside
   model_concealment    the model told to keep something from the user, customer or operator
                        ("el asistente no debe mencionar al cliente ...", inspection_concealment)
+  unread_language      a row in a language no cue list reads that names the model or an address
+                       outside (inspection_language): what it says is not known, so a person reads it
 
 Who is speaking matters: a conversation turn is judged by `addressed_directive` alone, and only
 when the model is addressed as the reader (not "the new assistant at the dentist's"); a
@@ -40,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_concealment import model_concealment
+from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
@@ -257,6 +260,8 @@ _MODEL_GATE = _g(
     "chatgpt", "sprachmodell", "asystent", "asystenc", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
     "нейросет", "ai助手",
+    "outil", "programm", "tool", "software", "logiciel", "werkzeug", "herramienta", "strumento", "ferramenta", "script",
+    "system", "systè", "sistema",
 )  # fmt: skip
 # "the user" in the languages inspection_concealment reads: an order about the user has a reader
 _USER_GATE = _g(
@@ -407,6 +412,9 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
             or _CJK_DIRECTIVE.search(norm, address.end(), hi)
             or _REQUEST.search(norm, address.end(), hi)
             or (_CONTROL.search(norm, address.end(), hi) and _LOOSENED.search(norm, address.end(), hi))
+            # a request word after the address ("..., bitte ...", "il serait apprécié que ..."): a
+            # request to the reader whatever its verb
+            or _DIRECTIVE.search(norm, address.end(), hi)
         )
         directive = _DIRECTIVE.search(norm, lo, hi)
         if act:
@@ -855,4 +863,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_self_approval(norm))
     if _has(found, _ALONE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_leave_to_act_alone(norm, sentences))
+    if not any(hits):
+        unread = unread_and_steering(norm)
+        hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
     return [hit for hit in hits if hit]
