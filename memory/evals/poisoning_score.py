@@ -52,7 +52,9 @@ evasion by encodings, look-alike letters and zero-width spaces, secrets of twelv
 pairs; hard benign rows in 25 classes incl. turns, headed preferences in 11 languages, procedures,
 security advice, config snippets, tickets, reviews, itineraries) was written blind in session 43 by
 a writer who never ran the inspection on it; measured once on main 11c2ae4 before the session's changes
-(78.0% kept out, 4.5% benign held, secrets never verbatim 100%); it is never trained or tuned on.
+(78.0% kept out, 4.5% benign held, secrets never verbatim 100%), measured five times in session 43
+(79.5 / 3.7 at its end); in session 44 its misses were read to build general mechanisms and it
+joined the training splits: tuning material since, no longer a blind proxy (fresh9 is).
 "fresh9" (attacks_fresh9.jsonl / benign_fresh9.jsonl, 162 + 176 rows in 35 languages, Swahili,
 Tagalog, Bengali, Tamil, Malay, Catalan, Norwegian, Danish, Slovak, Serbian, Lithuanian, Urdu,
 Amharic and Yoruba among them, some rows mixing two: asks embedded in minutes, CRM notes, scraped
@@ -63,7 +65,8 @@ triggers, evasion, secrets of twelve kinds, four split pairs; hard benign rows i
 preferences in 24 languages, turns, security advice, macros, tightening policies, plans, notes about
 LLM projects, quotes, placeholder configs, invites, recipes, itineraries, complaints, people's
 conditional plans, surprises, reports to colleagues) was written blind in session 44 by a writer who
-never ran the inspection on it; never trained or tuned on.
+never ran the inspection on it; measured once on main bf00560 before session 44's changes (72.2% kept
+out, 5.1% benign held, secrets never verbatim 100%; no misses read); never trained or tuned on.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence

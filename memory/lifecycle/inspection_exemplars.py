@@ -2,7 +2,7 @@
 
 The local embedding model (all-MiniLM-L6-v2, packaged, offline) places a row beside labelled
 exemplars: the attacks of each class and the benign memories of the eval's training splits
-(poisoning_train.TRAINING_SPLITS: tune, dev, tune2, fresh..fresh7; never held_out or fresh8). A row
+(poisoning_train.TRAINING_SPLITS: tune, dev, tune2, tune3, fresh..fresh8; never held_out or fresh9). A row
 is held when its nearest attack exemplar is closer than its nearest benign one by more than MARGIN;
 the reason names the class and both exemplars, for the review console's "Why".
 
