@@ -113,6 +113,12 @@ _RELAYED_ADVICE = re.compile(
     r"\b(?:tell|remind|advise|ask)\s+(?!(?:the )?(?:assistant|model|ai|bot)\b)(?:\w+\s+){1,6}?to\s+"
     r"(?!(?:the|a|an|me|us|you|him|her|them|my|our|your)\b)[a-z]+"
 )
+# Whom a staff procedure's imperative speaks to or about: people served or the next shift, not the
+# user the model answers ("post a status update and tell customers the next update time").
+_STAFF_AUDIENCE = re.compile(
+    r"\b(?:customers?|callers?|clients?|guests?|patients?|visitors?|students?|tenants?|members?|colleagues?|"
+    r"employees?|staff|the next person|the team|them|us|tickets?)\b"
+)
 # A person's plan ("the team will move the weekly sync to Thursdays from now on") is no standing
 # order to the model: these skip a sentence whose subject is a person with a plan verb.
 PLAN_DETECTORS = frozenset({"standing order"})
@@ -366,6 +372,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             continue  # a person's plan, naming nothing risky
         if label in RELAYED_ADVICE_DETECTORS and _RELAYED_ADVICE.search(sentence) and plain_fact(sentence):
             continue  # a person told to act themselves, naming nothing risky
+        if label in RELAYED_ADVICE_DETECTORS and _STAFF_AUDIENCE.search(sentence) and plain_fact(sentence):
+            continue  # a staff procedure: customers, callers or the next shift told, naming nothing risky
         if label in DIRECTION_DETECTORS and tightened(sentence):
             continue  # the model denied a privilege: a limit, no order to act
         return match
