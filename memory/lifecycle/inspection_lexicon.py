@@ -26,7 +26,7 @@ MODEL = (
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
     r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
     r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
     r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
     r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
@@ -43,7 +43,7 @@ STRONG_MODEL = (
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
     r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtual|virtuel|virtuale|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
     r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
     r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
     r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
@@ -391,8 +391,15 @@ DEONTIC = (
     r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
     r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
     r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
-    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns)\b|"
-    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|должен|должна|всегда|никогда"
+    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
+    # the same modals in more languages (plural forms too): Portuguese, Dutch, Polish, Swedish, Danish and
+    # Norwegian, Czech, Romanian, Hungarian, Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
+    r"devem|pode|podem|precisa|precisam|moet|moeten|mag|mogen|musi|muszą|muszą|powinien|powinna|powinny|może|mogą|"
+    r"ska|skall|måste|bör|får|skal|må|bør|musí|smí|může|mohou|trebuie|poate|pot|kell|szabad|harus|wajib|boleh|"
+    r"phải|nên|được phép|täytyy|pitää|saa|πρέπει|μπορεί|οφείλει|должны|может|могут|повинен|повинна|може)\b|"
+    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|应当|需要|"
+    r"해야|하세요|할 수 있|يجب|ينبغي|يمكن|يحق|चाहिए|सकता|सकती|ต้อง|ควร|สามารถ|"
+    r"должен|должна|всегда|никогда"
 )
 
 # A power of the model switched on: "the AI's ability to delete repositories has been enabled".
