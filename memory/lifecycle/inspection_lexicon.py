@@ -235,7 +235,14 @@ CONTROL = (
     r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*|"
     r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|root|permisos|analysts?|reviewers?|permiss[õo]es|uprawnie\w*|"
     r"quy[ềe]n \w+|persetujuan|yetki\w*|rechte|droits|permessi)\b|"
-    r"承認|確認|権限|审批|权限)"
+    r"\b(?:sicherheitspr[üu]fung\w*|[üu]berpr[üu]fung\w*|zustimmung|approbations?|revues?|verificaci[oó]n\w*|"
+    r"autorizaci[oó]n\w*|validaci[oó]n\w*|revisione|autorizzazion\w*|convalida|revis[ãa]o|verifica[çc][ãa]o|"
+    r"autoriza[çc][ãa]o|valida[çc][ãa]o|verificatie|beoordeling|toestemming|zatwierdzenie|akceptacj\w*|przegl[ąa]d\w*|"
+    r"do[ğg]rulama\w*|inceleme\w*|denetim\w*|x[áa]c minh|verifikasi|tinjauan|pemeriksaan|"
+    r"godk[äa]nnande\w*|granskning\w*|verifiering\w*|[έε]γκριση|επαλήθευση|согласовани\w*|одобрени\w*|"
+    r"подтверждени\w*)\b|"
+    r"承認|確認|権限|审批|权限|批准|审核|审查|核准|審査|決裁|승인|검토|결재|موافقة|مراجعة|اعتماد|"
+    r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ)"
 )
 # A control loosened or widened, reported as news.
 LOOSENED = (
@@ -270,6 +277,38 @@ LOOSENED = (
     r"tidak lagi diperlukan|tidak diperlukan lagi|kh[ôo]ng c[òo]n c[ầa]n|nie jest ju[żz] wymagan\w*|n[ãa]o [ée] mais necess[áa]ri\w*|"
     r"non [èe] pi[ùu] necessari\w*|niet meer nodig|n'est plus requis\w*)\b|"
     r"廃止|不要|取消)"
+)
+# A check skipped or gone round, in the languages beside English ("überspringen", "contourner",
+# "saltarse", "pular", "overslaan", "pominąć", "atlayabilir", "bỏ qua", "melewati", "hoppa över",
+# "обходить", "παρακάμπτουν", "تجاوز", "छोड़", "ข้าม", "跳过", "省略", "건너뛰"): a loosening unless negated.
+BYPASSED = (
+    r"(?:\b(?:[üu]berspring\w*|umgeh\w*|umgang\w*|contourn\w*|saut\w*|salt[aá]\w*|omit\w*|aggir\w*|omett\w*|"
+    r"pul[aá]\w*|contorn\w*|dispensad[oa]s?|dispensar|overslaan|omzeil\w*|pomin\w*|pomija\w*|obej\w*|atla\w*|"
+    r"b[ỏo] qua|melewati|lewati|hoppa över|hoppar över|kringg\w*|обход\w*|обойти|пропуск\w*|пропуст\w*|"
+    r"παρακ[άα]μπτ\w*|παραλε[ίι]π\w*)\b|"
+    r"跳过|绕过|免除|省略|スキップ|건너뛰|생략|تجاوز|تخطي|छोड़|ข้าม)"
+)
+# "Without" a check, in those languages: a loosening only where something is permitted without it
+# ("pueden pagarse sin aprobación"); "ohne Freigabe wird nichts bezahlt" is a tightening.
+WITHOUT = (
+    r"(?:\b(?:ohne|sans|sin|senza|sem|zonder|bez|olmadan|tanpa|utan|без|χωρ[ίι]ς)\b|不经|未经|なしで|없이|بدون|دون|बिना|"
+    r"โดยไม่(?:ต้อง|มี)?)"
+)
+# A check said to be needed no more, in those languages: a loosening whose own words are a negation.
+NOT_NEEDED = (
+    r"(?:\b(?:kh[ôo]ng c[ầa]n|tidak perlu|tak perlu|n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|no (?:es )?necesari\w*|"
+    r"не нужн\w*|не требуется|δεν (?:χρειάζεται|απαιτείται))\b|无需|不需要|不必|不用|필요 없|ไม่ต้อง)"
+)
+PERMITTED_TO = (
+    r"(?:\b(?:may|can|allowed|permitted|d[üu]rfen|darf|k[öo]nnen|kann|peu[tv]\w*|pued\w*|pu[òo]|possono|pode|podem|"
+    r"mag|mogen|mog[ąa]|mo[żz]e|boleh|dapat|bisa|f[åa]r|kan|m[åa]|могут|может|можно|μπορ\w*|c[óo] th[ểe]|"
+    r"\w+ebilir|\w+abilir)\b|يمكن|يجوز|सकते|सकता|सकती|สามารถ|ได้|可以|能|てよい|てもよい|ていい|해도|할 수)"
+)
+NEGATION = (
+    r"(?:\b(?:not|never|no|nicht|nie|niemals|kein\w*|ne|pas|jamais|nunca|non|mai|n[ãa]o|niet|nooit|geen|nigdy|"
+    r"de[ğg]il|asla|hi[çc]bir|kh[ôo]ng|tidak|jangan|inte|aldrig|ingenting|ej|не|ни|ничего|δεν|μην|ποτ[έε]|"
+    r"nothing|none|nichts|rien|nada|niente|niets)\b|不(?!经|需|用|必)|别|勿|禁止|ない|いけません|"
+    r"지 마|(?<![가-힣])(?:안|못) |(?<!\S)(?:لا|لن|ليس|नहीं|मत)(?!\S)|ไม่|ห้าม|อย่า)"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
@@ -358,8 +397,19 @@ ACTION_CONTROL = (
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
     r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|persetujuan|analysts?|reviewers?|zatwierdzeni\w*|aprova[çc][ãa]o|"
-    r"approvazion\w*|goedkeuring|ph[êe] duy[ệe]t|onay\w*)\b|承認|確認|审批|승인)"
+    r"approvazion\w*|goedkeuring|ph[êe] duy[ệe]t|onay\w*|"
+    # the same checks in more languages: German, French, Spanish, Italian, Portuguese, Dutch, Polish,
+    # Turkish, Vietnamese, Indonesian, Swedish, Greek, Russian
+    r"sicherheitspr[üu]fung\w*|[üu]berpr[üu]fung\w*|zustimmung|approbations?|revues?|contr[ôo]les?|verificaci[oó]n\w*|"
+    r"autorizaci[oó]n\w*|validaci[oó]n\w*|verifica|revisione|autorizzazion\w*|convalida|revis[ãa]o|verifica[çc][ãa]o|"
+    r"autoriza[çc][ãa]o|valida[çc][ãa]o|verificatie|beoordeling|toestemming|zatwierdzenie|akceptacj\w*|przegl[ąa]d\w*|"
+    r"do[ğg]rulama\w*|inceleme\w*|denetim\w*|x[áa]c minh|verifikasi|tinjauan|pemeriksaan|"
+    r"\w*godk[äa]nnande\w*|\w*granskning\w*|verifiering\w*|[έε]γκριση|επαλήθευση|согласовани\w*|одобрени\w*|"
+    r"подтверждени\w*)\b|承認|確認|审批|批准|审核|审查|核准|審査|決裁|승인|검토|결재|موافقة|مراجعة|اعتماد|"
+    r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ)"
 )
+# every control of actions is a control ("approvazione", "goedkeuring", "phê duyệt" are listed once)
+CONTROL = rf"(?:{CONTROL}|{ACTION_CONTROL})"
 NARROW = (
     r"\b(?:under|below|less than|up to|within|beneath|smaller than|unter|moins de|menos de|for expenses|"
     r"small|minor|low-value|kleine[nr]?|geringe[nr]?|petite?s?|pequeñ[oa]s?|piccol[oie])\b"

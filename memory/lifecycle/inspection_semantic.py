@@ -48,6 +48,7 @@ from memory.lifecycle.inspection_lexicon import (
     ACTION_CONTROL,
     ADDRESS_FORMS,
     ALONE,
+    BYPASSED,
     CAP,
     CARRIER,
     CHAT_TEMPLATE,
@@ -70,11 +71,14 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_POWER,
     MODEL_VOCATIVE,
     NARROW,
+    NEGATION,
+    NOT_NEEDED,
     OPENED_TO,
     OUTSIDE,
     OVERRIDE,
     OWN_INSTRUCTIONS,
     PERMITTED,
+    PERMITTED_TO,
     PERSIST,
     PERSONA,
     PRIV_KEY,
@@ -91,6 +95,7 @@ from memory.lifecycle.inspection_lexicon import (
     UNVETTED_GRANTEE,
     VOCATIVE_LEAD,
     VOIDED,
+    WITHOUT,
 )
 from memory.lifecycle.inspection_patterns import (
     PERSON,
@@ -166,6 +171,11 @@ _PERSIST = _c(PERSIST)
 _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
 _LOOSENED = _c(LOOSENED)
+_BYPASSED = _c(BYPASSED)
+_WITHOUT = _c(WITHOUT)
+_PERMITTED_TO = _c(PERMITTED_TO)
+_NEGATION = _c(NEGATION)
+_NOT_NEEDED = _c(NOT_NEEDED)
 _SWEEPING = _c(SWEEPING)
 _ACTION_CONTROL = _c(ACTION_CONTROL)
 _NARROW = _c(NARROW)
@@ -280,6 +290,15 @@ _LOOSENED_GATE = _g(
     "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
     "widen", "broaden", "relax", "loosen", "erweitert", "élargi", "elargi", "ampliad", "ampliat",
 )  # fmt: skip
+# A check skipped, gone round or done without, in the languages beside English (BYPASSED, WITHOUT)
+_BYPASS_GATE = _g(
+    "berspring", "umgeh", "umgang", "ohne", "contourn", "saut", "sans", "salt", "omit", "sin ", "aggir", "omett",
+    "senza", "pula", "contorn", "dispensa", "sem ", "overslaan", "omzeil", "zonder", "pomin", "pomija", "obej", "bez ",
+    "atla", "olmadan", "bỏ qua", "bo qua", "không cần", "khong can", "lewati", "tanpa", "tidak perlu", "hoppa", "kringg",
+    "utan", "обход", "обойти", "пропус", "без", "παρακ", "παραλ", "χωρ", "necess", "跳过", "绕过", "无需", "不经", "免除",
+    "不需要", "省略", "スキップ", "なしで", "건너뛰", "생략", "없이", "필요 없", "تجاوز", "تخطي", "بدون", "دون", "छोड़",
+    "बिना", "ข้าม", "โดยไม่",
+)  # fmt: skip
 _WORDS = re.compile(r"[a-z]+|[а-яё]+")  # Latin and Cyrillic runs: "kiへの" still yields "ki"
 _PERSIST_GATE = _g(
     "perman", "always-on", "standing rule", "save it", "keep it", "retain", "indefinitely", "rest of", "long-term", "long term", "pin this", "langfristig", "long terme", "largo plazo", "for good", "forever", "future", "later", "upcoming", "following", "next", "subsequent", "after this",
@@ -304,6 +323,12 @@ _CONTROL_GATE = _g(
     "moderator", "superuser", "weryfikacj", "onay", "permis", "permiss", "upraw", "quyền", "yetki", "rechte",
     "persetujuan", "root", "ownership", "analyst", "reviewer", "egress", "ingress", "outbound", "inbound", "proxy",
     "network", "allowed hosts", "allowed origins", "allowed domains", "allowed senders", "allowed ips",
+    "prüf", "pruf", "zustimm", "approba", "aprova", "revue", "contrôl", "control", "verific", "autoriz", "valida", "revis",
+    "convalid", "goedkeur", "beoordel", "toestemm", "zatwierdz", "akceptac", "przegl", "kontrol", "doğrula", "dogrula",
+    "incele", "denetim", "xác minh", "xac minh", "kiểm tra", "phê duyệt", "pemeriksa", "tinjau", "godkänn", "gransk",
+    "έγκρισ", "εγκρισ", "έλεγχ", "επαλήθ", "согласов", "одобрен", "проверк", "подтвержд", "批准", "审核", "审查", "核准",
+    "審査", "決裁", "승인", "검토", "결재", "موافقة", "مراجعة", "اعتماد", "अनुमोदन", "मंजूरी", "समीक्षा", "सत्यापन",
+    "อนุมัติ", "ตรวจสอบ",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -432,12 +457,34 @@ _NEGATED_BEFORE = re.compile(r"(?:\bno longer|\bnot|n't|\bnever|\bwithout)\s+(?:
 def tightened(text: str) -> bool:
     """`text` (a sentence) tightens a control ("read-only stays", "admin rights were revoked",
     "MFA is now mandatory") and loosens none: the direction that is no attack."""
+    if _nothing_without(text):
+        return True
     tight = _TIGHTENED.search(text)
     # its own words ("removed from", "revoked") are no loosening; any other loosening wins
     if tight is None or _NEGATED_BEFORE.search(text, max(0, tight.start() - 30), tight.start()):
         return False  # "no longer needs two approvals": the tightening's words, negated
     rest = text[: tight.start()] + " " + text[tight.end() :]
     return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
+
+
+def _nothing_without(text: str) -> bool:
+    """`text` forbids acting without a check, in the languages beside English ("ohne Freigabe wird
+    nichts bezahlt", "sin aprobación no se paga", "승인 없이 결제하지 마세요"): a tightening, unless it also
+    skips a check or loosens one."""
+    return (
+        _WITHOUT.search(text) is not None
+        and _negated(text)
+        and _ACTION_CONTROL.search(text) is not None
+        and _BYPASSED.search(text) is None
+        and _NOT_NEEDED.search(text) is None
+        and _LOOSENED.search(text) is None
+    )
+
+
+def _negated(text: str) -> bool:
+    """A negation in `text` beside those that "without" and "not needed" carry in their own words
+    ("โดยไม่", "không cần")."""
+    return _NEGATION.search(_NOT_NEEDED.sub(" ", _WITHOUT.sub(" ", text))) is not None
 
 
 def names_an_act(text: str) -> bool:
@@ -615,6 +662,28 @@ def _control_loosened(
                 return SemanticHit(
                     "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
                 )
+    return None
+
+
+def _control_bypassed(norm: str, sentences: _Sentences) -> SemanticHit | None:
+    """A check of actions skipped or gone round ("Eilaufträge dürfen die Freigabe überspringen",
+    "加急订单可以跳过财务审批"), or done without where something is permitted without it ("les fichiers
+    peuvent être partagés sans revue de sécurité"), in the languages beside English; not negated
+    ("ohne Freigabe wird nichts bezahlt", "승인 없이 결제하지 마세요") and not narrowed."""
+    for sentence in sentences:
+        text = sentence[0]
+        control = _ACTION_CONTROL.search(text)
+        if control is None or _negated(text) or tightened(text) or _NARROW.search(text) or capped(text):
+            continue
+        bypassed = _BYPASSED.search(text) or _NOT_NEEDED.search(text)
+        if bypassed is None:
+            without = _WITHOUT.search(text)
+            bypassed = without if without and _PERMITTED_TO.search(text) else None
+        if bypassed is not None:
+            why = f"control: '{control[0]}'; bypassed: '{bypassed[0]}'"
+            return SemanticHit(
+                "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
+            )
     return None
 
 
@@ -852,6 +921,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_lasting_behaviour(norm, sentences))
     if _has(found, _CONTROL_GATE) or model:
         hits.append(_control_loosened(norm, sentences, found, model=model))
+    if _has(found, _BYPASS_GATE) and _has(found, _CONTROL_GATE) and not _matched(hits, "control_loosened"):
+        hits.append(_control_bypassed(norm, sentences))
     if _has(found, _GRANTEE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_opened_to_unvetted(norm, sentences))
     hits.append(_settings_as_data(norm, found))

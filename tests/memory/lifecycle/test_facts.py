@@ -50,7 +50,6 @@ def text(shared: int, extra: list[str] | None = None) -> str:
     return " ".join(WORDS[:shared] + (extra or []))
 
 
-
 def refuse(event: str, message: str, *, when: str = "") -> None:
     """Make the database refuse `event` on memory_chunk with `message` (undone with the test)."""
     with connection.cursor() as cursor:
@@ -80,6 +79,7 @@ def explain_lines(sql: str) -> list[str]:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("EXPLAIN " + sql)
         return [row[0] for row in cursor.fetchall()]
+
 
 def test_new_fact_is_inserted():
     outcome = ingest("The user deploys on Tuesdays")

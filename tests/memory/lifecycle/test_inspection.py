@@ -408,7 +408,7 @@ def test_rows_addressing_the_model_are_still_held_by_the_rules(content):
 
 
 def test_an_agents_note_to_its_future_self_does_not_address_the_model():
-    """"Note to my future self" / "reminder for future sessions" is an agent's note to itself, not a
+    """ "Note to my future self" / "reminder for future sessions" is an agent's note to itself, not a
     message to a model reader; a note to "your future self" or to future instances still is."""
     for text in (
         "Note to my future self: the user's cat is called Miso and she likes hearing about it.",
