@@ -18,6 +18,7 @@ by substring search. Cyrillic entries pass through normalise()'s look-alike map,
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
@@ -335,7 +336,8 @@ _NOW_ALL = re.compile(
 
 def _entry(word: str) -> str:
     """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
-    core = _PUNCT.sub(" ", word).strip().translate(HOMOGLYPHS)
+    # NFKC, as normalise() writes the text: Thai "คำ" is "คํา" there
+    core = _PUNCT.sub(" ", unicodedata.normalize("NFKC", word)).strip().translate(HOMOGLYPHS)
     return (" " if word[:1] in " '" else "") + core + (" " if word.endswith(" ") else "")
 
 

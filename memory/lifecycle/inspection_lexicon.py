@@ -296,8 +296,53 @@ WITHOUT = (
 )
 # A check said to be needed no more, in those languages: a loosening whose own words are a negation.
 NOT_NEEDED = (
-    r"(?:\b(?:kh[ôo]ng c[ầa]n|tidak perlu|tak perlu|n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|no (?:es )?necesari\w*|"
-    r"не нужн\w*|не требуется|δεν (?:χρειάζεται|απαιτείται))\b|无需|不需要|不必|不用|필요 없|ไม่ต้อง)"
+    r"(?:\b(?:(?:needs?|requires?) no|(?:do|does|did)(?:n't| not) (?:need|require)|(?:is|are) not (?:needed|required)|"
+    r"kh[ôo]ng c[ầa]n|tidak (?:perlu|memerlukan|butuh)|tak perlu|"
+    r"n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|n[ãa]o precis\w*|n[ãa]o requer\w*|no (?:es )?necesari\w*|no necesit\w*|"
+    r"no requier\w*|no hace falta|ne n[ée]cessit\w* (?:aucune?|pas|plus)|n'ont (?:pas|plus) besoin|pas besoin|"
+    r"brauch\w* kein\w*|nicht (?:mehr )?n[öo]tig|nicht erforderlich|non richied\w*|non necessit\w*|non ha(?:nno)? bisogno|"
+    r"heb\w* geen \w+ nodig|(?:is|zijn) niet nodig|nie wymaga\w*|nie potrzeb\w*|не нужн\w*|не требу\w*|"
+    r"δεν (?:χρειάζ\w*|απαιτ\w*)|gerek(?:miyor|mez|yok)|beh[öo]ver inte|kr[äa]ver inte|kr[äa]vs inte|beh[öo]vs inte)\b|"
+    r"无需|不需要|不必|不用|必要ない|必要ありません|不要です|は不要|いらない|필요 없|필요하지 않|ไม่ต้อง|ไม่จำเป็น|"
+    r"لا (?:تحتاج|يحتاج|يتطلب|تتطلب)|لا حاجة|(?:ज़रूरत|जरूरत|आवश्यकता) नहीं)"
+)
+# What a waived check protected: money moved, data shared, access, a person's requests and commands,
+# production; "wiki edits don't need review" and "meeting rooms need no approval" risk none of it.
+STAKES = (
+    # German, Dutch and Swedish compounds end in their stake ("Eilaufträge", "spoedorders", "kunddata")
+    r"(?:\b\w*(?:auftr[äa]g|orders?|bestell|zahlung|rechnung|betaling|bestelling|daten|dateien|betaln|best[äa]llning|data)\w*|"
+    r"\b(?:pay\w*|refund\w*|transfer\w*|wire\w*|invoice\w*|purchase\w*|orders?|data|files?|export\w*|shar\w*|access|"
+    r"rights|accounts?|requests?|commands?|instructions?|deploy\w*|production|passwords?|credentials|"
+    r"zahl\w*|bezahl\w*|[üu]berweis\w*|r[üu]ckerstatt\w*|rechnung\w*|bestell\w*|daten|dateien|teil\w*|zugriff\w*|rechte|"
+    r"kont[oe]n?|anfrage\w*|anweisung\w*|auftr[äa]g\w*|produktion|"
+    r"pai\w*|rembours\w*|virement\w*|factur\w*|commande\w*|donn[ée]es|fichiers?|partag\w*|acc[eè]s|droits|comptes?|"
+    r"demandes?|ordres?|d[ée]ploi\w*|"
+    r"pag\w*|reembols\w*|transferenc\w*|pedidos?|datos|archivos|compart\w*|acceso|permisos|cuentas?|solicitud\w*|"
+    r"[óo]rdenes|instrucciones|despliegue\w*|producci[óo]n|contrase[ñn]as?|"
+    r"rimbors\w*|bonific\w*|fattur\w*|ordin\w*|dati|esport\w*|condivis\w*|accesso|permessi|richiest\w*|istruzion\w*|"
+    r"rilasci\w*|produzione|transfer[êe]nc\w*|fatur\w*|dados|arquivos|compartilh\w*|acesso|contas?|solicita\w*|ordens|"
+    r"instru[çc]\w*|produ[çc]\w*|senhas?|"
+    r"betal\w*|terugbetal\w*|overboek\w*|bestelling\w*|gegevens|bestanden|gedeeld|toegang|rechten|verzoek\w*|"
+    r"opdracht\w*|productie|wachtwoord\w*|"
+    r"p[łl]atn\w*|zwrot\w*|przelew\w*|faktur\w*|zam[óo]wie\w*|dane|danych|pliki|plik[óo]w|eksport\w*|udost[ęe]pn\w*|"
+    r"dost[ęe]p\w*|uprawnie\w*|kont\w*|pro[śs]b\w*|polece\w*|wdro[żz]\w*|produkc\w*|has[łl]\w*|"
+    r"[öo]deme\w*|iade\w*|havale\w*|fatura\w*|sipari[şs]\w*|veri\w*|dosya\w*|payla[şs]\w*|eri[şs]im\w*|yetki\w*|"
+    r"hesap\w*|talep\w*|istek\w*|komut\w*|[şs]ifre\w*|"
+    r"thanh to[áa]n|ho[àa]n ti[ềe]n|chuy[ểe]n kho[ảa]n|h[óo]a [đd][ơo]n|[đd][ơo]n h[àa]ng|d[ữu] li[ệe]u|t[ệe]p|chia s[ẻe]|"
+    r"quy[ềe]n|t[àa]i kho[ảa]n|y[êe]u c[ầa]u|l[ệe]nh|m[ậa]t kh[ẩa]u|"
+    r"pembayaran|bayar\w*|pengembalian|pesanan|berkas|berbagi|bagikan|akses|akun|permintaan|perintah|kata sandi|"
+    r"betaln\w*|[åa]terbetal\w*|[öo]verf[öo]r\w*|best[äa]llning\w*|filer|[åa]tkomst|beh[öo]righet\w*|beg[äa]r\w*|"
+    r"l[öo]senord|"
+    r"платеж\w*|оплат\w*|возврат\w*|перевод\w*|счет\w*|сч[её]т\w*|заказ\w*|данн\w*|файл\w*|экспорт\w*|доступ\w*|"
+    r"прав\w*|аккаунт\w*|запрос\w*|команд\w*|парол\w*|"
+    r"πληρωμ\w*|επιστροφ\w*|μεταφορ\w*|τιμολ\w*|παραγγελ\w*|δεδομ[έε]ν\w*|αρχε[ίι]\w*|εξαγωγ\w*|πρ[όο]σβαση|"
+    r"δικαι[ώω]ματα|λογαριασμ\w*|αιτ[ήη]ματα|α[ίι]τημα|εντολ\w*|κωδικ\w*)\b|"
+    r"دفع|مدفوعات|استرداد|تحويل|فاتورة|فواتير|طلب|بيانات|ملفات|تصدير|مشاركة|وصول|صلاحيات|حساب|أوامر|كلمات المرور|"
+    r"भुगतान|रिफंड|ट्रांसफर|चालान|ऑर्डर|डेटा|फ़ाइल|फाइल|साझा|एक्सेस|अधिकार|खाता|अनुरोध|आदेश|पासवर्ड|"
+    r"ชำระ|จ่าย|คืนเงิน|โอน|ใบแจ้งหนี้|คำสั่งซื้อ|ข้อมูล|ไฟล์|แชร์|สิทธิ์|บัญชี|คำขอ|คำสั่ง|รหัสผ่าน|"
+    r"付款|支付|退款|转账|发票|订单|数据|文件|导出|共享|访问|权限|账户|账号|请求|指令|命令|密码|"
+    r"支払|払い|返金|振込|送金|請求書|注文|データ|ファイル|エクスポート|共有|アクセス|権限|アカウント|依頼|要求|指示|"
+    r"命令|パスワード|결제|지불|환불|송금|이체|청구서|주문|데이터|파일|내보내|공유|접근|권한|계정|요청|지시|명령|비밀번호)"
 )
 PERMITTED_TO = (
     r"(?:\b(?:may|can|allowed|permitted|d[üu]rfen|darf|k[öo]nnen|kann|peu[tv]\w*|pued\w*|pu[òo]|possono|pode|podem|"

@@ -8,6 +8,7 @@ pattern. Matching runs on `normalise()`d text: lower case, Latin letters only, o
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from re import _constants as _c  # type: ignore[attr-defined]  # the parser's opcodes
 from re import _parser  # type: ignore[attr-defined]
@@ -65,6 +66,7 @@ def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
     guard is compiled with the pattern's `flags`, so its `^`, case and classes mean what the
     pattern's do. Patterns with inline or verbose flags, or whose start is no plain character set
     (a negated class, `.`, a match of nothing), are compiled as they are."""
+    pattern = unicodedata.normalize("NFKC", pattern)  # as normalise() writes the text ("คำ" is "คํา")
     parsed = _parser.parse(pattern, flags)
     plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
     first = None if plain else _first_chars(parsed, frozenset({""}))
