@@ -83,7 +83,8 @@ attack classes (addressed, persistence, exfiltration, concealment, steering, con
 policy_news) and 8 benign look-alikes (headed preferences, plans, reports to colleagues, surprises,
 product preferences, conditional plans, role profiles, tightened policies) in 20 languages, one row
 per class and language, written in session 44 as tuning material so the cue lists can be checked
-language by language. It is tuned on.
+language by language; measured by the inspection alone before any tuning on it (main 611886a):
+40.6% of its attacks kept out, 1.9% of its benign rows held. It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
