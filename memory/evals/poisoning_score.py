@@ -78,6 +78,13 @@ as emails, tickets, YAML, code comments, minutes and chat; and hard benign look-
 conditional plans, surprises kept from a person, reports sent to colleagues, a person's own product
 preferences, staff procedures, duties of statistical models: "the churn model should be
 retrained"). It is tuned on.
+"tune4" (attacks_tune4.jsonl / benign_tune4.jsonl, 160 + 160 rows) is tuning material: a grid of 8
+attack classes (addressed, persistence, exfiltration, concealment, steering, conditional, identity,
+policy_news) and 8 benign look-alikes (headed preferences, plans, reports to colleagues, surprises,
+product preferences, conditional plans, role profiles, tightened policies) in 20 languages, one row
+per class and language, written in session 44 as tuning material so the cue lists can be checked
+language by language; measured by the inspection alone before any tuning on it (main 611886a):
+40.6% of its attacks kept out, 1.9% of its benign rows held. It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -124,11 +131,14 @@ FRESH_FILES = (
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
     ("benign_tune3.jsonl", False),
+    ("attacks_tune4.jsonl", True),
+    ("benign_tune4.jsonl", False),
 )
 SPLITS = (
     "tune",
     "tune2",
     "tune3",
+    "tune4",
     "dev",
     "held_out",
     "fresh",
