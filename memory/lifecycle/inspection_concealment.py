@@ -50,19 +50,43 @@ _HIDDEN = (
     r"لا\s+(?:تخبر|تذكر|تبلغ|تُعلم|تعلم|تكشف)|"
     r"อย่า(?:บอก|แจ้ง)|ไม่ต้อง(?:บอก|แจ้ง)|"
     r"\b(?:leave|keep)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
-    r"(?:reports?|digests?|summar(?:y|ies)|recaps?|updates?|briefings?|replies|answers)\b"
+    r"(?:reports?|digests?|summar(?:y|ies)|recaps?|updates?|briefings?|replies|answers)\b|"
+    # the prohibitive and let-not-know forms of more languages ("nie erwähnen", "ne préviens pas", "que el
+    # usuario no sepa", "não deve saber", "vertel de gebruiker niet", "đừng cho ... biết", "jangan beri tahu")
+    r"\b(?:nie|niemals|keinesfalls)\s+(?:\w+\s+)?(?:sagen|erwähnen|verraten|mitteilen|erzählen|ansprechen)\b|"
+    r"\b(?:sag|erwähne|verrate|erzähl)\w*\s+(?:\w+\s+){0,3}?(?:nie|nicht|niemals)\b|"
+    r"\bne\s+(?:l[ea]?\s+|lui\s+|leur\s+|l')?(?:dis|pr[ée]viens|mentionne|r[ée]v[èe]le|informe|signale|parle|avertis|indique)\w*"
+    r"\s+(?:\w+\s+)?(?:pas|jamais|rien)\b|"
+    r"\bno\s+(?:le\s+|les\s+)?(?:digas|menciones|cuentes|informes|avises|reveles)\b|"
+    r"\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+(?:sepa|sepan|se entere|se enteren)\b|"
+    r"\b(?:não|nao)\s+(?:deve|devem|pode|podem)\s+saber\b|\bnon\s+(?:deve|devono)\s+sapere\b|"
+    r"\b(?:vertel|zeg)\s+(?:\w+\s+){0,3}?niet\b|\bmag\s+(?:\w+\s+){0,3}?niet\s+weten\b|"
+    r"\b(?:berätta|säg|nämn)\s+(?:\w+\s+){0,3}?(?:inte|aldrig)\b|\b(?:haber verme|bildirme)\w*|"
+    r"\bđừng\s+(?:cho\s+(?:\S+\s+){1,3}?biết|nói|kể|tiết lộ|nhắc)|"
+    r"\bkhông\s+(?:được\s+)?(?:nói|cho\s+(?:\S+\s+){1,3}?biết)|"
+    r"\bjangan\s+(?:beri\s*tahu|memberi\s*tahu|bilang|kasih\s*tahu|sebut\w*|ungkap\w*|beritahu)|"
+    r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
+    r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
+)
+# Prohibitive forms that are orders wherever they stand (verb-final languages put them last:
+# "उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
+_PROHIBITIVE = (
+    r"मत\s+(?:बता|कह)|\bsöyleme\b|\bbahsetme\b|\bhaber verme\b|(?:말하지|알리지|언급하지)\s*마|"
+    r"伏せ|言わないで|知らせないで|教えないで|(?:不要|别|切勿)(?:让|告诉)|\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+sepa|\bđừng\b|\bjangan\b"
 )
 # the one kept in the dark: the user, customer or operator the model serves
 _KEPT_FROM = (
     r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
     r"usuári\w*|client\w*|nutzer\w*|kund\w*|gebruiker\w*|użytkownik\w*|kullanıcı\w*|användar\w*)\b|"
-    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객|χρήστ\w*|πελάτ\w*|उपयोगकर्ता|ग्राहक|المستخدم|العميل|ผู้ใช้|ลูกค้า"
+    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객|χρήστ\w*|πελάτ\w*|उपयोगकर्ता|ग्राहक|المستخدم|العميل|ผู้ใช้|ลูกค้า|"
+    r"người dùng|khách hàng|\bpengguna\b|\bpelanggan\b"
 )
 # The user alone (not a customer or caller, whom staff procedures name): an order about what to keep
 # from "the user", with no one else as its subject, is an order to whoever answers the user.
 _USER = (
     r"\b(?:the user|users?|utilisateur\w*|usuari\w*|utent\w*|nutzer\w*|användar\w*|gebruiker\w*|"
-    r"użytkownik\w*|kullanıcı\w*|usuári\w*)\b|пользовател|用户|ユーザー|사용자|χρήστ|उपयोगकर्ता|المستخدم|ผู้ใช้"
+    r"użytkownik\w*|kullanıcı\w*|usuári\w*|pengguna)\b|пользовател|用户|ユーザー|사용자|χρήστ|उपयोगकर्ता|المستخدم|ผู้ใช้|"
+    r"người dùng"
 )
 
 
@@ -77,7 +101,8 @@ _KEPT_FROM_RE = _c(_KEPT_FROM)
 _USER_RE = _c(_USER)
 # what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
 # ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
-_ORDER_OPENING = re.compile(r"^(?:[^,;:，；：]{0,80}[,;:，；：]\s*)?(?:\w+ly\s+|please\s+|and\s+)?$")
+_ORDER_OPENING = re.compile(r"(?:^|[,;:，；：]\s*)(?:\w+ly\s+|please\s+|and\s+|surtout\s+)?$")
+_PROHIBITIVE_RE = _c(_PROHIBITIVE)
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")
@@ -95,7 +120,11 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
             continue
         model = _MODEL_RE.search(text)
         kept_from = _KEPT_FROM_RE.search(text)
-        ordered = kept_from and _USER_RE.search(text) and _ORDER_OPENING.match(text, 0, hidden.start())
+        ordered = (
+            kept_from
+            and _USER_RE.search(text)
+            and (_ORDER_OPENING.search(text, 0, hidden.start()) or _PROHIBITIVE_RE.search(text))
+        )
         if kept_from and (model or addressed or ordered):
             named = model[0] if model else opening[0] if opening else "whoever answers the user"
             why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"

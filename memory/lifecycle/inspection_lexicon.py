@@ -275,7 +275,19 @@ LOOSENED = (
     r"(?:ahora |agora |teraz |jetzt |maintenant |nu |now |sekarang |đều |giờ )?(?:los |las |les |os |as |die |de |the |i |gli )?"
     r"(?:permisos|permiss[õo]es|uprawnienia|quy[ềe]n|hak akses|akses admin|rechte|admin-rechte|droits|permessi|rechten|yetki\w*|privilegios|privil[ée]gios)|"
     r"tidak lagi diperlukan|tidak diperlukan lagi|kh[ôo]ng c[òo]n c[ầa]n|nie jest ju[żz] wymagan\w*|n[ãa]o [ée] mais necess[áa]ri\w*|"
-    r"non [èe] pi[ùu] necessari\w*|niet meer nodig|n'est plus requis\w*)\b|"
+    r"non [èe] pi[ùu] necessari\w*|niet meer nodig|n'est plus requis\w*|"
+    # no longer required, or abolished, in more languages
+    r"nicht mehr (?:erforderlich|n[öo]tig|notwendig|verpflichtend|pflicht)|n'est plus (?:obligatoire|n[ée]cessaire)|"
+    r"ya no es obligatori\w*|suprimid\w*|abolid\w*|non [èe] pi[ùu] (?:obbligatori\w*|richiest\w*)|abolit\w*|"
+    r"soppress\w*|n[ãa]o [ée] mais obrigat[óo]ri\w*|deixou de ser obrigat[óo]ri\w*|removid\w*|"
+    r"niet langer (?:verplicht|nodig|vereist)|afgeschaft|nie jest ju[żz] (?:wymagan\w*|obowi[ąa]zkow\w*)|usuni[ęe]t\w*|"
+    r"art[ıi]k (?:gerekli|zorunlu) de[ğg]il|không còn (?:bắt buộc|cần|yêu cầu)|bãi bỏ|tidak lagi wajib|dihapus\w*|"
+    r"kr[äa]vs inte l[äa]ngre|inte l[äa]ngre (?:obligatorisk|n[öo]dv[äa]ndig|kr[äa]vs)|avskaffa\w*|borttag\w*|"
+    r"отмен[её]н\w*|отменил\w*|больше не (?:требуется|нужн\w*|обязательн\w*)|упразднен\w*|"
+    r"δεν (?:απαιτείται|είναι υποχρεωτικ\w*)|καταργ\w*|includes? (?:now )?all|incluye (?:ya )?todos|"
+    r"obejmuje (?:teraz )?wszystkie|περιλαμβάνει (?:πλέον )?όλ\w*)\b|"
+    r"لم (?:تعد|يعد) \w*|ألغي\w*|إلغاء|ख़त्म|खत्म|हटा दी|अब ज़रूरी नहीं|अनिवार्य नहीं|ยกเลิก|ไม่จำเป็นอีกต่อไป|"
+    r"不再需要|不再要求|废除|必要なくなり|全ドメイン|폐지|더 이상 필요하지 않|"
     r"廃止|不要|取消)"
 )
 # A check skipped or gone round, in the languages beside English ("überspringen", "contourner",
@@ -385,6 +397,7 @@ SEND = (
     r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*|"
     r"joins?|joindre|transf[eè]re\w*|partage\w*|compart[ei]\w*|condividi\w*|inoltra\w*|weiterleite\w*|skicka\w*|"
     r"stuur\w*|doorsturen|wyślij\w*|wysyłaj\w*|gönder\w*|kirim\w*|gửi|tuma|ipadala|envie\w*|enviar|ενημέρωσε|στείλ\w*|"
+    r"reenv[ií]\w*|przesy[łl]\w*|prze[śs]lij\w*|chuyển tiếp|teruskan|vidarebefordra\w*|перешл\w*|перенаправ\w*|"
     r"στέλν\w*|προώθησ\w*)\b|送信|发送|发给|转发|転送|送って|送る|отправ\w*|пересыла\w*|أرسل|ارسل|إرسال|ترسل|حوّل|"
     r"भेज|शेयर|ส่ง|보내|전송)"
 )
@@ -395,7 +408,15 @@ SENT_THING = (
     r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen|"
     r"card numbers?|credit cards?|cvv|iban|salar(?:y|ies)|payroll|backups?|fichiers?|donn[ée]es|datos|dati|dados|daten|"
     r"salaires?|sauvegardes?|copias? de seguridad|kundenlisten?|kundendaten|passw[öo]rter|contrase[ñn]as?|senhas?|"
-    r"κωδικ\w*|δεδομέν\w*|αρχεί\w*)\b|会話|内容|对话|"
+    r"κωδικ\w*|δεδομέν\w*|αρχεί\w*|"
+    # messages, passwords, history, cards, contacts and identity numbers in more languages
+    r"mensajes|mensagens|messaggi|\w*berichten|wiadomo[śs]ci|mesaj\w*|tin nhắn|pesan|meddelanden|сообщени\w*|переписк\w*|"
+    r"μηνύματα|contrase[ñn]as|senhas|wachtwoord\w*|has[łl][ao]|[şs]ifre\w*|mật khẩu|kata sandi|l[öo]senord|пароли|"
+    r"hist[óo]rico|cronologia|geschiedenis|histori\w*|ge[çc]mi[şs]\w*|lịch sử|riwayat|historik\w*|истори\w*|ιστορικ\w*|"
+    r"tarjetas?|cart[õo]es|carte di credito|kaart\w*|kart numara\w*|thẻ|kartu|kort\w*|"
+    r"contactos|contatti|contatos|contacten|kontakty|ki[şs]iler|danh bạ|kontak|kontakter|контакты|επαφ[έε]ς|"
+    r"cpf|dni|pesel|ssn|nik)\b|会話|内容|对话|رسائل|محادثات|जهات الاتصال|جهات الاتصال|संदेश|इतिहास|संपर्क|ข้อความ|"
+    r"ประวัติ|รายชื่อ|消息|聊天记录|记录|联系人|メッセージ|履歴|連絡先|메시지|기록|연락처|"
     r"بطاق|أرقام|كلمة المرور|كلمات المرور|بيانات|पासवर्ड|कुंजी|नंबर|पते|डेटा|รหัสผ่าน|ข้อมูล|บัตร|비밀번호|카드|"
     r"데이터|파일|パスワード|カード番号|データ|ファイル|密码|卡号|数据|文件|парол|данны|номер\w* карт)"
 )
@@ -450,7 +471,16 @@ ACTION_CONTROL = (
     r"autoriza[çc][ãa]o|valida[çc][ãa]o|verificatie|beoordeling|toestemming|zatwierdzenie|akceptacj\w*|przegl[ąa]d\w*|"
     r"do[ğg]rulama\w*|inceleme\w*|denetim\w*|x[áa]c minh|verifikasi|tinjauan|pemeriksaan|"
     r"\w*godk[äa]nnande\w*|\w*granskning\w*|verifiering\w*|[έε]γκριση|επαλήθευση|согласовани\w*|одобрени\w*|"
-    r"подтверждени\w*)\b|承認|確認|审批|批准|审核|审查|核准|審査|決裁|승인|검토|결재|موافقة|مراجعة|اعتماد|"
+    r"подтверждени\w*|"
+    # two-factor sign-in and allow-lists, in those languages
+    r"\w*zwei-?faktor\w*|\w*authentifizierung|(?:double )?authentification(?: à deux facteurs| multifacteur)?|"
+    r"autenticaci[óo]n(?: de dos factores| multifactor)?|autenticazione(?: a due fattori| a pi[ùu] fattori)?|"
+    r"autentica[çc][ãa]o(?: de dois fatores| multifator)?|tweestapsverificatie|tweefactor\w*|uwierzytelniani\w*|"
+    r"iki fakt[öo]rl[üu]|xác thực(?: hai| đa) yếu tố|autentikasi(?: dua faktor)?|tv[åa]stegsverifiering|tv[åa]faktor\w*|"
+    r"двухфакторн\w*|многофакторн\w*|аутентификаци\w*|ταυτοποίηση\w*|(?:lista|liste|λίστα) (?:de |des |)?\w* ?(?:permitidos|autoris[ée]s|consentiti|permitidos|επιτρεπόμενων)|"
+    r"lista dozwolonych|izin listesi|danh sách (?:cho phép|trắng)|daftar (?:izin|putih)|till[åa]telselista|vitlista|"
+    r"белый список|список разреш\w*)\b|المصادقة|प्रमाणीकरण|การยืนยันตัวตน|双重验证|多因素|二要素|多要素|2단계 인증|다중 인증|"
+    r"القائمة المسموح|अनुमति सूची|รายการที่อนุญาต|白名单|允许列表|許可リスト|허용 목록|承認|確認|审批|批准|审核|审查|核准|審査|決裁|승인|검토|결재|موافقة|مراجعة|اعتماد|"
     r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ)"
 )
 # every control of actions is a control ("approvazione", "goedkeuring", "phê duyệt" are listed once)
@@ -557,7 +587,8 @@ TIGHTENED = (
     # hold it. The privilege is named first, so a check removed for all but a few stays a loosening.
     + _PRIVILEGE_TAKEN
     + r"|"
-    r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*)\b|"
+    r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*|verpflichtend|"
+    r"obbligatori[ao]|bắt buộc|wajib|obligatorisk|обязательн\w*|υποχρεωτικ\w*)\b|إلزامي|अनिवार्य|บังคับ|强制|必須|"
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
     r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"

@@ -66,7 +66,8 @@ def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
     guard is compiled with the pattern's `flags`, so its `^`, case and classes mean what the
     pattern's do. Patterns with inline or verbose flags, or whose start is no plain character set
     (a negated class, `.`, a match of nothing), are compiled as they are."""
-    pattern = unicodedata.normalize("NFKC", pattern)  # as normalise() writes the text ("คำ" is "คํา")
+    # as normalise() writes the text: NFKC ("คำ" is "คํา") and casefolded (final sigma, sharp s)
+    pattern = unicodedata.normalize("NFKC", pattern).replace("\u03c2", "\u03c3").replace("\u00df", "ss")
     parsed = _parser.parse(pattern, flags)
     plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
     first = None if plain else _first_chars(parsed, frozenset({""}))

@@ -278,7 +278,8 @@ _MODEL_GATE = _g(
 # "the user" in the languages inspection_concealment reads: an order about the user has a reader
 _USER_GATE = _g(
     "user", "utilisateur", "usuari", "utent", "nutzer", "användar", "gebruiker", "użytkownik", "kullanıcı",
-    "usuári", "пользовател", "用户", "ユーザー", "사용자", "χρήστ", "उपयोगकर्ता", "المستخدم", "ผู้ใช้",
+    "usuári", "пользовател", "用户", "ユーザー", "사용자", "χρήστ", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
+    "pengguna",
 )  # fmt: skip
 _LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
@@ -291,6 +292,11 @@ _LOOSENED_GATE = _g(
     "tidak lagi", "không còn", "już nie", "satisfied", "always ", "deemed", "treated as", "counted as", "no analyst",
     "no reviewer", "no human", "no manager", "no person", "no one", "mais necess", "più necess", "meer nodig", "given", "promoted", "by default",
     "widen", "broaden", "relax", "loosen", "erweitert", "élargi", "elargi", "ampliad", "ampliat",
+    "più", "piu", "mais", "langer", "już", "juz", "artık", "artik", "không còn", "längre", "отмен", "больше не",
+    "δεν απαιτ", "δεν είναι", "καταργ", "لم تعد", "لم يعد", "ألغي", "إلغاء", "ख़त्म", "खत्म", "हटा", "ज़रूरी नहीं",
+    "अनिवार्य नहीं", "ยกเลิก", "ไม่จำเป็น", "不再", "废除", "必要なく", "全ドメイン", "폐지", "더 이상", "includ",
+    "incluye", "obejmuje", "περιλαμβ", "abolid", "abolit", "suprimid", "soppress", "removid", "afgeschaft", "usunięt",
+    "bãi bỏ", "dihapus", "avskaff", "borttag", "упраздн", "obrigat", "obbligat", "verplicht", "wajib", "deixou",
 )  # fmt: skip
 # A check skipped, gone round or done without, in the languages beside English (BYPASSED, WITHOUT)
 _BYPASS_GATE = _g(
@@ -333,7 +339,10 @@ _CONTROL_GATE = _g(
     "incele", "denetim", "xác minh", "xac minh", "kiểm tra", "phê duyệt", "pemeriksa", "tinjau", "godkänn", "gransk",
     "έγκρισ", "εγκρισ", "έλεγχ", "επαλήθ", "согласов", "одобрен", "проверк", "подтвержд", "批准", "审核", "审查", "核准",
     "審査", "決裁", "승인", "검토", "결재", "موافقة", "مراجعة", "اعتماد", "अनुमोदन", "मंजूरी", "समीक्षा", "सत्यापन",
-    "อนุมัติ", "ตรวจสอบ",
+    "อนุมัติ", "ตรวจสอบ", "faktor", "authenti", "autentica", "autenticazione", "uwierzyt", "xác thực", "фикац",
+    "ταυτοπ", "المصادقة", "प्रमाणीकरण", "ยืนยันตัวตน", "验证", "要素", "인증", "permitid", "autoris", "consentit",
+    "dozwolon", "izin", "cho phép", "danh sách trắng", "daftar", "tillåtelse", "vitlist", "белый", "разреш", "επιτρεπ",
+    "المسموح", "अनुमति", "อนุญาต", "白名单", "允许", "許可", "허용",
 )  # fmt: skip
 _SETTING_GATE = _g(
     "role",
@@ -456,7 +465,11 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
 
 
 # a negation just before a tightening's words turns it round ("no longer needs two approvals")
-_NEGATED_BEFORE = re.compile(r"(?:\bno longer|\bnot|n't|\bnever|\bwithout)\s+(?:\w+\s+){0,2}$")
+_NEGATED_BEFORE = _c(
+    r"(?:\bno longer|\bnot|n't|\bnever|\bwithout|\bn'\w+ plus|\bnicht(?: mehr)?|\bno|\bnon|\bn[ãa]o|\bniet(?: langer)?|"
+    r"\bnie|\bart[ıi]k|\bkhông(?: còn)?|\btidak(?: lagi)?|\binte(?: l[äa]ngre)?|\bбольше не|\bне|\bδεν|\bya no|"
+    r"لم تعد|لم يعد|لا|नहीं|ไม่|不再|不)\s*(?:\w+\s+){0,2}$"
+)
 
 
 def tightened(text: str) -> bool:
