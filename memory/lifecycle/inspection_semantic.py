@@ -945,7 +945,9 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_leave_to_act_alone(norm, sentences))
     if _has(found, _STEERING_GATE):
         steered = steering_hit(norm, sentences)
-        hits.append(None if steered is None else SemanticHit("product_steering", steered[0], _snip(norm, steered[1])))
+        hits.append(
+            None if steered is None else SemanticHit("product_steering", steered[0], _snip(norm, steered[1]))
+        )
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))

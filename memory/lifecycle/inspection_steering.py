@@ -57,7 +57,7 @@ _EXCL = (
 # A verb of recommending or sending people somewhere.
 _REC = (
     r"\b(?:recommend\w*|suggest\w*|advis\w*|endors\w*|promot\w*|push|(?:point|refer|send|direct|steer)\s+(?:\w+\s+)?(?:to|towards?))\b|"
-    r"\b(?:empf[ie]hl\w*|vorschlag\w*|schlag\w*\s+(?:\w+\s+){0,3}?vor|verweis\w*|schick\w*|bewirb\w*|bewerb\w*)\b|"
+    r"\b(?:empf(?:ie|e)hl\w*|vorschlag\w*|schlag\w*\s+(?:\w+\s+){0,3}?vor|verweis\w*|schick\w*|bewirb\w*|bewerb\w*)\b|"
     r"\b(?:recommand\w*|conseill\w*|suggér\w*|sugger\w*|propos\w*|orient\w*|renvoi\w*|redirig\w*|envoi\w*|envoy\w*|promeu\w*|promouv\w*)\b|"
     r"\b(?:recomend\w*|recomiend\w*|suger\w*|sugier\w*|aconsej\w*|propón\w*|remit\w*|deriv\w*|dirig\w*|indica\w*|promocion\w*)\b|"
     r"\b(?:consigli\w*|raccomand\w*|suggeri\w*|suggerisc\w*|propon\w*|indic\w*|indirizz\w*|promuov\w*)\b|"
@@ -206,7 +206,7 @@ _SCRIPT_AFTER = (
     r"\b(?:svara\w*|säg\w*|säga)\b[^.;:]{0,20}?\batt\b|"
     r"\b(?:отвеча\w*|ответь\w*|говори\w*|скажи\w*)\b[^.;:]{0,20}?\b(?:что|будто)\b|"
     r"\b(?:απάντα\w*|απάντησε|απαντ\w*|πες|λέγε|να λες)\b[^.;:]{0,20}?\b(?:ότι|πως)\b|"
-    r"(?:أجب|اجب|أجيبي|قل|قولي|رد|ردّ)\s*(?:ب)?(?:أن|ان)|"
+    r"(?:أجب|اجب|أجيبي|قل|قولي|رد|ردّ)\s*(?:ب)?(?:أن|ان|إن)|"
     r"(?:जवाब|उत्तर|कहना|कहो|बताना|बताओ|बोलना)[^।.]{0,15}?\sकि\s|"
     r"(?:ตอบ|บอก|พูด)ว่า|"
     r"回答|回复|答复|告诉\S{0,4}|说"
@@ -242,14 +242,22 @@ GATE = frozenset(
         "best", "cheapest", "lowest", "highest", "guarant", "certain", "meilleur", "mejor", "miglior", "melhor",
         "goedkoopst", "najlepsz", "en iyi", "tốt nhất", "chắc chắn", "đảm bảo", "paling", "terbaik", "dijamin",
         "bäst", "лучш", "гарантир", "καλύτερ", "أفضل", "مضمون", "सबसे", "गारंटी", "ที่สุด", "最", "保证", "一番",
-        "確実", "保証", "최고", "가장", "보장",
+        "確実", "保証", "최고", "가장", "보장", "solament", "garant", "esclusiv", "nessun altro", "ningún otro",
+        "ninguna otra", "niemand anders", "nikt inny", "başka hiçbir", "không ai khác", "semata", "uteslutande",
+        "ingen annan", "никто другой", "никакой другой", "κανένασ άλλοσ", "καμία άλλη", "لا غير", "دون غيره",
+        "kein ander", "keine ander", "keinen ander", "personne d'autre", "aucun autre", "aucune autre",
+        "mais ninguém", "nenhum outro", "nenhuma outra", "none other", "nothing but", "risk-free", "no risk",
+        "günstigst", "sans risque", "sin riesgo", "senza rischi", "sem risco", "najtańsz", "gwarantowan",
+        "en ucuz", "kesin", "rẻ nhất", "cao nhất", "thấp nhất", "termurah", "pasti", "billigast", "φθηνότερ",
+        "εγγυημέν", "أرخص", "पक्का", "รับประกัน", "แน่นอน", "稳赚", "확실", "the answer is",
+        "la respuesta", "la risposta", "a resposta", "ausschliess",
     }
 )  # fmt: skip
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, as the text it reads
-    return guarded(pattern.translate(HOMOGLYPHS))
+    # through normalise()'s look-alike map and case folding (final sigma, sharp s), as the text it reads
+    return guarded(pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS))
 
 
 _EXCL_RE = _c(_EXCL)
