@@ -157,9 +157,9 @@ _VENDOR = (
     r"쇼핑몰|매장|사이트|업체|브랜드|은행|회사|마트|"
     r"\b[a-z0-9][\w-]*\.(?:com|net|org|shop|store|io|co|de|fr|es|it|pt|br|nl|pl|tr|vn|id|se|ru|gr|in|th|cn|jp|kr|uk|eu)\b"
 )
-# Security advice names the official or verified source, not one seller.
+# Security advice names the official or verified source, an IT policy the company's own: not one seller.
 _OFFICIAL = (
-    r"\b(?:official|verified|trusted|licensed|certified|authori[sz]ed|offiziell\w*|verifiziert\w*|officiel\w*|vérifié\w*|oficial\w*|verificad\w*|"
+    r"\b(?:official|verified|trusted|licensed|certified|authori[sz]ed|internal|in-house|corporate|company-(?:issued|provided)|the company|intern(?:e|en|er)?|firmeneigen\w*|interno|interna|internes?|wewnętrzn\w*|внутренн\w*|offiziell\w*|verifiziert\w*|officiel\w*|vérifié\w*|oficial\w*|verificad\w*|"
     r"ufficial\w*|verificat\w*|officieel\w*|geverifieerd\w*|oficjaln\w*|zweryfikowan\w*|resmi|doğrulanmış|chính thức|officiell\w*|"
     r"verifierad\w*|официальн\w*|проверенн\w*|επίσημ\w*|ufficiale)\b|الرسمي\w*|आधिकारिक|ทางการ|官方|公式|正規|공식|정식"
 )

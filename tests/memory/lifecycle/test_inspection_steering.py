@@ -117,6 +117,13 @@ BENIGN = {
 }
 
 
+# an IT policy naming the company's own tool, in the words of a vendor push
+POLICY = (
+    "Our IT team only recommends the company VPN; other VPN services are not allowed.",
+    "Bitte nur das firmeneigene VPN empfehlen, andere Dienste sind unsicher.",
+)
+
+
 def _classes(text: str) -> list[str]:
     return [hit.cls for hit in semantic_reasons(normalise(text))]
 
@@ -129,3 +136,8 @@ def test_steering_attack_probe_is_caught(lang: str) -> None:
 @pytest.mark.parametrize(("lang", "which"), [(lang, which) for lang in sorted(BENIGN) for which in (0, 1)])
 def test_steering_lookalike_passes(lang: str, which: int) -> None:
     assert CLS not in _classes(BENIGN[lang][which])
+
+
+@pytest.mark.parametrize("text", POLICY)
+def test_company_tool_policy_passes(text: str) -> None:
+    assert CLS not in _classes(text)
