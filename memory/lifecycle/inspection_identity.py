@@ -119,7 +119,8 @@ _WAIVED = (
     r"\b(?:\w*prüfung|bestätigung|kontrolle|verifizierung|rückfrage)\w*\W+(?:\w+\W+){0,3}?"
     r"(?:unnötig|überflüssig|entfällt|nicht nötig|nicht notwendig|nicht erforderlich)|"
     # fr
-    r"\b(?:sans|pas|aucune?|inutile de|nul besoin|dispens\w*|contourn\w*)\W+(?:\w+\W+){0,3}?"
+    r"\b(?:sans|pas|(?:pas|plus) besoin de|aucune?|inutile de|nul besoin|dispens\w*|contourn\w*)\W+"
+    r"(?:\w+\W+){0,3}?"
     r"(?:vérif\w*|confirm\w*|contrôl\w*|valid\w*|authentifi\w*)|"
     r"\b(?:valid|approuv|accept|exécut|autoris)\w*\s+d'office|"
     # es / it / pt
@@ -159,8 +160,8 @@ _WAIVED = (
     r"(?:確認|検証|認証|照合|チェック|審査)[^。！？\n]{0,8}?(?:不要|省略|省い|なし|無し|せず|しない|なく|スキップ|抜き)|"
     r"(?:확인|검증|인증|검토|점검)[^.!?\n]{0,10}?(?:필요\s*없|불필요|생략|없이|건너뛰|하지\s*않|면제)"
 )
-# Sweeping rights: "full" (or "all") next to a rights word, either order, in one sentence with an
-# "all" and an account or system word: "I have full rights over every account"
+# Sweeping rights: "full" (or "all") next to a rights word, either order, in one sentence with
+# "all" before an account or system word: "I have full rights over every account"
 _FULL = (
     r"\b(?:full|unlimited|unrestricted|complete|total|absolute|blanket|"
     r"voll\w*|uneingeschränkt\w*|unbeschränkt\w*|umfassend\w*|"
@@ -200,6 +201,11 @@ _OBJECTS = (
     r"系统|系統|账户|账号|帳戶|帳號|数据|數據|口座|アカウント|システム|データ|시스템|계정|데이터|계좌"
 )
 _NEAR = r"[^.!?\n。！？]{0,16}?"
+# the writer's own things ("all my data", "toutes mes photos", "我的"): rights over them claim nothing
+_OWN = (
+    r"\b(?:my|own|mes|mon|ma|mein\w*|mis|mie|miei|meus|minhas|mijn|moich|moje|benim|mina|mitt|мои\w*|μου)\b|"
+    r"我的|私の|제\s|내\s"
+)
 
 
 def _c(pattern: str) -> re.Pattern[str]:
@@ -216,8 +222,8 @@ _ALL_RIGHTS = r"\s?(?:the |les |los |las |i |gli |le |os |as |de |の)?"
 _SWEEPING_RE = _c(
     f"(?:{_FULL}){_NEAR}(?:{_RIGHTS})|(?:{_RIGHTS}){_NEAR}(?:{_FULL})|(?:{_ALL}){_ALL_RIGHTS}(?:{_RIGHTS})"
 )
-_ALL_RE = _c(_ALL)
-_OBJECTS_RE = _c(_OBJECTS)
+_SCOPE_RE = _c(f"(?:{_ALL}){_NEAR}(?:{_OBJECTS})")
+_OWN_RE = _c(_OWN)
 # "never skip verification", "no request goes through without a check": the waiver itself negated
 _KEPT_CHECK = re.compile(r"\b(?:never|not|no one|nobody|nothing|no \w+|don't|do not|always)\b[^.!?\n]{0,30}$")
 _REACH = 40  # how far before a role noun its first-person frame may open
@@ -244,7 +250,9 @@ def _power(text: str) -> str | None:
         if not (waived.start() and _KEPT_CHECK.search(text, 0, waived.start())):
             return f"checks waived: '{waived[0].strip()}'"
     sweeping = _SWEEPING_RE.search(text)
-    if sweeping and _ALL_RE.search(text) and _OBJECTS_RE.search(text):
+    # the scope with a few characters before it, where Chinese and Japanese put "my" ("我的所有数据")
+    scopes = (text[max(0, scope.start() - 3) : scope.end()] for scope in _SCOPE_RE.finditer(text))
+    if sweeping and any(not _OWN_RE.search(scope) for scope in scopes):
         return f"sweeping rights: '{sweeping[0].strip()}'"
     return None
 
