@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_concealment import model_concealment
+from memory.lifecycle.inspection_identity import identity_hit
 from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
     ACT,
@@ -961,6 +962,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(
             None if steered is None else SemanticHit("product_steering", steered[0], _snip(norm, steered[1]))
         )
+    claimed = identity_hit(norm, sentences)
+    hits.append(None if claimed is None else SemanticHit("identity_claim", claimed[0], _snip(norm, claimed[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
