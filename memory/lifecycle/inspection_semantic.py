@@ -108,6 +108,7 @@ from memory.lifecycle.inspection_patterns import (
     own_wish,
     warned_claim,
 )
+from memory.lifecycle.inspection_sweeping import SWEEP_GATE, sweeping_hit
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -389,6 +390,8 @@ _APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
+
+_SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -940,6 +943,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_self_approval(norm))
     if _has(found, _ALONE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_leave_to_act_alone(norm, sentences))
+    if _has(found, _SWEEP_GATE) and (sweep := sweeping_hit(norm, sentences)):
+        hits.append(SemanticHit("sweeping_act", sweep[0], _snip(norm, sweep[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
