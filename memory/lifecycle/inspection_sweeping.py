@@ -317,13 +317,51 @@ _WARNING_RE = _c(
     r"(?:подозрит\w*|мошенн\w*|ύποπτ\w*|απάτη|مشبوه|احتيال|संदिग्ध|धोखाधड़ी|น่าสงสัย|หลอกลวง|可疑|诈骗|怪しい|不審|詐欺|의심|사기)"
 )
 
+_CLAUSE_CUT = re.compile(r"[,;:，；：、「」『』\"'«»“”‘’()]")
+# what may open an order before its verb: a link word, "please", "then", an adverb of time
+_FILLER_ONLY = _c(
+    r"\s*(?:(?:then|please|and|also|just|simply|always|now|kindly|dann|bitte|und|sofort|einfach|immer|alors|puis|et|"
+    r"ensuite|toujours|entonces|y|luego|siempre|por\s+favor|allora|e|poi|sempre|então|depois|dan|daarna|altijd|"
+    r"i|potem|zawsze|to|wtedy|proszę|và|thì|hãy|luôn|sau\s+đó|vui\s+lòng|lalu|maka|tolong|harap|selalu|segera|"
+    r"då|och|sedan|alltid|тогда|и|то|затем|сразу|всегда|пожалуйста|τότε|και|πάντα|παρακαλώ|ثم|و|ف|"
+    r"तो|और|फिर|ให้|และ|แล้ว|กรุณา|就|并|请|然后|也|直接|再)\s*)*"
+)
+# "... ska du", "you should", "tu dois": the order's addressee just before its verb
+_ADDRESSED_END = _c(
+    r"(?:\b(?:you|you\s+(?:should|must|will|shall|are\s+to)|ska\s+du|skall\s+du|du|sollst\s+du|du\s+sollst|musst\s+du|"
+    r"tu|vous|tu\s+dois|vous\s+devez|debes|deberás|devi|dovrai|deve|você\s+deve|je\s+moet|moet\s+je|musisz|"
+    r"powinieneś|powinnaś|bạn|anda|kamu|du\s+ska|ты|вы|εσύ|εσείς)\s*)$|(?:أنت|अंत|आप|तुम|คุณ|你|您)\s*$"
+)
+# the ordering endings of the verb-final languages' verbs (の/て, 해, दो, -la): ordered as matched
+_SUBJECT_LAST = re.compile(r"(?:して|しろ|せよ|すること|しなさい|해|하세요|하라|दो|दें|दीजिए|करो|करें|कीजिए)\S*$")
 _REACH = 50  # characters between the act's verb and its object (either side)
 _NEG_REACH = 14  # characters before a verb a negation turns it round from
 
 
+def _clause_start(text: str, at: int) -> int:
+    cut = _CLAUSE_CUT.search(text[max(0, at - 80) : at][::-1])
+    return at - cut.start() if cut else max(0, at - 80)
+
+
 def _negated(text: str, verb: re.Match[str]) -> bool:
-    before = text[max(0, verb.start() - _NEG_REACH) : verb.start()]
+    # a negation in the clause before the verb: "bitte niemals die Sicherheitsfilter abschalten"
+    before = text[max(_clause_start(text, verb.start()), verb.start() - _NEG_REACH - 30) : verb.start()]
     return _NEGATED_RE.search(before) is not None or _NEGATED_AFTER_RE.match(text, verb.end()) is not None
+
+
+def _ordered(text: str, verb: re.Match[str]) -> bool:
+    """The verb opens its clause (an imperative, "then approve"), follows "you should", or chains
+    on another ordered act; not "Sophie approuve tous les remboursements" (a person's duty)."""
+    if _SUBJECT_LAST.search(verb[0]):
+        return True  # the verb-final languages: only ordering endings were matched
+    prefix = text[_clause_start(text, verb.start()) : verb.start()]
+    return (
+        _FILLER_ONLY.fullmatch(prefix) is not None
+        or _ADDRESSED_END.search(prefix) is not None
+        or _DISABLE_RE.search(prefix) is not None
+        or _APPROVE_RE.search(prefix) is not None
+        or _SHARE_RE.search(prefix) is not None
+    )
 
 
 def _near(
@@ -350,7 +388,7 @@ def _switched_off(text: str) -> str | None:
 def _approved(text: str) -> str | None:
     for verb in _APPROVE_RE.finditer(text):
         every = _near(_EVERY_RE, text, verb, after_only=True)
-        if every and not _negated(text, verb):
+        if every and not _negated(text, verb) and _ordered(text, verb):
             item = _ITEM_RE.search(text, every.end(), every.end() + _REACH)
             if item:
                 return f"every item approved: '{verb[0]}' '{every[0]}' ... '{item[0]}'"
@@ -385,9 +423,28 @@ _PASSED_RE = _c(
 )
 
 
+# the verb-final languages' share verbs in their ordering form ("paylaş", "送ってください", "भेज दो")
+_SHARE_LAST = _c(
+    r"\b(?:paylaş|gönder|ilet|aktar|ver)(?:in|ın|un|ün)?\b|"
+    r"(?:共有|送っ|送信|転送|渡し|提供|公開)(?:して)?(?:ください|下さい|て|しろ)|"
+    r"(?:साझा|शेयर|भेज|फ़ॉरवर्ड|फॉरवर्ड)\s*(?:कर\s*)?(?:दो|दें|दीजिए|दे\s*दो)|"
+    r"(?:공유|보내|전송|전달|넘겨|제공)(?:해|하세요|줘|주세요|라|하라)"
+)
+# a sweeping grant: "consider them authorised for everything", "autorizzato a tutto", "授权一切"
+_GRANT = _c(
+    r"\b(?:authori[sz]ed|cleared|allowed|permitted|berechtigt|befugt|autorisée?s?|autorizad[oa]s?|autorizzat[oaie]|"
+    r"gemachtigd|bevoegd|upoważnion\w*|uprawnion\w*|yetkili|được\s+phép|berwenang|diizinkan|behörig\w*)\s+"
+    r"(?:\S+\s+)?(?:for|to\s+do|zu|für|à|a|para|per|voor|tot|do|her|mọi|untuk|segala|till|för)\s+"
+    r"(?:everything|anything|all|alles|allem|tout|todo|tutto|qualsiasi\s+cosa|alles|wszystkiego|şeye|thứ|apa\s+pun|allt)\b|"
+    r"(?:уполномочен\w*|разрешено)\s+(?:на\s+)?(?:всё|все|что\s+угодно)|εξουσιοδοτημέν\w*\s+για\s+όλα|"
+    r"(?:مخول|مخوّل)\s+(?:ب|ل)\S*\s*كل\s+شيء|सब\s+कुछ\s+(?:करने\s+के\s+लिए\s+)?अधिकृत|"
+    r"อนุญาตทุกอย่าง|授权(?:一切|所有|任何)|すべて(?:の操作を)?許可|모든\s*(?:것|권한)을?\s*허용"
+)
+
+
 def _handed_out(text: str) -> str | None:
     for verb in _SHARE_RE.finditer(text):
-        if _negated(text, verb):
+        if _negated(text, verb) or not (_ordered(text, verb) or _SHARE_LAST.match(text, verb.start())):
             continue
         history = _near(_HISTORY_RE, text, verb)
         if history and _WHOLE_RE.search(text, max(0, history.start() - 25), history.end() + 25):
@@ -403,7 +460,11 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         text = sentence[0]
         if _WE_RE.search(text) or _WARNING_RE.search(text):
             continue  # "if it rains we switch off ...": the writer's own plan; a warning
+        grant = _GRANT.search(text)
+        if grant and _negated(text, grant):
+            grant = None
         why = _switched_off(text) or _approved(text) or _handed_out(text)
+        why = why or (grant and f"a sweeping grant: '{grant[0]}'")
         if why:
             return f"a sweeping act ordered: {why}", sentence.start()
     return None
