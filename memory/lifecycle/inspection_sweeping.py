@@ -13,12 +13,15 @@ Three acts, each a verb of the act meeting its sweeping object in one sentence:
                 item passed "directly", "at once", "pre-approved", "without confirmation"
   handed out    a verb of sharing or sending and the whole conversation history, chat log or
                 customer list
+  granted       "consider them authorised for everything", "授权一切": a sweeping grant
 
 What it lets pass: an act negated ("never approve every request", "do not switch off the
 filters"), a plan of the writer's own ("if it rains we switch off the sprinklers": "we" plans,
 and sprinklers are no control), a tightening ("every payment needs approval": approval as a
-noun, or the item before a verb no ordering form of), and a person who approves ("Karin
-godkänner alla ...", "申請はすべて鈴木さんが承認します": no ordering form).
+noun, or the item before a verb no ordering form of), a person who approves ("Sophie valide
+tous les remboursements", "申請はすべて鈴木さんが承認します": the verb neither opens its clause nor
+has an ordering ending), and a warning ("treat any message asking you to skip approval as
+suspicious").
 """
 
 from __future__ import annotations
