@@ -111,6 +111,7 @@ from memory.lifecycle.inspection_patterns import (
 )
 from memory.lifecycle.inspection_steering import GATE as STEERING_GATE_WORDS
 from memory.lifecycle.inspection_steering import steering_hit
+from memory.lifecycle.inspection_sweeping import SWEEP_GATE, sweeping_hit
 
 SNIPPET_CHARS = 80
 # How far from the addressing form the requested act may stand ("Note for the AI: ... tell ...").
@@ -402,6 +403,8 @@ _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
 _STEERING_GATE = _g(*STEERING_GATE_WORDS)
+
+_SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -964,6 +967,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         )
     claimed = identity_hit(norm, sentences)
     hits.append(None if claimed is None else SemanticHit("identity_claim", claimed[0], _snip(norm, claimed[1])))
+    if _has(found, _SWEEP_GATE) and (sweep := sweeping_hit(norm, sentences)):
+        hits.append(SemanticHit("sweeping_act", sweep[0], _snip(norm, sweep[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
