@@ -966,7 +966,9 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
             None if steered is None else SemanticHit("product_steering", steered[0], _snip(norm, steered[1]))
         )
     claimed = identity_hit(norm, sentences)
-    hits.append(None if claimed is None else SemanticHit("identity_claim", claimed[0], _snip(norm, claimed[1])))
+    hits.append(
+        None if claimed is None else SemanticHit("identity_claim", claimed[0], _snip(norm, claimed[1]))
+    )
     if _has(found, _SWEEP_GATE) and (sweep := sweeping_hit(norm, sentences)):
         hits.append(SemanticHit("sweeping_act", sweep[0], _snip(norm, sweep[1])))
     if not any(hits):
