@@ -260,6 +260,8 @@ def _power(text: str) -> str | None:
 def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     claims a role in the first person and powers from it; None when it does not."""
+    if not _MINE_RE.search(norm):
+        return None  # no first-person sentence, no power claimed: most rows stop here, cheaply
     role = _claimed_role(norm)
     if role is None:
         return None

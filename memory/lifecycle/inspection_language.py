@@ -38,6 +38,8 @@ _UNREAD_SCRIPTS = (
     (0x1780, 0x17FF),  # Khmer
     (0x1800, 0x18AF),  # Mongolian
 )
+_UNREAD_LETTER = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _UNREAD_SCRIPTS) + "]")
+_LETTER = re.compile(r"[^\W\d_]")
 # Urdu's letters beside the Arabic alphabet (ٹ ڈ ڑ ں ھ ہ ے): an Arabic-script row with them is Urdu
 _URDU = re.compile("[\u0679\u0688\u0691\u06ba\u06be\u06c1\u06d2]")
 # The commonest words of the Latin-script languages the cue lists cover (English, German, French,
@@ -81,16 +83,15 @@ _DESTINATION = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 def unread_language(norm: str) -> str | None:
     """The kind of language `norm` (a normalise()d row) is written in when the inspection does
     not read it ("script", "latin"); None when it does (or the row is too short to say)."""
-    letters = [c for c in norm if c.isalpha()]
+    letters = len(_LETTER.findall(norm))
     if not letters:
         return None
-    unread = sum(1 for c in letters if any(lo <= ord(c) <= hi for lo, hi in _UNREAD_SCRIPTS))
-    if unread * 2 > len(letters) or _URDU.search(norm):
+    if not norm.isascii() and (len(_UNREAD_LETTER.findall(norm)) * 2 > letters or _URDU.search(norm)):
         return "script"
     if len(_CODE_MARK.findall(norm)) >= _CODE_MARKS:
         return None  # code or configuration: its words are names, not a language
     words = _LATIN_WORD.findall(norm)
-    if len(words) < _MIN_WORDS or len(words) * 2 < len(letters) / 4:
+    if len(words) < _MIN_WORDS or len(words) * 2 < letters / 4:
         return None  # too short, or mostly another (read) script
     known = sum(1 for w in words if w in _KNOWN_WORDS)
     return "latin" if known < _KNOWN_SHARE * len(words) else None

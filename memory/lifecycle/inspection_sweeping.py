@@ -461,15 +461,25 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     orders a sweeping act: controls switched off, every payment or request approved, the whole
     conversation history or customer list handed out; None when it does not."""
+    if not _may_sweep(norm):
+        return None
     for sentence in sentences:
         text = sentence[0]
-        if _WE_RE.search(text) or _WARNING_RE.search(text):
-            continue  # "if it rains we switch off ...": the writer's own plan; a warning
         grant = _GRANT.search(text)
         if grant and _negated(text, grant):
             grant = None
         why = _switched_off(text) or _approved(text) or _handed_out(text)
         why = why or (grant and f"a sweeping grant: '{grant[0]}'")
-        if why:
+        if why and not (_WE_RE.search(text) or _WARNING_RE.search(text)):
+            # not "if it rains we switch off ...": the writer's own plan; nor a warning
             return f"a sweeping act ordered: {why}", sentence.start()
     return None
+
+
+def _may_sweep(norm: str) -> bool:
+    """What every sweeping act names somewhere in the row (a control or check, a mode without
+    them, an "every", a history, a grant): most rows name none, and skip the sentence checks."""
+    return any(
+        pattern.search(norm)
+        for pattern in (_UNLIMITED_RE, _GRANT, _HISTORY_RE, _EVERY_LAST_RE, _CONTROL_RE, _CHECK_RE)
+    )
