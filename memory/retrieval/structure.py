@@ -231,6 +231,14 @@ class Weights:
     # same gains with the tail only for a flat vector ranking (cosine rank 1 - rank 10 < 0.05, a
     # tenth of the questions; < 0.04 lost ours') or only the asked speaker's turns: kept for all.
     tail_depth: int = 60
+    # The session prior (_session_prior; 0: off): a turn's score is scaled by 1 + session_prior
+    # x its session's share of the score of the ranking's first `session_depth` rows. An answer
+    # sits in the exchange the question is about, and that exchange is where several strong hits
+    # meet; a turn of another session that matched one word stands alone. `session_late`: the
+    # head (heads_from) stays as ranked and only the ranks past it move.
+    session_prior: float = 0.0
+    session_depth: int = 10
+    session_late: bool = False
 
 
 WEIGHTS = Weights()
@@ -539,7 +547,7 @@ def _window(
     sessions: Sessions,
     asked: Container[str] = (),
     matched: Mapping[int, float] | None = None,
-) -> None:
+) -> Sessions:
     """Lend the best turns' scores to the next and previous informative turns (module doc, step 3).
     `sessions`: turns already read (read_sessions), by source; the hits' other sessions are read.
     When the question names a speaker (`asked`: _boost_asked_speakers), a neighbour someone else
@@ -606,6 +614,7 @@ def _window(
         if lifted > own:  # lent: stays below the best turn that lent to it
             lifted = min(lifted, max(ceiling for _, ceiling in offers) * LENDER_CAP)
         scores[turn_id] = max(own, lifted)
+    return sessions  # the ones read here too: _session_prior reads the lent turns' sessions
 
 
 def rerank(query: str, rankings: Sequence[Sequence[int | None]], **options: Any) -> list[int]:
@@ -672,11 +681,14 @@ def rerank_scored(
             scores[row_id] *= turn_weight(rows[row_id], weights)
         if repeats[body] > 1:
             scores[row_id] *= weights.repeat_factor
+    read: Sessions = {}
     if has_turns:
-        _window(scores, rows, passes, weights, sessions or {}, asked, matched)
+        read = _window(scores, rows, passes, weights, sessions or {}, asked, matched)
     ranked = [(i, scores[i]) for i in sorted(scores, key=lambda i: (-scores[i], i))]
     if has_turns and tail_rows:
         ranked = _with_tail(ranked, extra, tail_rows, span, asked, topic, repeats, weights)
+    if has_turns and weights.session_prior:
+        ranked = _session_prior(ranked, _sources({**rows, **tail_rows}, read), weights)
     if has_turns and weights.keyword_heads and k > weights.heads_from:
         keyword_turns = [i for i in rankings[0] if i is not None and i in rows and rows[i].is_turn]
         return keep_keyword_heads(ranked, keyword_turns, k=k, weights=weights)
@@ -720,6 +732,37 @@ def _with_tail(
                 scores[row_id] *= weights.repeat_factor
     head, rest = list(ranked[: weights.heads_from]), [*ranked[weights.heads_from :], *scores.items()]
     return head + sorted(rest, key=lambda pair: (-pair[1], pair[0]))
+
+
+def _sources(rows: Mapping[int, Row], sessions: Sessions) -> dict[int, str]:
+    """The session of every turn among `rows` and the `sessions` the window read."""
+    out = {turn_id: source for source, turns in sessions.items() for turn_id, _ in turns}
+    out.update((row_id, row.source) for row_id, row in rows.items() if row.is_turn)
+    return out
+
+
+def _session_prior(
+    ranked: Sequence[tuple[int, float]], source_of: Mapping[int, str], weights: Weights
+) -> list[tuple[int, float]]:
+    """`ranked` with each turn's score scaled by 1 + `session_prior` x its session's share of
+    the score of the first `session_depth` rows (Weights.session_prior), re-sorted (past the
+    head only with `session_late`). `source_of`: the session of each turn (_sources)."""
+    top = ranked[: weights.session_depth]
+    total = sum(score for _, score in top)
+    if total <= 0:
+        return list(ranked)
+    mass: Counter[str] = Counter()
+    for row_id, score in top:
+        if row_id in source_of:
+            mass[source_of[row_id]] += score
+    moved = [
+        (row_id, score * (1.0 + weights.session_prior * mass[source_of[row_id]] / total))
+        if row_id in source_of
+        else (row_id, score)
+        for row_id, score in ranked
+    ]
+    head = moved[: weights.heads_from] if weights.session_late else []
+    return head + sorted(moved[len(head) :], key=lambda pair: (-pair[1], pair[0]))
 
 
 def keep_keyword_heads(
