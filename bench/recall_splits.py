@@ -162,9 +162,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "vtail100": {"tail_depth": 100},
     # sessB[-dD][-late]: the session prior (structure.Weights.session_prior, session_depth,
     # session_late): each turn's score times 1 + B x its session's share of the score of the
-    # first D (10) rows; -late: the head (heads_from) kept, only ranks 6-10 move. LoCoMo's
-    # misses at r@10 mostly sit in the session of a top-3 hit (split A: 16 of 42, B: 23 of 58),
-    # 2-6 turns from it, past the window's reach. vs base before it (r@5 / r@10; LoCoMo A
+    # first D (10) rows; -late: the head (heads_from) kept, only ranks 6-10 move. Of base's
+    # misses at r@10 (read 60 deep), the evidence sits in the session of a top-3 hit in A 16 of
+    # 42 and B 23 of 58 (of a top-10 hit: 24 / 37). vs base before it (r@5 / r@10; LoCoMo A
     # 0.812 / 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.967, held-out 0.935 / 0.967):
     # sess.05-late (kept: structure.Weights.session_prior) A r@10 0.909, B 0.851, ours
     # unchanged (r@5 and MRR unchanged by construction; all@10 A 0.789 -> 0.794, B 0.706 ->
