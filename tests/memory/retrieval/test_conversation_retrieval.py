@@ -856,7 +856,9 @@ def test_rerank_lifts_the_turns_of_the_session_its_top_hits_share() -> None:
         question, [[], vector], k=10, queryset=scope(), weights=dataclasses.replace(quiet, session_prior=0.0)
     )
     found = structure.rerank(question, [[], vector], k=10, queryset=scope(), weights=lifted)
+    keyword_alone = structure.rerank(question, [vector], k=10, queryset=scope(), weights=lifted)
 
     assert b[3] not in without
     assert found[:5] == without[:5]
     assert found[5] == b[3]
+    assert b[3] not in keyword_alone  # no vector ranking fused in: no prior (Weights.session_prior)
