@@ -164,12 +164,14 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # session_late): each turn's score times 1 + B x its session's share of the score of the
     # first D (10) rows; -late: the head (heads_from) kept, only ranks 6-10 move. Of base's
     # misses at r@10 (read 60 deep), the evidence sits in the session of a top-3 hit in A 16 of
-    # 42 and B 23 of 58 (of a top-10 hit: 24 / 37). vs base before it (r@5 / r@10; LoCoMo A
-    # 0.812 / 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.967, held-out 0.935 / 0.967):
+    # 42 and B 23 of 58 (of a top-10 hit: 24 / 37), mostly 1-4 turns away. vs base before it
+    # (r@5 / r@10; LoCoMo A 0.812 / 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.967, held-out 0.935 / 0.967):
     # sess.05-late (kept: structure.Weights.session_prior) A r@10 0.909, B 0.851, ours
     # unchanged (r@5 and MRR unchanged by construction; all@10 A 0.789 -> 0.794, B 0.706 ->
-    # 0.714, held-out 0.902 -> 0.908). It is a tie-breaker among ranks 6-15: .02 / .03 change
-    # nothing; .07 ours tuning 0.965; .1 / .15 0.962 / 0.959 (A and B as .05; the lost ones:
+    # 0.714, held-out 0.902 -> 0.908). It is a tie-breaker among ranks 6-15 (3 questions of
+    # LoCoMo's 760 gained, none lost) and a narrow one: .02 / .03 change nothing; .04 only B's;
+    # .06 as .05; -d5 / -d15 (.05-late) A r@10 0.906; .07 ours tuning 0.965; .1 / .15 0.962 /
+    # 0.959 (A and B as .05; the lost ones:
     # "Would Marcus appreciate a bookshop gift card?", a lone turn of a session outscored by a
     # session of several weak hits); .2 / .4 / .8 A 0.906 / 0.903 / 0.903, ours tuning 0.957.
     # On the whole ranking (no -late): .05 ours held-out r@5 0.924; .1 A 0.817 / 0.909 but
@@ -181,6 +183,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "no-session": {"session_prior": 0.0},
     "sess.03-late": {"session_prior": 0.03, "session_late": True},
     "sess.07-late": {"session_prior": 0.07, "session_late": True},
+    "sess.04-late": {"session_prior": 0.04, "session_late": True},
+    "sess.06-late": {"session_prior": 0.06, "session_late": True},
+    "sess.05-d5-late": {"session_prior": 0.05, "session_depth": 5, "session_late": True},
+    "sess.05-d15-late": {"session_prior": 0.05, "session_depth": 15, "session_late": True},
     "sess.1-late": {"session_prior": 0.1, "session_late": True},
     "sess.2-late": {"session_prior": 0.2, "session_late": True},
     "sess.1-d5-late": {"session_prior": 0.1, "session_depth": 5, "session_late": True},
