@@ -161,25 +161,24 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "vtail60": {"tail_depth": 60},
     "vtail100": {"tail_depth": 100},
     # sessB[-dD][-late]: the session prior (structure.Weights.session_prior, session_depth,
-    # session_late): each turn's score times 1 + B x its session's share of the score of the
-    # first D (10) rows; -late: the head (heads_from) kept, only ranks 6-10 move. Of base's
-    # misses at r@10 (read 60 deep), the evidence sits in the session of a top-3 hit in A 16 of
-    # 42 and B 23 of 58 (of a top-10 hit: 24 / 37), mostly 1-4 turns away. vs base before it
-    # (r@5 / r@10; LoCoMo A 0.812 / 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.967, held-out 0.935 / 0.967):
-    # sess.05-late (kept: structure.Weights.session_prior) A r@10 0.909, B 0.851, ours
-    # unchanged (r@5 and MRR unchanged by construction; all@10 A 0.789 -> 0.794, B 0.706 ->
-    # 0.714, held-out 0.902 -> 0.908). It is a tie-breaker among ranks 6-15 (3 questions of
-    # LoCoMo's 760 gained, none lost) and a narrow one: .02 / .03 change nothing; .04 only B's;
-    # .06 as .05; -d5 / -d15 (.05-late) A r@10 0.906; .07 ours tuning 0.965; .1 / .15 0.962 /
-    # 0.959 (A and B as .05; the lost ones:
-    # "Would Marcus appreciate a bookshop gift card?", a lone turn of a session outscored by a
-    # session of several weak hits); .2 / .4 / .8 A 0.906 / 0.903 / 0.903, ours tuning 0.957.
-    # On the whole ranking (no -late): .05 ours held-out r@5 0.924; .1 A 0.817 / 0.909 but
-    # held-out r@5 0.924, tuning r@10 0.962; .2 / .4 B r@5 0.788 / 0.801 but held-out r@5 0.908.
-    # -d5 / -d20 (.1-late): ours held-out r@10 0.962 / tuning 0.965. Not kept either, an
-    # exchange instead of the session (the share of the top 10 said within R turns of the row,
-    # not by it): near.2-r3 ours held-out r@5 0.929; near.4-r3 / .4-r5 / .8-r5 A r@10 0.896,
-    # ours tuning 0.957 / 0.957 / 0.946 (B up to 0.857 r@10, 0.796 r@5); -late the same on A.
+    # session_late): each turn's score times 1 + B x its session's share of the score of the first D
+    # (10) rows; -late: the head (heads_from) kept, only ranks 6-10 move. Of base's misses at r@10
+    # (read 60 deep), the evidence sits in the session of a top-3 hit in A 16 of 42 and B 23 of 58
+    # (of a top-10 hit: 24 / 37), mostly 1-4 turns away. vs base before it (r@5 / r@10; LoCoMo A
+    # 0.812 / 0.903, B 0.780 / 0.849; ours tuning 0.897 / 0.967, held-out 0.935 / 0.967):
+    # sess.05-late (kept: structure.Weights.session_prior) A r@10 0.909, B 0.851, ours unchanged
+    # (r@5 and MRR unchanged by construction; all@10 A 0.789 -> 0.794, B 0.706 -> 0.714, held-out
+    # 0.902 -> 0.908). It is a tie-breaker among ranks 6-15 (3 questions of LoCoMo's 760 gained,
+    # none lost) and a narrow one: .02 / .03 change nothing; .04 only B's; .06 as .05; -d5 / -d15
+    # (.05-late) A r@10 0.906; .07 ours tuning 0.965; .1 / .15 0.962 / 0.959 (A and B as .05; the
+    # lost ones: "Would Marcus appreciate a bookshop gift card?", a lone turn of a session outscored
+    # by a session of several weak hits); .2 / .4 / .8 A 0.906 / 0.903 / 0.903, ours tuning 0.957.
+    # On the whole ranking (no -late): .05 ours held-out r@5 0.924; .1 A 0.817 / 0.909 but held-out
+    # r@5 0.924, tuning r@10 0.962; .2 / .4 B r@5 0.788 / 0.801 but held-out r@5 0.908. -d5 / -d20
+    # (.1-late): ours held-out r@10 0.962 / tuning 0.965. Not kept either, an exchange instead of
+    # the session (the share of the top 10 said within R turns of the row, not by it): near.2-r3
+    # ours held-out r@5 0.929; near.4-r3 / .4-r5 / .8-r5 A r@10 0.896, ours tuning 0.957 / 0.957 /
+    # 0.946 (B up to 0.857 r@10, 0.796 r@5); -late the same on A.
     "no-session": {"session_prior": 0.0},
     "sess.03-late": {"session_prior": 0.03, "session_late": True},
     "sess.07-late": {"session_prior": 0.07, "session_late": True},

@@ -234,20 +234,20 @@ class Weights:
     # same gains with the tail only for a flat vector ranking (cosine rank 1 - rank 10 < 0.05, a
     # tenth of the questions; < 0.04 lost ours') or only the asked speaker's turns: kept for all.
     tail_depth: int = 60
-    # The session prior (lift_by_session; 0: off): past the head (`session_late`), a turn's
-    # score is scaled by 1 + session_prior x its session's share of the score of the ranking's
-    # first `session_depth` rows. An answer sits in the exchange the question is about, where
-    # several strong hits meet (of LoCoMo dev's misses at r@10 read 60 deep, 45 of 100 are
-    # turns of a top-3 hit's session, 37 of those 1-4 turns from it, where the window's lent
-    # score falls short); a turn of another session that matched one word stands alone. A
-    # tie-breaker among ranks 6-15: the head is ranked without it, so r@5 and MRR above it cannot fall. bench/recall_splits,
-    # r@10 / all@10 (r@5 unchanged): LoCoMo dev A 0.903 / 0.789 -> 0.909 / 0.794, B 0.849 /
-    # 0.706 -> 0.851 / 0.714; ours tuning 0.967 / 0.878 unchanged, held-out 0.967 / 0.902 ->
-    # 0.967 / 0.908: three LoCoMo questions gained, none lost, and only at 0.05-0.06 (0.03: no
-    # change, 0.04: B's only; 0.07 / 0.1: ours tuning r@10 0.965 / 0.962); on the whole
-    # ranking (not late) ours held-out r@5 0.924 (more in bench/recall_splits.VARIANTS).
-    # Only with a vector ranking fused in: on the keyword ranking alone it cost LoCoMo (r@10 A
-    # 0.836 -> 0.833, B 0.822 -> 0.820; ours tuning gained, 0.660 -> 0.663).
+    # The session prior (lift_by_session; 0: off): past the head (`session_late`), a turn's score is
+    # scaled by 1 + session_prior x its session's share of the score of the ranking's first
+    # `session_depth` rows. An answer sits in the exchange the question is about, where several
+    # strong hits meet (of LoCoMo dev's misses at r@10 read 60 deep, 45 of 100 are turns of a top-3
+    # hit's session, 37 of those 1-4 turns from it, where the window's lent score falls short); a
+    # turn of another session that matched one word stands alone. A tie-breaker among ranks 6-15:
+    # the head is ranked without it, so r@5 and MRR above it cannot fall. bench/recall_splits, r@10
+    # / all@10 (r@5 unchanged): LoCoMo dev A 0.903 / 0.789 -> 0.909 / 0.794, B 0.849 / 0.706 ->
+    # 0.851 / 0.714; ours tuning 0.967 / 0.878 unchanged, held-out 0.967 / 0.902 -> 0.967 / 0.908:
+    # three LoCoMo questions gained, none lost, and only at 0.05-0.06 (0.03: no change, 0.04: B's
+    # only; 0.07 / 0.1: ours tuning r@10 0.965 / 0.962); on the whole ranking (not late) ours
+    # held-out r@5 0.924 (more in bench/recall_splits.VARIANTS). Only with a vector ranking fused
+    # in: on the keyword ranking alone it cost LoCoMo (r@10 A 0.836 -> 0.833, B 0.822 -> 0.820; ours
+    # tuning gained, 0.660 -> 0.663).
     session_prior: float = 0.05
     session_depth: int = 10
     session_late: bool = True
