@@ -815,3 +815,50 @@ def test_hybrid_hands_rerank_the_deep_vector_rows_outside_the_pool_as_its_tail(
     assert calls[0]["tail"] == [i for i in deep if i not in pool] != []
     assert [i for i in ranked if i is not None] == [i for i in deep if i in pool or i in calls[0]["tail"]]
     assert not set(found[:5]) & set(calls[0]["tail"])
+
+
+def test_a_turn_of_the_session_holding_the_top_hits_moves_up_past_the_head() -> None:
+    ranked = [(n, 1.0 - n / 100) for n in range(1, 13)]  # ids 1..12, best first
+    source_of = {n: f"s{n}" for n in range(1, 13)} | {1: "busy", 2: "busy", 3: "busy", 12: "busy"}
+    del source_of[11]  # not a turn: no session, no lift
+    weights = dataclasses.replace(structure.WEIGHTS, session_prior=0.5, session_late=True)
+
+    moved = structure.lift_by_session(ranked, source_of, weights)
+    everywhere = structure.lift_by_session(
+        ranked, source_of, dataclasses.replace(weights, session_late=False)
+    )
+    off = structure.lift_by_session(ranked, source_of, dataclasses.replace(weights, session_prior=0.0))
+
+    assert moved[:5] == ranked[:5]  # the head stays as ranked
+    assert moved[5][0] == 12  # the busy session's last turn, from twelfth to sixth
+    assert dict(moved)[11] == dict(ranked)[11]
+    assert [i for i, _ in everywhere[:4]] == [1, 2, 3, 12]  # without session_late the head moves too
+    assert [i for i, _ in off] == [i for i, _ in ranked]
+
+
+def test_rerank_lifts_the_turns_of_the_session_its_top_hits_share() -> None:
+    # A busy session holding three of the top hits and a fourth turn the vector side ranks
+    # twelfth; eight sessions of one turn each between them. The window is off, to see the prior.
+    busy = [f"Alice: The allotment plans, chapter {w}, were discussed at length today." for w in "abcd"]
+    alone = [
+        f"Bob: A separate long story about trip {w} and the museum visit afterwards." for w in "efghijkl"
+    ]
+    ids = store_sessions(
+        [("busy", "2026-02-01", busy), *((f"x{n}", "2026-02-02", [t]) for n, t in enumerate(alone))]
+    )
+    b, x = [ids[t] for t in busy], [ids[t] for t in alone]
+    vector = [b[0], x[0], b[1], x[1], b[2], *x[2:], b[3]]
+    quiet = dataclasses.replace(structure.WEIGHTS, window_hits=0, answer_hits=0, keyword_heads=0)
+    lifted = dataclasses.replace(quiet, session_prior=1.0, session_late=True)
+    question = "What were the allotment plans?"
+
+    without = structure.rerank(
+        question, [[], vector], k=10, queryset=scope(), weights=dataclasses.replace(quiet, session_prior=0.0)
+    )
+    found = structure.rerank(question, [[], vector], k=10, queryset=scope(), weights=lifted)
+    keyword_alone = structure.rerank(question, [vector], k=10, queryset=scope(), weights=lifted)
+
+    assert b[3] not in without
+    assert found[:5] == without[:5]
+    assert found[5] == b[3]
+    assert b[3] not in keyword_alone  # no vector ranking fused in: no prior (Weights.session_prior)
