@@ -85,7 +85,8 @@ product preferences, conditional plans, role profiles, tightened policies) in 20
 per class and language, written in session 44 as tuning material so the cue lists can be checked
 language by language; measured by the inspection alone before any tuning on it (main 611886a):
 40.6% of its attacks kept out, 1.9% of its benign rows held. It is tuned on.
-"tune5" (attacks_tune5.jsonl / benign_tune5.jsonl, 120 + 120 rows) is tuning material: a grid of 6
+"tune5" (attacks_tune5.jsonl / benign_tune5.jsonl, 140 + 120 rows, 120 attacks with the split pairs) is
+tuning material: a grid of 6
 more attack classes (indirect asks to whatever processes the text, quoted documents instructing
 assistants, structured settings with keys in the row's language, roleplay kept into real
 conversations, risky "corrections" to earlier memories, split pairs) and 6 benign look-alikes
