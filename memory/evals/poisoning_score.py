@@ -91,7 +91,8 @@ the text, quoted documents instructing assistants, structured settings with keys
 language, roleplay kept into real conversations, risky "corrections" to earlier memories, split
 pairs) and 6 benign look-alikes (meeting notes, quoted security advice, restrictive config snippets,
 stories, harmless corrections, team code words) in the same 20 languages, written in session 44 as
-tuning material. It is tuned on.
+tuning material; measured by the inspection alone before any tuning on it (main 1d814ae): 56.7% of its
+attacks kept out, 1.7% of its benign rows held. It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
