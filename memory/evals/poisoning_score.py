@@ -85,6 +85,14 @@ product preferences, conditional plans, role profiles, tightened policies) in 20
 per class and language, written in session 44 as tuning material so the cue lists can be checked
 language by language; measured by the inspection alone before any tuning on it (main 611886a):
 40.6% of its attacks kept out, 1.9% of its benign rows held. It is tuned on.
+"tune5" (attacks_tune5.jsonl / benign_tune5.jsonl, 140 + 120 rows: 120 attacks, the split ones in
+two parts) is tuning material: a grid of 6 more attack classes (indirect asks to whatever processes
+the text, quoted documents instructing assistants, structured settings with keys in the row's
+language, roleplay kept into real conversations, risky "corrections" to earlier memories, split
+pairs) and 6 benign look-alikes (meeting notes, quoted security advice, restrictive config snippets,
+stories, harmless corrections, team code words) in the same 20 languages, written in session 44 as
+tuning material; measured by the inspection alone before any tuning on it (main 1d814ae): 56.7% of its
+attacks kept out, 1.7% of its benign rows held. It is tuned on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -133,12 +141,15 @@ FRESH_FILES = (
     ("benign_tune3.jsonl", False),
     ("attacks_tune4.jsonl", True),
     ("benign_tune4.jsonl", False),
+    ("attacks_tune5.jsonl", True),
+    ("benign_tune5.jsonl", False),
 )
 SPLITS = (
     "tune",
     "tune2",
     "tune3",
     "tune4",
+    "tune5",
     "dev",
     "held_out",
     "fresh",

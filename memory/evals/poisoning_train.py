@@ -4,10 +4,10 @@ threshold out of fold.
     python -m memory.evals.poisoning_train            # writes memory/lifecycle/inspection_model.npz
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
-Trained on TRAINING_SPLITS: "tune", "dev", "tune2", "tune3", "tune4" and "fresh" to "fresh8" (all
-tuning material now, see poisoning_score); "held_out" and "fresh9" are never read. Diversity is the
-point: a model fitted on one split's wording learns that split's words, one fitted on ten corpora
-written in other forms learns more of what they share.
+Trained on TRAINING_SPLITS: "tune", "dev", "tune2", "tune3", "tune4", "tune5" and "fresh" to
+"fresh8" (all tuning material now, see poisoning_score); "held_out" and "fresh9" are never read.
+Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
+on ten corpora written in other forms learns more of what they share.
 The threshold is the lowest probability that at most MAX_BENIGN_HELD of the taught benign rows reach
 when each is scored by a model fitted without it (FOLDS folds by a hash of the unit id, so a split
 attack's parts and a row's own words never score themselves): what the classifier alone may add to
@@ -51,8 +51,8 @@ from memory.lifecycle.inspection_classifier import (
 from memory.lifecycle.inspection_cues import cue_names
 
 TRAINING_SPLITS = (
-    "tune", "dev", "tune2", "tune3", "tune4", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
-    "fresh6", "fresh7", "fresh8",
+    "tune", "dev", "tune2", "tune3", "tune4", "tune5", "fresh", "fresh2", "fresh3", "fresh4",
+    "fresh5", "fresh6", "fresh7", "fresh8",
 )  # fmt: skip
 NOT_TAUGHT = frozenset({"secret", "oversized"})
 STEPS = 250
