@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_concealment import model_concealment
+from memory.lifecycle.inspection_frames import fiction_hit, settings_hit
 from memory.lifecycle.inspection_identity import identity_hit
 from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
@@ -971,6 +972,11 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     )
     if _has(found, _SWEEP_GATE) and (sweep := sweeping_hit(norm, sentences)):
         hits.append(SemanticHit("sweeping_act", sweep[0], _snip(norm, sweep[1])))
+    # a game carried into real use, settings written as data in the row's own language
+    if (framed := fiction_hit(norm, sentences)) is not None:
+        hits.append(SemanticHit("fiction_carried_over", framed[0], _snip(norm, framed[1])))
+    if not _matched(hits, "settings_as_data") and (data := settings_hit(norm, sentences)) is not None:
+        hits.append(SemanticHit("settings_in_other_words", data[0], _snip(norm, data[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
