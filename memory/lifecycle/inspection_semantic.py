@@ -975,7 +975,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     # a game carried into real use, settings written as data in the row's own language
     if (framed := fiction_hit(norm, sentences)) is not None:
         hits.append(SemanticHit("fiction_carried_over", framed[0], _snip(norm, framed[1])))
-    if not _matched(hits, "settings_as_data") and (data := settings_hit(norm, sentences)) is not None:
+    if (data := settings_hit(norm, sentences)) is not None:
         hits.append(SemanticHit("settings_in_other_words", data[0], _snip(norm, data[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
