@@ -3,8 +3,8 @@
 game or as data, in the 20 languages of the grid.
 
 - fiction_carried_over: a game, role-play, story or scenario frame ("let's play", "Rollenspiel",
-  "đóng vai", "角色扮演", "역할극") in which the one addressed ("you", "du", "ты", "あなた") or
-  an AI has no limits or never refuses ("no rules", "ohne Grenzen", "без ограничений", "没有任何
+  "đóng vai", "角色扮演", "역할극") in which the one addressed ("you", "du", "ты", "あなた")
+  has no limits or never refuses ("no rules", "ohne Grenzen", "без ограничений", "没有任何
   限制", "制限もない"), WITH the frame carried over into real use: real conversations, after the
   game ends, from now on, for good ("echten Gesprächen", "après la fin", "游戏结束后", "実際の会話").
 - settings_in_other_words: settings written as data (YAML, JSON, key=value, INI lines) whose keys
@@ -61,12 +61,10 @@ _FRAME = (
     r"ゲーム|ロールプレイ|ごっこ|なりきり|演じ|シナリオ|物語|ストーリー|フィクション|キャラ|"
     r"게임|놀이|역할극|롤플레이|역할|시나리오|이야기|소설|허구|캐릭터|상상|연기"
 )
-# the one addressed, or an AI: who is made unbound
-_WHO = (
-    r"\b(?:you|you're|your|du|dich|dir|tu|toi|vous|tú|eres|usted|sei|você|jij|je bent|ty|jesteś|sen|siz|sin|bạn|kamu|anda|"
-    r"ai|ki|ia|assistant|assistent\w*|asistente|assistente|asystent\w*|asistan|asisten|chatbot|bot)\b|"
-    r"\bты\b|\bвы\b|\bии\b|ассистент|искусственн\w* интеллект|είσαι|εσύ|τεχνητή νοημοσύνη|βοηθ\w*|أنت|ذكاء اصطناعي|"
-    r"तुम|आप|एआई|ผู้ช่วย|คุณ|ปัญญาประดิษฐ์|你|您|人工智能|あなた|君|アシスタント|너|당신|인공지능|어시스턴트|trí tuệ nhân tạo|yapay zek"
+# the one addressed: a game about someone else ("the AI in the novel has no rules") orders no one
+_YOU = (
+    r"\b(?:you|you're|your|du|dich|dir|tu|toi|vous|tú|eres|usted|sei|você|jij|je bent|ty|jesteś|sen|siz|bạn|kamu|anda)\b|"
+    r"\bты\b|\bвы\b|είσαι|εσύ|\b(?:أنت|تكون|كن)\b|तुम|आप|คุณ|เธอ|你|您|あなた|君|너|당신"
 )
 # no limits, no rules, never refuses, ignores every policy
 _LIMIT_EN = r"(?:rules?|limits?|limitations?|restrictions?|filters?|boundaries|guidelines|morals|ethics|censorship|taboos?)"
@@ -126,14 +124,15 @@ _CARRY = (
     r"(?:실제|진짜|현실)\s*대화|끝난\s*(?:뒤|후)에도|앞으로\s*계속|영원히"
 )
 _FRAME_RE = _c(_FRAME)
-_WHO_RE = _c(_WHO)
+_YOU_RE = _c(_YOU)
 _UNBOUND_RE = _c(_UNBOUND)
 _CARRY_RE = _c(_CARRY)
 
 
 def fiction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row) sets up a game or story in which the one
-    addressed, or an AI, has no limits, and carries it over into real use; None when it does not."""
+    addressed has no limits, and carries it over into real use; None when it does not."""
+    sentences = list(sentences)  # read twice: for the unbound one addressed, and for the position
     unbound = _UNBOUND_RE.search(norm)
     if unbound is None:
         return None
@@ -141,8 +140,10 @@ def fiction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int
     if carry is None:
         return None
     frame = _FRAME_RE.search(norm)
-    who = _WHO_RE.search(norm)
-    if frame is None or who is None:
+    if frame is None:
+        return None
+    # the one addressed is the one unbound: both in one sentence ("you are MAX, an AI with no rules")
+    if not any(_YOU_RE.search(s[0]) and _UNBOUND_RE.search(s[0]) for s in sentences):
         return None
     why = f"frame: '{frame[0]}'; unbound: '{unbound[0].strip()}'; carried over: '{carry[0].strip()}'"
     start = next((s.start() for s in sentences if s.start() <= carry.start() < s.end()), carry.start())
@@ -205,9 +206,7 @@ _OFF_VALUE = (
     r"否|关闭|关|不|无|いいえ|オフ|なし|無効|不要|아니오|아니요|끔|꺼짐|없음|비활성\S*)\s*$"
 )
 # a power switched on ("may_delete_records: yes", "darf_zahlungen_ausführen = ja")
-_ON_VALUE = (
-    r"(?:yes|true|on|1|enabled?|ja|oui|sí|si|sì|sim|tak|evet|có|ya|да|ναι|نعم|हाँ|हां|ใช่|是|はい|あり|예|네)\s*$"
-)
+_ON_VALUE = r"(?:yes|true|on|1|enabled?|ja|oui|sí|si|sì|sim|tak|evet|có|ya|да|ναι|نعم|हाँ|हां|ใช่|是|はい|あり|예|네)\s*$"
 _PERMIT_KEY = (
     r"^(?:may|can|allow\w*|darf|kann|peut|puede|pode|può|mag|kan|får|może|boleh|được|"
     r"может|μπορεί|يمكن|可|可以)[_ ]|"
@@ -221,7 +220,8 @@ _MODEL = (
     r"trợ[_ ]lý|ассистент|βοηθ|المساعد|مساعد|सहायक|ผู้ช่วย|助手|アシスタント|エージェント|비서|어시스턴트|에이전트|人工智能|\bии\b"
 )
 _ROLE_KEY_RE = _c(_ROLE_KEY)
-_POWER_RE = _c(rf"^(?:{_POWER})(?![a-z])")
+# the power is the whole value, or with one word more ("مدير النظام", "full access"): not prose
+_POWER_RE = _c(rf"^(?:{_POWER})(?:[\s_]+[^\s_]+)?\s*$")
 _CHECK_KEY_RE = _c(_CHECK_KEY)
 _OFF_RE = _c(_OFF_VALUE)
 _ON_RE = _c(_ON_VALUE)
