@@ -24,7 +24,8 @@ def inspect(content: str, **kwargs: object):
 
 
 def test_the_weights_ship_small_and_load_offline():
-    assert MODEL_PATH.stat().st_size < 1_000_000
+    # one float16 row of 32,768 hashed features per class (18 classes since the tune4 grid), compressed
+    assert MODEL_PATH.stat().st_size < 1_500_000
     model = load_model()
     assert model is not None
     assert model.classes[0] == BENIGN
