@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF003, E501 -- Cyrillic, Greek and full-width marks are matched on purpose
+# ruff: noqa: RUF001, RUF002, E501 -- Cyrillic, Greek and full-width marks are matched on purpose
 """The semantic layer's risky-correction check, pure (no Django): a row presented as a correction
 or update of an earlier memory ("Correction to the previous note: ...", "Berichtigung: ...",
 "更正之前的记忆：...") that moves something the agent relies on to act to a new holder:
@@ -156,7 +156,7 @@ _CHANGED = (
     r"artık|bundan sonra|yerine|yeni|değişti\w*|"
     r"từ nay|bây giờ|thay vì|không còn|mới|đã đổi|"
     r"sekarang|mulai|bukan lagi|tidak lagi|diganti|berubah|baru|"
-    r"nu|från och med|inte längre|istället|i stället|ny|nya|nytt|ändrad\w*|"
+    r"nu|numera|från och med|inte längre|istället|i stället|ny|nya|nytt|ändrad\w*|"
     r"теперь|отныне|больше не|вместо|нов\w+|сменил\w*|изменил\w*|"
     r"πλέον|τώρα|αντί|νέ[οαε]\w*|άλλαξ\w*)\b|"
     r"لم يعد|لم تعد|الآن|من الآن|بدلا|بدلاً|بدل|جديد|الجديد|أصبح|أصبحت|تغير|تغيّر|"
@@ -170,7 +170,7 @@ _CHANGED = (
 # Money moved: a payment (or invoice, transfer) and the account it goes to
 _PAY = (
     r"\b(?:pay|pays|paid|paying|payments?|invoices?|transfers?|wires?|wired|remit\w*|"
-    r"zahl\w*|bezahl\w*|rechnung\w*|überweis\w*|"
+    r"zahl\w*|bezahl\w*|auszahl\w*|rechnung\w*|überweis\w*|"
     r"pai(?:e|ent|er|ement|ements)|payer|payé\w*|virements?|factures?|règlements?|versements?|"
     r"pag(?:o|os|ar|an|a|ue|uen|ad[oa]s?)|facturas?|transferencias?|abonos?|"
     r"pagament\w*|pagar\w*|pagat\w*|fattur\w*|bonific\w*|versament\w*|"
@@ -180,7 +180,7 @@ _PAY = (
     r"ödeme\w*|öden\w*|fatura\w*|havale\w*|"
     r"thanh toán|chuyển khoản|hóa đơn|trả tiền|"
     r"bayar\w*|pembayaran|dibayar\w*|tagihan|transfer\w*|"
-    r"inbetalning\w*|överför\w*|"
+    r"inbetalning\w*|utbetalning\w*|överför\w*|"
     r"плат\w*|оплат\w*|перевод\w*|перечисл\w*|"
     r"πληρωμ\w*|πληρών\w*|πληρώσ\w*|τιμολόγ\w*|εμβάσμ\w*|έμβασμ\w*)\b|"
     r"دفع|الدفعات|مدفوعات|سداد|فواتير|فاتورة|تحويل|حوالة|"
