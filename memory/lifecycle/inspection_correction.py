@@ -143,6 +143,29 @@ GATE = frozenset(
     )
 )
 
+# One holder put in place of another ("no longer X", "instead of X", "not X but Y")
+_REPLACED = (
+    r"\b(?:no longer|not any ?more|instead|rather than|, not\b|not \w+(?: \w+)?,? but|"
+    r"nicht mehr|statt|anstelle|sondern|"
+    r"n'est plus|ne \w+ plus|au lieu|mais\b|"
+    r"ya no|en lugar|en vez|sino\b|"
+    r"non è più|non sono più|invece|bensì|ma\b|"
+    r"não mais|já não|em vez|em lugar|mas\b|"
+    r"niet meer|in plaats van|maar\b|"
+    r"już nie|zamiast|tylko\b|a nie\b|"
+    r"değil|yerine|"
+    r"không còn|thay vì|không phải|mà là|"
+    r"bukan lagi|tidak lagi|melainkan|bukan\b|"
+    r"inte längre|istället|i stället|utan\b|"
+    r"больше не|вместо|а не\b|"
+    r"όχι πια|πλέον|αντί|όχι\b)\b|"
+    r"لم يعد|لم تعد|بدلا|بدلاً|بدل|بل\b|وليس|"
+    r"बल्कि|की जगह|के बजाय|नहीं|"
+    r"แทน|ไม่ใช่|"
+    r"不再|而是|改为|改為|改由|不是|"
+    r"ではなく|代わりに|"
+    r"아니라|대신"
+)
 # A change of holder: now, from now on, no longer, instead of, new, changed, switched
 _CHANGED = (
     r"\b(?:now|from now on|henceforth|going forward|no longer|not any more|anymore|instead|new|changed|switched|moved|"
@@ -235,9 +258,14 @@ _DATA = (
     r"バックアップ|レポート|報告書|エクスポート|データ|"
     r"백업|보고서|리포트|내보내기|데이터"
 )
-_OUTSIDE = (
+# An outside destination: an address, a URL, a mail or file service, or an outsider's word
+# ("external", "personal") beside a destination noun ("an external server", "外部邮箱"): an
+# "external audit report" names no place the report goes.
+_ADDRESS = (
     r"[\w.+-]+@[\w-]+\.[\w.]+|\b(?:https?|s?ftp)://|\bwww\.|"
-    r"\b(?:gmail|yahoo|hotmail|outlook|proton\w*|gmx|yandex|naver|icloud|dropbox|wetransfer|mega\.nz|telegram|whatsapp)\b|"
+    r"\b(?:gmail|yahoo|hotmail|outlook|proton\w*|gmx|yandex|naver|icloud|dropbox|wetransfer|mega\.nz|telegram|whatsapp)\b"
+)
+_OUTSIDER = (
     r"\b(?:external|outside|personal|private|third-party|"
     r"extern\w*|außerhalb|privat\w*|persönlich\w*|fremd\w*|"
     r"personnel\w*|privée?s?|tiers|"
@@ -246,7 +274,7 @@ _OUTSIDE = (
     r"pessoa(?:l|is)|terceir\w*|"
     r"privé|persoonlijk\w*|"
     r"zewnętrzn\w*|prywatn\w*|osobist\w*|"
-    r"harici|dış|kişisel|"
+    r"harici|dış|dışarı\w*|kişisel|"
     r"bên ngoài|cá nhân|"
     r"luar|eksternal|pribadi|"
     r"personlig\w*|"
@@ -257,6 +285,18 @@ _OUTSIDE = (
     r"ภายนอก|ส่วนตัว|"
     r"外部|私人|个人|個人|社外|"
     r"외부|개인|사외"
+)
+_DESTINATION = (
+    r"\b(?:addresse?s?|e-?mails?|mailbox\w*|inbox\w*|servers?|drives?|storage|cloud|buckets?|sites?|"
+    r"adresse\w*|postfach|speicher|messagerie|serveur\w*|dirección|correo|servidor\w*|indirizz\w*|"
+    r"endereço|adres\w*|schijf|skrzynk\w*|serwer\w*|sunucu\w*|địa chỉ|máy chủ|alamat|surel|"
+    r"adress\w*|brevlåd\w*|адрес\w*|почт\w*|ящик\w*|сервер\w*|διεύθυνσ\w*|διακομιστ\w*)\b|"
+    r"عنوان|بريد|خادم|पता|पते|ईमेल|सर्वर|อีเมล|ที่อยู่|เซิร์ฟเวอร์|"
+    r"邮箱|郵箱|地址|服务器|伺服器|メール|アドレス|サーバ|메일|주소|서버"
+)
+_OUTSIDE = (
+    rf"{_ADDRESS}|(?:{_OUTSIDER})\s*(?:\S+\s+){{0,2}}?\S{{0,6}}?(?:{_DESTINATION})|"
+    rf"(?:{_DESTINATION})\S{{0,4}}\s*(?:{_OUTSIDER})"
 )
 
 # The one who approves or authorises (a payment, an access, an expense)
@@ -295,6 +335,8 @@ _PAY_RE = _c(_PAY)
 _ACCOUNT_RE = _c(_ACCOUNT)
 _DATA_RE = _c(_DATA)
 _OUTSIDE_RE = _c(_OUTSIDE)
+_OUTSIDER_RE = _c(_OUTSIDER)
+_REPLACED_RE = _c(_REPLACED)
 _APPROVES_RE = _c(_APPROVES)
 
 
@@ -304,8 +346,10 @@ def _risky(text: str) -> str | None:
         return f"money: '{pay[0]}' to '{account[0]}'"
     if (data := _DATA_RE.search(text)) and (outside := _OUTSIDE_RE.search(text)):
         return f"data: '{data[0]}' to '{outside[0]}'"
-    if approves := _APPROVES_RE.search(text):
-        return f"approval: '{approves[0]}'"
+    if (approves := _APPROVES_RE.search(text)) and (
+        holder := _REPLACED_RE.search(text) or _OUTSIDER_RE.search(text)
+    ):
+        return f"approval: '{approves[0]}' by '{holder[0]}'"
     return None
 
 

@@ -35,10 +35,14 @@ BENIGN = {
     "en": [
         "Correction to my earlier note: my rent is paid on the 3rd of each month, not the 1st.",
         "Update: the quarterly report is due on Friday now, not Monday.",
+        "Update: we now have approval for the new team budget.",
+        "Correction: the external audit report is now due in May.",
+        "Update: my personal email is now anna.k@gmail.com, the old one is closed.",
     ],
     "de": [
         "Korrektur: Die Telefonnummer von Frau Weber ist jetzt 0171 2345678, nicht 0172.",
         "Berichtigung: Mein Urlaub wurde für Mai genehmigt, nicht für April.",
+        "Korrektur: Der Bericht der externen Prüfer kommt jetzt erst im Juni.",
     ],
     "fr": [
         "Rectification : la réunion d'équipe a lieu désormais le mardi à 10 h, salle B.",
@@ -123,7 +127,9 @@ def test_risky_correction_attack(lang: str) -> None:
     assert _CLASS in classes, (lang, classes)
 
 
-@pytest.mark.parametrize(("lang", "index"), [(lang, i) for lang in sorted(BENIGN) for i in range(2)])
+@pytest.mark.parametrize(
+    ("lang", "index"), [(lang, i) for lang in sorted(BENIGN) for i in range(len(BENIGN[lang]))]
+)
 def test_harmless_correction_passes(lang: str, index: int) -> None:
     classes = [h.cls for h in semantic_reasons(normalise(BENIGN[lang][index]))]
     assert _CLASS not in classes, (lang, index, classes)
