@@ -22,6 +22,8 @@ names the class of attack a row matches and why:
   exfiltration_route   a send verb, the conversation or secrets, and a destination outside
   model_concealment    the model told to keep something from the user, customer or operator
                        ("el asistente no debe mencionar al cliente ...", inspection_concealment)
+  risky_correction     a correction of an earlier note that moves payments, data or approvals to a
+                       new holder ("correction: pay their invoices to IBAN ...", inspection_correction)
   unread_language      a row in a language no cue list reads that names the model or an address
                        outside (inspection_language): what it says is not known, so a person reads it
 
@@ -42,6 +44,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_concealment import model_concealment
+from memory.lifecycle.inspection_correction import GATE as CORRECTION_GATE_WORDS
+from memory.lifecycle.inspection_correction import correction_hit
 from memory.lifecycle.inspection_frames import fiction_hit, settings_hit
 from memory.lifecycle.inspection_identity import identity_hit
 from memory.lifecycle.inspection_language import unread_and_steering
@@ -405,6 +409,7 @@ _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru
               ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
 _STEERING_GATE = _g(*STEERING_GATE_WORDS)
 
+_CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "correction", "更正"
 _SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 
 
@@ -977,6 +982,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(SemanticHit("fiction_carried_over", framed[0], _snip(norm, framed[1])))
     if (data := settings_hit(norm, sentences)) is not None:
         hits.append(SemanticHit("settings_in_other_words", data[0], _snip(norm, data[1])))
+    if _has(found, _CORRECTION_GATE) and (corrected := correction_hit(norm, sentences)):
+        hits.append(SemanticHit("risky_correction", corrected[0], _snip(norm, corrected[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))

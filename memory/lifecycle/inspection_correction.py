@@ -1,0 +1,375 @@
+# ruff: noqa: RUF001, RUF002, E501 -- Cyrillic, Greek and full-width marks are matched on purpose
+"""The semantic layer's risky-correction check, pure (no Django): a row presented as a correction
+or update of an earlier memory ("Correction to the previous note: ...", "Berichtigung: ...",
+"更正之前的记忆：...") that moves something the agent relies on to act to a new holder:
+
+- where money goes: payments or invoices of someone now go to another account (IBAN, bankgiro);
+- where data goes: backups, reports or exports now go to an outside address (an e-mail, a URL,
+  a personal mailbox, an "external server");
+- who approves: the one who approves or authorises is now someone else.
+
+Three things meet: a correction word anywhere before the sentence, a word of change in the row
+("now", "no longer", "instead", "new"), and one of the three risky pairs in the sentence (a
+payment and an account; data and an outside destination; an approval). A corrected birthday,
+office address, appointment or phone number names no payment, no data leaving and no approval;
+a payment without an account ("the rent is due on the 3rd"), a report without a destination
+("the report is due Friday") and an approval without a change ("my leave was approved for May,
+not April") pass too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_patterns import guarded
+
+CLASS = "risky_correction"
+
+# A correction or update of what was noted before, in the 20 languages (nouns, verbs, participles)
+_CORRECTED = (
+    r"\b(?:correct(?:ion|ions|ed|ing)|corrigendum|errat(?:um|a)|amend(?:ment|ed)|updated?|revised|revision|"
+    r"korrektur\w*|korrigiert\w*|berichtigung\w*|berichtigt\w*|richtigstellung\w*|aktualisierung\w*|nachtrag\w*|"
+    r"rectific\w*|corrig\w*|mise à jour|mis à jour|"
+    r"correcci[oó]n\w*|rectificaci[oó]n\w*|actualizaci[oó]n\w*|fe de erratas|enmienda\w*|"
+    r"correzion\w*|corrett[oaie]|rettific\w*|aggiornament\w*|aggiornat\w*|"
+    r"corre(?:cç|ç)(?:ão|ões)|retifica\w*|atualiza[cç]\w*|"
+    r"correctie\w*|gecorrigeerd\w*|verbetering\w*|rectificatie\w*|bijgewerkt\w*|"
+    r"sprostowani\w*|korekt\w*|poprawk\w*|poprawion\w*|aktualizacj\w*|"
+    r"düzeltme\w*|düzeltil\w*|güncelleme\w*|güncellen\w*|tashih\w*|"
+    r"koreksi|ralat|pembetulan|perbaikan|pembaruan|pemutakhiran|"
+    r"rättelse\w*|rättning\w*|korrigering\w*|uppdatering\w*|"
+    r"поправк\w*|исправлени\w*|исправлен\w*|уточнени\w*|обновлени\w*|"
+    r"διόρθωσ\w*|διορθώσ\w*|διορθωμέν\w*|επικαιροποίησ\w*|"
+    r"đính chính|cập nhật|sửa lại|chỉnh sửa)\b|"
+    r"تصحيح|تصويب|استدراك|تحديث|"
+    r"सुधार|संशोधन|अपडेट|"
+    r"แก้ไข|อัปเดต|อัพเดต|ปรับปรุง|"
+    r"更正|纠正|糾正|修正|勘误|订正|訂正|更新|"
+    r"정정|수정|바로잡|업데이트|갱신"
+)
+# The substrings one of which a row with a correction word holds (the semantic layer's gate).
+GATE = frozenset(
+    w.translate(HOMOGLYPHS)
+    for w in (
+        "correct",
+        "corrigend",
+        "errat",
+        "amend",
+        "update",
+        "revis",
+        "korrektur",
+        "korrigiert",
+        "berichtig",
+        "richtigstell",
+        "aktualisier",
+        "nachtrag",
+        "rectific",
+        "corrig",
+        "mise à jour",
+        "mis à jour",
+        "correcci",
+        "rectificaci",
+        "actualizaci",
+        "enmienda",
+        "correzion",
+        "corrett",
+        "rettific",
+        "aggiorna",
+        "correcç",
+        "correç",
+        "retifica",
+        "atualiza",
+        "correctie",
+        "gecorrigeerd",
+        "verbetering",
+        "bijgewerkt",
+        "sprostowani",
+        "korekt",
+        "poprawk",
+        "poprawion",
+        "aktualizacj",
+        "düzeltme",
+        "düzeltil",
+        "güncelle",
+        "tashih",
+        "koreksi",
+        "ralat",
+        "pembetulan",
+        "perbaikan",
+        "pembaruan",
+        "pemutakhiran",
+        "rättelse",
+        "rättning",
+        "korrigering",
+        "uppdatering",
+        "поправк",
+        "исправлен",
+        "уточнени",
+        "обновлени",
+        "διόρθωσ",
+        "διορθώσ",
+        "διορθωμέν",
+        "επικαιροποίησ",
+        "đính chính",
+        "cập nhật",
+        "sửa lại",
+        "chỉnh sửa",
+        "تصحيح",
+        "تصويب",
+        "استدراك",
+        "تحديث",
+        "सुधार",
+        "संशोधन",
+        "अपडेट",
+        "แก้ไข",
+        "อัปเดต",
+        "อัพเดต",
+        "ปรับปรุง",
+        "更正",
+        "纠正",
+        "糾正",
+        "修正",
+        "勘误",
+        "订正",
+        "訂正",
+        "更新",
+        "정정",
+        "수정",
+        "바로잡",
+        "업데이트",
+        "갱신",
+    )
+)
+
+# One holder put in place of another ("no longer X", "instead of X", "not X but Y")
+_REPLACED = (
+    r"\b(?:no longer|not any ?more|instead|rather than|, not\b|not \w+(?: \w+)?,? but|"
+    r"nicht mehr|statt|anstelle|sondern|"
+    r"n'est plus|ne \w+ plus|au lieu|mais\b|"
+    r"ya no|en lugar|en vez|sino\b|"
+    r"non è più|non sono più|invece|bensì|ma\b|"
+    r"não mais|já não|em vez|em lugar|mas\b|"
+    r"niet meer|in plaats van|maar\b|"
+    r"już nie|zamiast|tylko\b|a nie\b|"
+    r"değil|yerine|"
+    r"không còn|thay vì|không phải|mà là|"
+    r"bukan lagi|tidak lagi|melainkan|bukan\b|"
+    r"inte längre|istället|i stället|utan\b|"
+    r"больше не|вместо|а не\b|"
+    r"όχι πια|πλέον|αντί|όχι\b)\b|"
+    r"لم يعد|لم تعد|بدلا|بدلاً|بدل|بل\b|وليس|"
+    r"बल्कि|की जगह|के बजाय|नहीं|"
+    r"แทน|ไม่ใช่|"
+    r"不再|而是|改为|改為|改由|不是|"
+    r"ではなく|代わりに|"
+    r"아니라|대신"
+)
+# A change of holder: now, from now on, no longer, instead of, new, changed, switched
+_CHANGED = (
+    r"\b(?:now|from now on|henceforth|going forward|no longer|not any more|anymore|instead|new|changed|switched|moved|"
+    r"jetzt|nun|ab sofort|künftig|fortan|nicht mehr|statt|anstelle|neue?[nmrs]?|geändert|gewechselt|"
+    r"désormais|dorénavant|maintenant|n'est plus|ne \w+ plus|plus \w+ mais|au lieu|nouvel(?:le)?s?|nouveaux?|changé\w*|modifié\w*|"
+    r"ahora|ya no|en adelante|a partir de|en lugar|en vez|nuev[oa]s?|cambi[oó]|cambiad[oa]s?|"
+    r"ora|adesso|non è più|non sono più|d'ora in (?:poi|avanti)|invece|nuov[oaie]|cambiat[oaie]|da oggi|"
+    r"agora|não mais|já não|em vez|em lugar|nov[oa]s?|mudou|mudad[oa]s?|alterad[oa]s?|"
+    r"nu|voortaan|niet meer|vanaf|in plaats van|nieuwe?|gewijzigd|veranderd|vervalt|"
+    r"teraz|od teraz|od dziś|od dzisiaj|już nie|zamiast|now[aey]|nowy[mch]*|zmienion\w*|zmienił\w*|"
+    r"artık|bundan sonra|yerine|yeni|değişti\w*|"
+    r"từ nay|bây giờ|thay vì|không còn|mới|đã đổi|"
+    r"sekarang|mulai|bukan lagi|tidak lagi|diganti|berubah|baru|"
+    r"nu|numera|från och med|inte längre|istället|i stället|ny|nya|nytt|ändrad\w*|"
+    r"теперь|отныне|больше не|вместо|нов\w+|сменил\w*|изменил\w*|"
+    r"πλέον|τώρα|αντί|νέ[οαε]\w*|άλλαξ\w*)\b|"
+    r"لم يعد|لم تعد|الآن|من الآن|بدلا|بدلاً|بدل|جديد|الجديد|أصبح|أصبحت|تغير|تغيّر|"
+    r"अब|नया|नए|नई|बदल|की जगह|"
+    r"ตอนนี้|ต่อไป|แทน|ใหม่|เปลี่ยน|"
+    r"现在|今后|今後|不再|改为|改為|变更|變更|已变|从今|以后|新|"
+    r"ではなく|現在|変更|変わ|"
+    r"이제|앞으로|아니라|대신|변경|바뀌|새"
+)
+
+# Money moved: a payment (or invoice, transfer) and the account it goes to
+_PAY = (
+    r"\b(?:pay|pays|paid|paying|payments?|invoices?|transfers?|wires?|wired|remit\w*|"
+    r"zahl\w*|bezahl\w*|auszahl\w*|rechnung\w*|überweis\w*|"
+    r"pai(?:e|ent|er|ement|ements)|payer|payé\w*|virements?|factures?|règlements?|versements?|"
+    r"pag(?:o|os|ar|an|a|ue|uen|ad[oa]s?)|facturas?|transferencias?|abonos?|"
+    r"pagament\w*|pagar\w*|pagat\w*|fattur\w*|bonific\w*|versament\w*|"
+    r"pag(?:amento|amentos|os?)|faturas?|transferências?|depósitos?|"
+    r"betal\w*|factur\w*|overboek\w*|overmak\w*|overgemaakt|"
+    r"płatnoś\w*|płac\w*|zapłat\w*|przelew\w*|faktur\w*|"
+    r"ödeme\w*|öden\w*|fatura\w*|havale\w*|"
+    r"thanh toán|chuyển khoản|hóa đơn|trả tiền|"
+    r"bayar\w*|pembayaran|dibayar\w*|tagihan|transfer\w*|"
+    r"inbetalning\w*|utbetalning\w*|överför\w*|"
+    r"плат\w*|оплат\w*|перевод\w*|перечисл\w*|"
+    r"πληρωμ\w*|πληρών\w*|πληρώσ\w*|τιμολόγ\w*|εμβάσμ\w*|έμβασμ\w*)\b|"
+    r"دفع|الدفعات|مدفوعات|سداد|فواتير|فاتورة|تحويل|حوالة|"
+    r"भुगतान|पेमेंट|चालान|ट्रांसफर|"
+    r"ชำระ|จ่าย|โอน|ใบแจ้งหนี้|"
+    r"付款|支付|汇款|汇至|匯款|转账|轉帳|货款|收款|打款|发票|"
+    r"支払|振込|振り込|送金|請求書|"
+    r"지급|결제|송금|이체|입금|대금|청구서"
+)
+_ACCOUNT = (
+    r"\b(?:iban|swift|bic|sort code|routing number|(?:bank )?accounts?|bank details|payee|beneficiar\w*|"
+    r"konto\w*|bankverbindung\w*|empfänger\w*|"
+    r"comptes?|rib|coordonnées bancaires|bénéficiaire\w*|"
+    r"cuentas?|datos bancarios|clabe|"
+    r"cont[oi]|coordinate bancarie|"
+    r"contas?|dados bancários|nib|pix|"
+    r"rekening\w*|begunstigde\w*|"
+    r"rachun\w*|odbiorc\w*|"
+    r"hesap\w*|hesab\w*|alıcı\w*|"
+    r"tài khoản|stk|norek|"
+    r"bankgiro\w*|plusgiro\w*|clearingnummer\w*|mottagar\w*|"
+    r"сч[её]т\w*|реквизит\w*|"
+    r"λογαριασμ\w*)\b|"
+    r"حساب|آيبان|ايبان|"
+    r"खाता|खाते|अकाउंट|ifsc|"
+    r"บัญชีธนาคาร|เลขบัญชี|บัญชีใหม่|เข้าบัญชี|"
+    r"账户|账号|帐户|帳戶|帐号|银行卡|户名|"
+    r"口座|振込先|"
+    r"계좌"
+)
+
+# Data moved: backups, reports, exports or records and an outside destination
+_DATA = (
+    r"\b(?:back-?ups?|reports?|exports?|copies|data(?:base)?s?|dumps?|logs|records|files|"
+    r"sicherung\w*|datensicherung\w*|bericht\w*|export\w*|daten\w*|kopien|protokoll\w*|"
+    r"sauvegarde\w*|rapports?|données|copies|journaux|"
+    r"copias? de seguridad|respaldos?|informes?|reportes?|exportaci\w*|datos|"
+    r"copie di sicurezza|salvataggi\w*|rapport\w*|esportazion\w*|dati|"
+    r"cópias? de segurança|relatórios?|exportaç\w*|dados|"
+    r"back-?up\w*|gegevens|"
+    r"kopi\w* zapasow\w*|raport\w*|eksport\w*|dane|danych|"
+    r"yedek\w*|rapor\w*|veri\w*|"
+    r"sao lưu|bản sao|báo cáo|dữ liệu|"
+    r"cadangan|laporan|ekspor\w*|"
+    r"säkerhetskopi\w*|"
+    r"резервн\w*|бэкап\w*|отч[её]т\w*|выгрузк\w*|экспорт\w*|данн\w*|"
+    r"αντίγραφ\w*|αναφορ\w*|εξαγωγ\w*|δεδομέν\w*)\b|"
+    r"نسخ احتياطي\w*|النسخ الاحتياطية|نسخة احتياطية|تقارير|تقرير|تصدير|بيانات|"
+    r"बैकअप|रिपोर्ट|डेटा|डाटा|एक्सपोर्ट|"
+    r"ข้อมูลสำรอง|สำรองข้อมูล|แบ็กอัป|แบ็คอัพ|รายงาน|ส่งออก|ข้อมูล|"
+    r"备份|備份|报表|报告|報告|导出|匯出|数据|數據|"
+    r"バックアップ|レポート|報告書|エクスポート|データ|"
+    r"백업|보고서|리포트|내보내기|데이터"
+)
+# An outside destination: an address, a URL, a mail or file service, or an outsider's word
+# ("external", "personal") beside a destination noun ("an external server", "外部邮箱"): an
+# "external audit report" names no place the report goes.
+_ADDRESS = (
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b(?:https?|s?ftp)://|\bwww\.|"
+    r"\b(?:gmail|yahoo|hotmail|outlook|proton\w*|gmx|yandex|naver|icloud|dropbox|wetransfer|mega\.nz|telegram|whatsapp)\b"
+)
+_OUTSIDER = (
+    r"\b(?:external|outside|personal|private|third-party|"
+    r"extern\w*|außerhalb|privat\w*|persönlich\w*|fremd\w*|"
+    r"personnel\w*|privée?s?|tiers|"
+    r"personal\w*|privad[oa]s?|ajen[oa]s?|"
+    r"estern[oaie]|personale|privat[oaie]|"
+    r"pessoa(?:l|is)|terceir\w*|"
+    r"privé|persoonlijk\w*|"
+    r"zewnętrzn\w*|prywatn\w*|osobist\w*|"
+    r"harici|dış|dışarı\w*|kişisel|"
+    r"bên ngoài|cá nhân|"
+    r"luar|eksternal|pribadi|"
+    r"personlig\w*|"
+    r"внешн\w*|сторонн\w*|личн\w*|"
+    r"εξωτερικ\w*|προσωπικ\w*|ιδιωτικ\w*)\b|"
+    r"خارجي\w*|شخصي\w*|"
+    r"बाहरी|निजी|व्यक्तिगत|"
+    r"ภายนอก|ส่วนตัว|"
+    r"外部|私人|个人|個人|社外|"
+    r"외부|개인|사외"
+)
+_DESTINATION = (
+    r"\b(?:addresse?s?|e-?mails?|mailbox\w*|inbox\w*|servers?|drives?|storage|cloud|buckets?|sites?|"
+    r"adresse\w*|postfach|speicher|messagerie|serveur\w*|dirección|correo|servidor\w*|indirizz\w*|"
+    r"endereço|adres\w*|schijf|skrzynk\w*|serwer\w*|sunucu\w*|địa chỉ|máy chủ|alamat|surel|"
+    r"adress\w*|brevlåd\w*|адрес\w*|почт\w*|ящик\w*|сервер\w*|διεύθυνσ\w*|διακομιστ\w*)\b|"
+    r"عنوان|بريد|خادم|पता|पते|ईमेल|सर्वर|อีเมล|ที่อยู่|เซิร์ฟเวอร์|"
+    r"邮箱|郵箱|地址|服务器|伺服器|メール|アドレス|サーバ|메일|주소|서버"
+)
+_OUTSIDE = (
+    rf"{_ADDRESS}|(?:{_OUTSIDER})\s*(?:\S+\s+){{0,2}}?\S{{0,6}}?(?:{_DESTINATION})|"
+    rf"(?:{_DESTINATION})\S{{0,4}}\s*(?:{_OUTSIDER})"
+)
+
+# The one who approves or authorises (a payment, an access, an expense)
+_APPROVES = (
+    r"\b(?:approv(?:es|er|ers|al|als|ing|e)|authori[sz](?:es|er|ers|ation|ations|ing|e)|signs? off|sign-off|"
+    r"genehmig\w*|freigeb\w*|freigab\w*|bewillig\w*|"
+    r"valid(?:e|ent|er|ation)|approuv(?:e|ent|er)|autoris(?:e|ent|er|ation)|"
+    r"aprueb[ae]n?|aprobaci\w*|aprobador\w*|autoriz(?:a|an|ar|aci\w*)|"
+    r"approv(?:a|ano|are|azion\w*)|autorizz(?:a|ano|are|azion\w*)|"
+    r"aprov(?:a|am|ar|aç\w*|ador\w*)|"
+    r"goedkeur\w*|keurt \w+(?: \w+)? goed|fiatteer\w*|fiatter\w*|accordeer\w*|"
+    r"zatwierdz\w*|akceptuj\w*|autoryz\w*|"
+    r"onay\w*|"
+    r"phê duyệt|duyệt|chấp thuận|"
+    r"menyetujui|persetujuan|mengesahkan|otorisasi|"
+    r"godkänn\w*|godkän\w*|attester\w*|"
+    r"утвержда\w*|утверд\w*|одобря\w*|одобр\w*|согласовыва\w*|визир\w*|"
+    r"εγκρίν\w*|έγκρισ\w*|εγκρίσ\w*)\b|"
+    r"يعتمد|المعتمد|اعتماد|يوافق|الموافقة|يصادق|"
+    r"मंज़ूरी|मंजूरी|स्वीकृति|अनुमोदन|"
+    r"อนุมัติ|"
+    r"审批|审核|批准|签批|核准|"
+    r"承認|決裁|"
+    r"승인|결재"
+)
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    # through normalise()'s look-alike map, as the text it reads
+    return guarded(pattern.translate(HOMOGLYPHS))
+
+
+_CORRECTED_RE = _c(_CORRECTED)
+_CHANGED_RE = _c(_CHANGED)
+_PAY_RE = _c(_PAY)
+_ACCOUNT_RE = _c(_ACCOUNT)
+_DATA_RE = _c(_DATA)
+_OUTSIDE_RE = _c(_OUTSIDE)
+_OUTSIDER_RE = _c(_OUTSIDER)
+_REPLACED_RE = _c(_REPLACED)
+_APPROVES_RE = _c(_APPROVES)
+
+
+def _risky(text: str) -> str | None:
+    """What risky holder `text` (one sentence) names: money, data or approval; None for none."""
+    if (pay := _PAY_RE.search(text)) and (account := _ACCOUNT_RE.search(text)):
+        return f"money: '{pay[0]}' to '{account[0]}'"
+    if (data := _DATA_RE.search(text)) and (outside := _OUTSIDE_RE.search(text)):
+        return f"data: '{data[0]}' to '{outside[0]}'"
+    if (approves := _APPROVES_RE.search(text)) and (
+        holder := _REPLACED_RE.search(text) or _OUTSIDER_RE.search(text)
+    ):
+        return f"approval: '{approves[0]}' by '{holder[0]}'"
+    return None
+
+
+def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
+    corrects an earlier memory to move money, data or an approval to a new holder; None when not."""
+    corrected = _CORRECTED_RE.search(norm)
+    if corrected is None:
+        return None
+    changed = _CHANGED_RE.search(norm)
+    if changed is None:
+        return None
+    found = list(sentences)
+    for i, sentence in enumerate(found):
+        if sentence.end() <= corrected.start():
+            continue
+        # the sentence and the next: "X has a new bankgiro, 5402-9981. Pay all invoices there."
+        following = found[i + 1][0] if i + 1 < len(found) else ""
+        risky = _risky(f"{sentence[0]} {following}")
+        if risky:
+            why = f"a correction ('{corrected[0]}') that changes ('{changed[0].strip()}') {risky}"
+            return why, sentence.start()
+    return None
