@@ -397,7 +397,7 @@ SEND = (
     r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*|"
     r"joins?|joindre|transf[eè]re\w*|partage\w*|compart[ei]\w*|condividi\w*|inoltra\w*|weiterleite\w*|skicka\w*|"
     r"stuur\w*|doorsturen|wyślij\w*|wysyłaj\w*|gönder\w*|kirim\w*|gửi|tuma|ipadala|envie\w*|enviar|ενημέρωσε|στείλ\w*|"
-    r"reenv[ií]\w*|przesy[łl]\w*|prze[śs]lij\w*|chuyển tiếp|teruskan|vidarebefordra\w*|перешл\w*|перенаправ\w*|"
+    r"deel|delen|reenv[ií]\w*|przesy[łl]\w*|prze[śs]lij\w*|chuyển tiếp|teruskan|vidarebefordra\w*|перешл\w*|перенаправ\w*|"
     r"στέλν\w*|προώθησ\w*)\b|送信|发送|发给|转发|転送|送って|送る|отправ\w*|пересыла\w*|أرسل|ارسل|إرسال|ترسل|حوّل|"
     r"भेज|शेयर|ส่ง|보내|전송)"
 )
@@ -415,7 +415,7 @@ SENT_THING = (
     r"hist[óo]rico|cronologia|geschiedenis|histori\w*|ge[çc]mi[şs]\w*|lịch sử|riwayat|historik\w*|истори\w*|ιστορικ\w*|"
     r"tarjetas?|cart[õo]es|carte di credito|kaart\w*|kart numara\w*|thẻ|kartu|kort\w*|"
     r"contactos|contatti|contatos|contacten|kontakty|ki[şs]iler|danh bạ|kontak|kontakter|контакты|επαφ[έε]ς|"
-    r"cpf|dni|pesel|ssn|nik)\b|会話|内容|对话|رسائل|محادثات|जهات الاتصال|جهات الاتصال|संदेश|इतिहास|संपर्क|ข้อความ|"
+    r"cpf|dni|pesel|ssn|nik|\w+daten|\w*akten?|\w*dossiers?|\w*gegevens)\b|会話|内容|对话|رسائل|محادثات|जهات الاتصال|جهات الاتصال|संदेश|इतिहास|संपर्क|ข้อความ|"
     r"ประวัติ|รายชื่อ|消息|聊天记录|记录|联系人|メッセージ|履歴|連絡先|메시지|기록|연락처|"
     r"بطاق|أرقام|كلمة المرور|كلمات المرور|بيانات|पासवर्ड|कुंजी|नंबर|पते|डेटा|รหัสผ่าน|ข้อมูล|บัตร|비밀번호|카드|"
     r"데이터|파일|パスワード|カード番号|データ|ファイル|密码|卡号|数据|文件|парол|данны|номер\w* карт)"
