@@ -59,7 +59,8 @@ _MACHINE = (
     + _ar(
         "الأداة أداة الاداة البرنامج برنامج النظام نظام الروبوت البوت المساعد المساعدين المساعدون مساعد الذكاء"
     )
-    + r"|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर|सिस्टम|बॉट|एआई|सहायक|मॉडल|"
+    # "ai" glued to a CJK word ("読むaiへ", "ai에게"), not inside a Latin or Greek one
+    + r"|(?<![a-z0-9\u0370-\u03ff])ai(?![a-z0-9\u0370-\u03ff])|चैटबॉट|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर|सिस्टम|बॉट|एआई|सहायक|मॉडल|"
     r"เครื่องมือ|โปรแกรม|ซอฟต์แวร์|ระบบ|บอท|เอไอ|ผู้ช่วย|โมเดล|"
     r"工具|程序|软件|系统|机器人|助手|模型|人工智能|"
     r"ツール|プログラム|ソフト|システム|ボット|アシスタント|モデル|"
@@ -124,12 +125,12 @@ _TO = (
     r"(?:^\s*|[:;,(\"'«„“‘\-–—।،、：]\s*|\s(?=ถึง|สำหรับ|เรียน))"
     r"(?:(?:notes?|messages?|memo|requests?|p\.?s\.?|hinweis|nachricht|notiz|bitte|remarque|nota|mensaje|messaggio|mensagem|"
     r"opmerking|bericht|uwaga|notatka|not|ghi chú|catatan|anteckning|заметка|примечание|σημείωση|ملاحظة|नोट|หมายเหตุ|备注|注)\s*:?\s*)?"
-    r"(?:to|for|dear|attn|an|f[üu]r|[àa]|au|aux|pour|al|para|per|allo|alla|ao|aan|voor|do|dla|till|för|"
+    r"(?P<to>to|for|dear|attn|an|f[üu]r|[àa]|au|aux|pour|al|para|per|allo|alla|ao|aan|voor|do|dla|till|för|"
     r"для|к|ко|προσ|για|gửi|cho|dành cho|tới|untuk|kepada|bagi|buat|إلى|الى|"
     r"ถึง|สำหรับ|เรียน|致|给|對|对|जो भी|जो कोई)\s*"
     r"(?:(?:the|a|an|any|whatever|whichever|every|each|later|future|den|dem|das|die|der|jedes?|jeden|le|la|les|l'|l’|un|une|tout|toute|"
     r"el|los|las|cualquier|il|lo|gli|i|ogni|qualsiasi|o|os|as|qualquer|het|de|elke|welk|welke|degene of het|dowolnego|każdego|"
-    r"det|varje|любого|любому|όποιο|όποιον|οποιοδήποτε|το|τον|την|τα|nào|mọi|setiap|apa pun|"
+    r"det|varje|любой|любая|любое|любого|любому|каждой|каждого|каждому|всякой|всякого|όποιο|όποιον|οποιοδήποτε|το|τον|την|τα|nào|mọi|setiap|apa pun|"
     r"任何|所有|每个|以后|今后|后来)\s*){0,3}"
 )
 # Dative forms of verb-final languages, right after the reader's noun: "araca", "ツールへ", "도구에게".
@@ -193,13 +194,23 @@ _MACHINE_RE = _c(_MACHINE)
 _ANYONE_RE = _c(_ANYONE)
 _READS_RE = _c(_READS)
 _DIGESTS_RE = _c(_DIGESTS)
-_TO_RE = re.compile(r"(?:" + _TO.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS) + r")$")
-_DATIVE_RE = re.compile(_DATIVE)
+
+
+def _plain(pattern: str) -> re.Pattern[str]:
+    # the same text forms as _c, unguarded: for patterns anchored at a window's end or start
+    folded = pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS)
+    return re.compile(unicodedata.normalize("NFKC", folded))
+
+
+_TO_RE = _plain(f"(?:{_TO})$")
+_DATIVE_RE = _plain(_DATIVE)
 _REQUEST_RE = _c(_REQUEST)
 _THIS_RE = _c(_THIS)
-_DUTY_RE = re.compile(_DUTY.translate(HOMOGLYPHS))
-_DUTY_BEFORE_RE = re.compile(_DUTY_BEFORE)
+_DUTY_RE = _plain(_DUTY)
+_DUTY_BEFORE_RE = _plain(_DUTY_BEFORE)
 _DUTY_LATE_RE = _c(_DUTY_LATE)
+_LATIN_TO = frozenset({"to", "a", "o", "an"})
+_GREEK = re.compile(r"[\u0370-\u03ff]")
 _END = re.compile(r"[.!?;。！？]")
 
 
@@ -225,10 +236,10 @@ def _readers(text: str) -> Iterable[tuple[int, int, str]]:
 def _addressed(text: str, start: int, end: int) -> bool:
     # a "to / for" word before the phrase (or before its noun, in verb-first orders), or a dative after it
     # (searched in place: "^" is the sentence's start, not the window's)
-    return (
-        _TO_RE.search(text, max(0, start - _TO_REACH), start) is not None
-        or _DATIVE_RE.search(text[end : end + 8]) is not None
-    )
+    to = _TO_RE.search(text, max(0, start - _TO_REACH), start)
+    if to and to["to"] in _LATIN_TO and _GREEK.search(text, start, end):
+        to = None  # Greek "το" reads "to" after the look-alike map: an article, no address
+    return to is not None or _DATIVE_RE.search(text[end : end + 8]) is not None
 
 
 def reader_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
