@@ -114,6 +114,8 @@ from memory.lifecycle.inspection_patterns import (
     own_wish,
     warned_claim,
 )
+from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
+from memory.lifecycle.inspection_reader import reader_hit
 from memory.lifecycle.inspection_steering import GATE as STEERING_GATE_WORDS
 from memory.lifecycle.inspection_steering import steering_hit
 from memory.lifecycle.inspection_sweeping import SWEEP_GATE, sweeping_hit
@@ -411,6 +413,7 @@ _STEERING_GATE = _g(*STEERING_GATE_WORDS)
 
 _CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "correction", "更正"
 _SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
+_READER_GATE = _g(*READER_GATE_WORDS)  # the reader addressed is named by what it does: reads, summarises
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -984,6 +987,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(SemanticHit("settings_in_other_words", data[0], _snip(norm, data[1])))
     if _has(found, _CORRECTION_GATE) and (corrected := correction_hit(norm, sentences)):
         hits.append(SemanticHit("risky_correction", corrected[0], _snip(norm, corrected[1])))
+    if _has(found, _READER_GATE) and (read := reader_hit(norm, sentences)):
+        hits.append(SemanticHit("reader_addressed", read[0], _snip(norm, read[1])))
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))
