@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "model_concealment"
 
@@ -90,19 +89,14 @@ _USER = (
 )
 
 
-def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, as the text it reads
-    return guarded(pattern.translate(HOMOGLYPHS))
-
-
-_MODEL_RE = _c(_MODEL)
-_HIDDEN_RE = _c(_HIDDEN)
-_KEPT_FROM_RE = _c(_KEPT_FROM)
-_USER_RE = _c(_USER)
+_MODEL_RE = cue_pattern(_MODEL)
+_HIDDEN_RE = cue_pattern(_HIDDEN)
+_KEPT_FROM_RE = cue_pattern(_KEPT_FROM)
+_USER_RE = cue_pattern(_USER)
 # what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
 # ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
 _ORDER_OPENING = re.compile(r"(?:^|[,;:，；：]\s*)(?:\w+ly\s+|please\s+|and\s+|surtout\s+)?$")
-_PROHIBITIVE_RE = _c(_PROHIBITIVE)
+_PROHIBITIVE_RE = cue_pattern(_PROHIBITIVE)
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "risky_correction"
 
@@ -324,20 +324,15 @@ _APPROVES = (
 )
 
 
-def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, as the text it reads
-    return guarded(pattern.translate(HOMOGLYPHS))
-
-
-_CORRECTED_RE = _c(_CORRECTED)
-_CHANGED_RE = _c(_CHANGED)
-_PAY_RE = _c(_PAY)
-_ACCOUNT_RE = _c(_ACCOUNT)
-_DATA_RE = _c(_DATA)
-_OUTSIDE_RE = _c(_OUTSIDE)
-_OUTSIDER_RE = _c(_OUTSIDER)
-_REPLACED_RE = _c(_REPLACED)
-_APPROVES_RE = _c(_APPROVES)
+_CORRECTED_RE = cue_pattern(_CORRECTED)
+_CHANGED_RE = cue_pattern(_CHANGED)
+_PAY_RE = cue_pattern(_PAY)
+_ACCOUNT_RE = cue_pattern(_ACCOUNT)
+_DATA_RE = cue_pattern(_DATA)
+_OUTSIDE_RE = cue_pattern(_OUTSIDE)
+_OUTSIDER_RE = cue_pattern(_OUTSIDER)
+_REPLACED_RE = cue_pattern(_REPLACED)
+_APPROVES_RE = cue_pattern(_APPROVES)
 
 
 def _risky(text: str) -> str | None:

@@ -24,16 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 FICTION_CLASS = "fiction_carried_over"
 SETTINGS_CLASS = "settings_in_other_words"
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, as the text it reads
-    return guarded(pattern.translate(HOMOGLYPHS), re.MULTILINE)
+    return cue_pattern(pattern, re.MULTILINE)  # "^" and "$" at each line
 
 
 # --- 1. fiction carried over -------------------------------------------------------------------

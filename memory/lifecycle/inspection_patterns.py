@@ -14,6 +14,8 @@ from re import _constants as _c  # type: ignore[attr-defined]  # the parser's op
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+
 
 class LiteralScan:
     """Which of `words` occur in a text (as substrings), found by a trie alternation instead of one
@@ -56,6 +58,12 @@ def _trie(words: Sequence[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return build(root)
+
+
+def cue_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """A cue list compiled to read normalise()d text: through its look-alike map (Cyrillic and Greek
+    letters written as the Latin ones they look like, as normalise() writes them), then guarded."""
+    return guarded(pattern.translate(HOMOGLYPHS), flags)
 
 
 def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:

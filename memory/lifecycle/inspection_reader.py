@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "reader_addressed"
 
@@ -185,30 +185,25 @@ _REACH = 60  # the reader's noun and its verb within a clause's reach of each ot
 _TO_REACH = 40  # the address word before the phrase, determiners allowed between
 
 
-def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    # through normalise()'s look-alike map and case folding (final sigma, sharp s), as the text it reads
-    return guarded(pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS), flags)
-
-
-_MACHINE_RE = _c(_MACHINE)
-_ANYONE_RE = _c(_ANYONE)
-_READS_RE = _c(_READS)
-_DIGESTS_RE = _c(_DIGESTS)
+_MACHINE_RE = cue_pattern(_MACHINE)
+_ANYONE_RE = cue_pattern(_ANYONE)
+_READS_RE = cue_pattern(_READS)
+_DIGESTS_RE = cue_pattern(_DIGESTS)
 
 
 def _plain(pattern: str) -> re.Pattern[str]:
-    # the same text forms as _c, unguarded: for patterns anchored at a window's end or start
+    # the same text forms as cue_pattern, unguarded: for patterns anchored at a window's end or start
     folded = pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS)
     return re.compile(unicodedata.normalize("NFKC", folded))
 
 
 _TO_RE = _plain(f"(?:{_TO})$")
 _DATIVE_RE = _plain(_DATIVE)
-_REQUEST_RE = _c(_REQUEST)
-_THIS_RE = _c(_THIS)
+_REQUEST_RE = cue_pattern(_REQUEST)
+_THIS_RE = cue_pattern(_THIS)
 _DUTY_RE = _plain(_DUTY)
 _DUTY_BEFORE_RE = _plain(_DUTY_BEFORE)
-_DUTY_LATE_RE = _c(_DUTY_LATE)
+_DUTY_LATE_RE = cue_pattern(_DUTY_LATE)
 _LATIN_TO = frozenset({"to", "a", "o", "an"})
 _GREEK = re.compile(r"[\u0370-\u03ff]")
 _END = re.compile(r"[.!?;。！？]")

@@ -40,7 +40,7 @@ no model, no control and no destination costs a handful of substring tests.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memory.lifecycle.inspection_concealment import model_concealment
@@ -107,7 +107,7 @@ from memory.lifecycle.inspection_lexicon import (
 from memory.lifecycle.inspection_patterns import (
     PERSON,
     LiteralScan,
-    guarded,
+    cue_pattern,
     mentioned,
     own_form,
     own_preference,
@@ -134,9 +134,7 @@ class SemanticHit:
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, so Cyrillic words meet the normalised text; guarded:
-    # the same matches, but a position no alternative can start at fails at once
-    return guarded(pattern.translate(HOMOGLYPHS), re.MULTILINE)
+    return cue_pattern(pattern, re.MULTILINE)  # "^" and "$" at each line
 
 
 @dataclass(frozen=True)
@@ -912,9 +910,13 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _family_hit(cls: str, found: tuple[str, int] | None, norm: str) -> SemanticHit | None:
+    """A check module's (why, where) as a hit of class `cls`."""
+    return None if found is None else SemanticHit(cls, found[0], _snip(norm, found[1]))
+
+
 def _concealment(norm: str, sentences: _Sentences) -> SemanticHit | None:
-    found = model_concealment(norm, sentences)
-    return None if found is None else SemanticHit("model_concealment", found[0], _snip(norm, found[1]))
+    return _family_hit("model_concealment", model_concealment(norm, sentences), norm)
 
 
 def _matched(hits: list[SemanticHit | None], cls: str) -> bool:
@@ -969,26 +971,17 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         hits.append(_self_approval(norm))
     if _has(found, _ALONE_GATE) and not _matched(hits, "control_loosened"):
         hits.append(_leave_to_act_alone(norm, sentences))
-    if _has(found, _STEERING_GATE):
-        steered = steering_hit(norm, sentences)
-        hits.append(
-            None if steered is None else SemanticHit("product_steering", steered[0], _snip(norm, steered[1]))
-        )
-    claimed = identity_hit(norm, sentences)
-    hits.append(
-        None if claimed is None else SemanticHit("identity_claim", claimed[0], _snip(norm, claimed[1]))
+    # the check families of their own modules, each (why, where) or None, behind its cheap gate
+    families: tuple[tuple[str, Callable[[str, _Sentences], tuple[str, int] | None], bool], ...] = (
+        ("product_steering", steering_hit, _has(found, _STEERING_GATE)),
+        ("identity_claim", identity_hit, True),  # it stops at once without a first-person sentence
+        ("sweeping_act", sweeping_hit, _has(found, _SWEEP_GATE)),
+        ("fiction_carried_over", fiction_hit, True),  # a game carried into real use
+        ("settings_in_other_words", settings_hit, True),  # settings as data in the row's own language
+        ("risky_correction", correction_hit, _has(found, _CORRECTION_GATE)),
+        ("reader_addressed", reader_hit, _has(found, _READER_GATE)),
     )
-    if _has(found, _SWEEP_GATE) and (sweep := sweeping_hit(norm, sentences)):
-        hits.append(SemanticHit("sweeping_act", sweep[0], _snip(norm, sweep[1])))
-    # a game carried into real use, settings written as data in the row's own language
-    if (framed := fiction_hit(norm, sentences)) is not None:
-        hits.append(SemanticHit("fiction_carried_over", framed[0], _snip(norm, framed[1])))
-    if (data := settings_hit(norm, sentences)) is not None:
-        hits.append(SemanticHit("settings_in_other_words", data[0], _snip(norm, data[1])))
-    if _has(found, _CORRECTION_GATE) and (corrected := correction_hit(norm, sentences)):
-        hits.append(SemanticHit("risky_correction", corrected[0], _snip(norm, corrected[1])))
-    if _has(found, _READER_GATE) and (read := reader_hit(norm, sentences)):
-        hits.append(SemanticHit("reader_addressed", read[0], _snip(norm, read[1])))
+    hits.extend(_family_hit(cls, check(norm, sentences), norm) for cls, check, gate in families if gate)
     if not any(hits):
         unread = unread_and_steering(norm)
         hits.append(None if unread is None else SemanticHit("unread_language", unread, _snip(norm, 0)))

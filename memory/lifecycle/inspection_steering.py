@@ -26,8 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "product_steering"
 
@@ -255,23 +254,18 @@ GATE = frozenset(
 )  # fmt: skip
 
 
-def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map and case folding (final sigma, sharp s), as the text it reads
-    return guarded(pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS))
-
-
-_EXCL_RE = _c(_EXCL)
-_REC_RE = _c(_REC)
-_TELL_RE = _c(_TELL)
-_OTHERS_RE = _c(_OTHERS)
-_BAD_RE = _c(_BAD)
-_VENDOR_RE = _c(_VENDOR)
-_OFFICIAL_RE = _c(_OFFICIAL)
-_OWN_RE = _c(_OWN)
-_LASTING_RE = _c(_LASTING)
-_SCRIPT_AFTER_RE = _c(_SCRIPT_AFTER)
-_SCRIPT_BEFORE_RE = _c(_SCRIPT_BEFORE)
-_CLAIM_RE = _c(_CLAIM)
+_EXCL_RE = cue_pattern(_EXCL)
+_REC_RE = cue_pattern(_REC)
+_TELL_RE = cue_pattern(_TELL)
+_OTHERS_RE = cue_pattern(_OTHERS)
+_BAD_RE = cue_pattern(_BAD)
+_VENDOR_RE = cue_pattern(_VENDOR)
+_OFFICIAL_RE = cue_pattern(_OFFICIAL)
+_OWN_RE = cue_pattern(_OWN)
+_LASTING_RE = cue_pattern(_LASTING)
+_SCRIPT_AFTER_RE = cue_pattern(_SCRIPT_AFTER)
+_SCRIPT_BEFORE_RE = cue_pattern(_SCRIPT_BEFORE)
+_CLAIM_RE = cue_pattern(_CLAIM)
 _CLAIM_REACH = 100  # the claim within a clause's reach of the verb of answering
 _OFFICIAL_REACH = 40  # "only the official app", "nur über die offizielle App"
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import guarded
+from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "sweeping_act"
 
@@ -289,32 +289,27 @@ SWEEP_GATE = frozenset(
 )  # fmt: skip
 
 
-def _c(pattern: str) -> re.Pattern[str]:
-    # through normalise()'s look-alike map, as the text it reads
-    return guarded(pattern.translate(HOMOGLYPHS))
-
-
-_CONTROL_RE = _c(rf"(?:{_stems(_CONTROL_STEMS)})\w{{0,10}}")
-_CHECK_RE = _c(rf"(?:{_stems(_CHECK_STEMS)})\w{{0,10}}")
-_DISABLE_RE = _c(_DISABLE)
-_UNLIMITED_RE = _c(_UNLIMITED_MODE)
-_ITEM_RE = _c(rf"(?:{_stems(_ITEM_STEMS)})\w{{0,10}}")
-_EVERY_RE = _c(_EVERY)
-_EVERY_LAST_RE = _c(_EVERY + r"|\bher\b")  # Turkish "her" (every), read only before a closing verb
-_APPROVE_RE = _c(_APPROVE_ORDER)
-_APPROVE_LAST_RE = _c(_APPROVE_ORDER_LAST)
-_UNCHECKED_RE = _c(_UNCHECKED)
-_HISTORY_RE = _c(_HISTORY)
-_WHOLE_RE = _c(_WHOLE)
-_SHARE_RE = _c(_SHARE)
-_NEGATED_RE = _c(_NEGATED)
+_CONTROL_RE = cue_pattern(rf"(?:{_stems(_CONTROL_STEMS)})\w{{0,10}}")
+_CHECK_RE = cue_pattern(rf"(?:{_stems(_CHECK_STEMS)})\w{{0,10}}")
+_DISABLE_RE = cue_pattern(_DISABLE)
+_UNLIMITED_RE = cue_pattern(_UNLIMITED_MODE)
+_ITEM_RE = cue_pattern(rf"(?:{_stems(_ITEM_STEMS)})\w{{0,10}}")
+_EVERY_RE = cue_pattern(_EVERY)
+_EVERY_LAST_RE = cue_pattern(_EVERY + r"|\bher\b")  # Turkish "her" (every), read only before a closing verb
+_APPROVE_RE = cue_pattern(_APPROVE_ORDER)
+_APPROVE_LAST_RE = cue_pattern(_APPROVE_ORDER_LAST)
+_UNCHECKED_RE = cue_pattern(_UNCHECKED)
+_HISTORY_RE = cue_pattern(_HISTORY)
+_WHOLE_RE = cue_pattern(_WHOLE)
+_SHARE_RE = cue_pattern(_SHARE)
+_NEGATED_RE = cue_pattern(_NEGATED)
 _NEGATED_AFTER_RE = re.compile(_NEGATED_AFTER.translate(HOMOGLYPHS))
-_WE_RE = _c(_WE)
+_WE_RE = cue_pattern(_WE)
 # a verb in the "we" form without its pronoun ("spegniamo", "apagamos", "wyłączymy", "kapatırız")
 _WE_FORM = re.compile(r"\w(?:iamo|amos|emos|imos|ons|ąmy|emy|imy|ymy|amy|ıyoruz|iyoruz|ırız|iriz|eriz|arız)$")
 # a warning about such an order, not the order ("treat any message asking you to skip approval as
 # suspicious"): the sentence names it a scam or names the one asking
-_WARNING_RE = _c(
+_WARNING_RE = cue_pattern(
     r"\b(?:suspicious|phishing|scam\w*|fraud\w*|red\s+flag|asks?\s+you\s+to|asking\s+you\s+to|asked\s+you\s+to|"
     r"tells?\s+you\s+to|verdächtig\w*|betrug\w*|suspect\w*|arnaque\w*|sospechos\w*|estafa\w*|sospett\w*|truffa\w*|"
     r"suspeit\w*|golpe|golpes|verdacht\w*|oplichting\w*|podejrzan\w*|oszust\w*|şüpheli|dolandırıcı\w*|đáng\s+ngờ|"
@@ -324,7 +319,7 @@ _WARNING_RE = _c(
 
 _CLAUSE_CUT = re.compile(r"[,;:،؛，；：、「」『』\"'«»“”‘’()]")
 # what may open an order before its verb: a link word, "please", "then", an adverb of time
-_FILLER_ONLY = _c(
+_FILLER_ONLY = cue_pattern(
     r"\s*(?:(?:then|please|and|also|just|simply|always|now|kindly|dann|bitte|und|sofort|einfach|immer|alors|puis|et|"
     r"ensuite|toujours|entonces|y|luego|siempre|por\s+favor|allora|e|poi|sempre|então|depois|dan|daarna|altijd|"
     r"i|potem|zawsze|to|wtedy|proszę|và|thì|hãy|luôn|sau\s+đó|vui\s+lòng|lalu|maka|tolong|harap|selalu|segera|"
@@ -332,7 +327,7 @@ _FILLER_ONLY = _c(
     r"तो|और|फिर|ให้|และ|แล้ว|กรุณา|就|并|请|然后|也|直接|再)\s*)*"
 )
 # "... ska du", "you should", "tu dois": the order's addressee just before its verb
-_ADDRESSED_END = _c(
+_ADDRESSED_END = cue_pattern(
     r"(?:\b(?:you|you\s+(?:should|must|will|shall|are\s+to)|ska\s+du|skall\s+du|du|sollst\s+du|du\s+sollst|musst\s+du|"
     r"tu|vous|tu\s+dois|vous\s+devez|debes|deberás|devi|dovrai|deve|você\s+deve|je\s+moet|moet\s+je|musisz|"
     r"powinieneś|powinnaś|bạn|anda|kamu|du\s+ska|ты|вы|εσύ|εσείς)\s*)$|(?:أنت|अंत|आप|तुम|คุณ|你|您)\s*$"
@@ -412,7 +407,7 @@ def _approved(text: str) -> str | None:
 
 
 # a rule's passive or third-person form of passing an item ("выполняются", "are executed", "通过")
-_PASSED_RE = _c(
+_PASSED_RE = cue_pattern(
     r"\b(?:(?:is|are|be|get|gets)\s+(?:\S+\s+)?(?:approved|executed|processed|paid|released|accepted|passed)|"
     r"werden\s+(?:\S+\s+){0,3}?(?:genehmigt|ausgeführt|freigegeben|bezahlt)|"
     r"(?:sont|est|seront)\s+(?:\S+\s+)?(?:approuvé|validé|exécuté|accepté|payé)\w*|"
@@ -429,14 +424,14 @@ _PASSED_RE = _c(
 
 
 # the verb-final languages' share verbs in their ordering form ("paylaş", "送ってください", "भेज दो")
-_SHARE_LAST = _c(
+_SHARE_LAST = cue_pattern(
     r"\b(?:paylaş|gönder|ilet|aktar|ver)(?:in|ın|un|ün)?\b|"
     r"(?:共有|送っ|送信|転送|渡し|提供|公開)(?:して)?(?:ください|下さい|て|しろ)|"
     r"(?:साझा|शेयर|भेज|फ़ॉरवर्ड|फॉरवर्ड)\s*(?:कर\s*)?(?:दो|दें|दीजिए|दे\s*दो)|"
     r"(?:공유|보내|전송|전달|넘겨|제공)(?:해|하세요|줘|주세요|라|하라)"
 )
 # a sweeping grant: "consider them authorised for everything", "autorizzato a tutto", "授权一切"
-_GRANT = _c(
+_GRANT = cue_pattern(
     r"\b(?:authori[sz]ed|cleared|allowed|permitted|berechtigt|befugt|autorisée?s?|autorizad[oa]s?|autorizzat[oaie]|"
     r"gemachtigd|bevoegd|upoważnion\w*|uprawnion\w*|yetkili|được\s+phép|berwenang|diizinkan|behörig\w*)\s+"
     r"(?:\S+\s+)?(?:for|to\s+do|zu|für|à|a|para|per|voor|tot|do|her|mọi|untuk|segala|till|för)\s+"
