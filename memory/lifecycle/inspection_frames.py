@@ -130,6 +130,8 @@ _CARRY_RE = _c(_CARRY)
 def fiction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row) sets up a game or story in which the one
     addressed has no limits, and carries it over into real use; None when it does not."""
+    if _YOU_RE.search(norm) is None:
+        return None  # no one addressed (the cheapest test first: most rows stop here)
     sentences = list(sentences)  # read twice: for the unbound one addressed, and for the position
     unbound = _UNBOUND_RE.search(norm)
     if unbound is None:
