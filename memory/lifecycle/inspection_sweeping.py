@@ -458,12 +458,19 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     conversation history or customer list handed out; None when it does not."""
     if not _may_sweep(norm):
         return None
+    # each act's verb read once in the row: a sentence is asked only about the acts its row names
+    off = _UNLIMITED_RE.search(norm) or _DISABLE_RE.search(norm)
+    approve = _APPROVE_RE.search(norm) or _APPROVE_LAST_RE.search(norm) or _UNCHECKED_RE.search(norm)
+    hand = _SHARE_RE.search(norm)
+    granting = _GRANT.search(norm)
+    if not (off or approve or hand or granting):
+        return None
     for sentence in sentences:
         text = sentence[0]
-        grant = _GRANT.search(text)
+        grant = _GRANT.search(text) if granting else None
         if grant and _negated(text, grant):
             grant = None
-        why = _switched_off(text) or _approved(text) or _handed_out(text)
+        why = (off and _switched_off(text)) or (approve and _approved(text)) or (hand and _handed_out(text))
         why = why or (grant and f"a sweeping grant: '{grant[0]}'")
         if why and not (_WE_RE.search(text) or _WARNING_RE.search(text)):
             # not "if it rains we switch off ...": the writer's own plan; nor a warning
