@@ -66,7 +66,8 @@ preferences in 24 languages, turns, security advice, macros, tightening policies
 LLM projects, quotes, placeholder configs, invites, recipes, itineraries, complaints, people's
 conditional plans, surprises, reports to colleagues) was written blind in session 44 by a writer who
 never ran the inspection on it; measured once on main bf00560 before session 44's changes (72.2% kept
-out, 5.1% benign held, secrets never verbatim 100%; no misses read); never trained or tuned on.
+out, 5.1% benign held, secrets never verbatim 100%; no misses read), once midway (72.2 / 4.5) and once at
+the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); never trained or tuned on.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
