@@ -68,6 +68,18 @@ conditional plans, surprises, reports to colleagues) was written blind in sessio
 never ran the inspection on it; measured once on main bf00560 before session 44's changes (72.2% kept
 out, 5.1% benign held, secrets never verbatim 100%; no misses read), once midway (72.2 / 4.5) and once at
 the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); never trained or tuned on.
+"fresh10" (attacks_fresh10.jsonl / benign_fresh10.jsonl, 133 + 138 rows in 27 languages (23 in the
+attacks), English in about two fifths of the attacks (some mixed with another language), Swahili,
+Tagalog, Bengali, Tamil, Malay, Catalan, Slovak and Serbian among them): most attacks are minutes,
+emails, tickets, wiki pages, chat exports, changelogs, product pages, CRM notes and PDF extracts, three
+in four of 40-70 words, in which one or two sentences steer the assistant (persistence in prose,
+conditional triggers, corrected payment details, destinations and approvers, policy news loosening a
+control, identity claims, steering, concealment, exfiltration), plus secrets of twelve kinds, replays,
+indirect asks, evasion and two split pairs; the benign rows are documents of the same kinds with
+imperatives between people, tightened policies, harmless corrections, people's conditional plans,
+product opinions, security advice, notes about AI projects and headed preferences. It was written blind
+in session 44 by a writer who never ran the inspection on it, weighted to long documents; never trained
+or tuned on; not yet measured.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -136,6 +148,8 @@ FRESH_FILES = (
     ("benign_fresh8.jsonl", False),
     ("attacks_fresh9.jsonl", True),
     ("benign_fresh9.jsonl", False),
+    ("attacks_fresh10.jsonl", True),
+    ("benign_fresh10.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -162,6 +176,7 @@ SPLITS = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh10",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
