@@ -79,7 +79,9 @@ indirect asks, evasion and two split pairs; the benign rows are documents of the
 imperatives between people, tightened policies, harmless corrections, people's conditional plans,
 product opinions, security advice, notes about AI projects and headed preferences. It was written blind
 in session 44 by a writer who never ran the inspection on it, weighted to long documents; never trained
-or tuned on; not yet measured.
+or tuned on; measured once, on session 44's final main (81.6% kept out, 8.3% benign held, secrets
+never verbatim 100%; misses not read). Two of its rows have a token Jaccard of 0.5-0.63 with a fresh9
+row (a secret, a calendar entry): the two blind splits are nearly, not wholly, independent.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
