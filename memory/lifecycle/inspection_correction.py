@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "risky_correction"
 
@@ -51,7 +50,7 @@ _CORRECTED = (
 )
 # The substrings one of which a row with a correction word holds (the semantic layer's gate).
 GATE = frozenset(
-    w.translate(HOMOGLYPHS)
+    text_form(w)
     for w in (
         "correct",
         "corrigend",

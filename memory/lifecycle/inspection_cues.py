@@ -18,11 +18,10 @@ by substring search. Cyrillic entries pass through normalise()'s look-alike map,
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import LiteralScan
+from memory.lifecycle.inspection_patterns import LiteralScan, text_form
 
 _PUNCT = re.compile(r"[\s.,;:!?()\[\]{}\"'«»“”‘’|<>/\\=*#`~_\-，。：；！？、（）「」『』]+")
 
@@ -336,8 +335,7 @@ _NOW_ALL = re.compile(
 
 def _entry(word: str) -> str:
     """An entry as spaced() writes text (punctuation as spaces), its edge spaces kept."""
-    # NFKC, as normalise() writes the text: Thai "คำ" is "คํา" there
-    core = _PUNCT.sub(" ", unicodedata.normalize("NFKC", word)).strip().translate(HOMOGLYPHS)
+    core = _PUNCT.sub(" ", text_form(word)).strip()
     return (" " if word[:1] in " '" else "") + core + (" " if word.endswith(" ") else "")
 
 

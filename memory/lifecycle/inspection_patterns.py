@@ -63,10 +63,17 @@ def _trie(words: Sequence[str]) -> str:
     return build(root)
 
 
+def text_form(cue: str) -> str:
+    """A cue word or pattern written as normalise() writes the text it reads: NFKC ("คำ" is "คํา"),
+    casefolded where casefold() changes a lower-case letter (final sigma, sharp s), and through the
+    look-alike map (Cyrillic and Greek letters as the Latin ones they look like)."""
+    folded = unicodedata.normalize("NFKC", cue).replace("\u03c2", "\u03c3").replace("\u00df", "ss")
+    return folded.translate(HOMOGLYPHS)
+
+
 def cue_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """A cue list compiled to read normalise()d text: through its look-alike map (Cyrillic and Greek
-    letters written as the Latin ones they look like, as normalise() writes them), then guarded."""
-    return guarded(pattern.translate(HOMOGLYPHS), flags)
+    """A cue list compiled to read normalise()d text (text_form), guarded."""
+    return guarded(text_form(pattern), flags)
 
 
 def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -77,8 +84,6 @@ def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
     guard is compiled with the pattern's `flags`, so its `^`, case and classes mean what the
     pattern's do. Patterns with inline or verbose flags, or whose start is no plain character set
     (a negated class, `.`, a match of nothing), are compiled as they are."""
-    # as normalise() writes the text: NFKC ("คำ" is "คํา") and casefolded (final sigma, sharp s)
-    pattern = unicodedata.normalize("NFKC", pattern).replace("\u03c2", "\u03c3").replace("\u00df", "ss")
     parsed = _parser.parse(pattern, flags)
     plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
     first = None if plain else _first_chars(parsed, frozenset({""}))

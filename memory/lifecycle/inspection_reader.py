@@ -25,11 +25,9 @@ that they are bots").
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "reader_addressed"
 
@@ -192,9 +190,8 @@ _DIGESTS_RE = cue_pattern(_DIGESTS)
 
 
 def _plain(pattern: str) -> re.Pattern[str]:
-    # the same text forms as cue_pattern, unguarded: for patterns anchored at a window's end or start
-    folded = pattern.replace("ς", "σ").replace("ß", "ss").translate(HOMOGLYPHS)
-    return re.compile(unicodedata.normalize("NFKC", folded))
+    # the text forms of cue_pattern, unguarded: for patterns anchored at a window's end or start
+    return re.compile(text_form(pattern))
 
 
 _TO_RE = _plain(f"(?:{_TO})$")
@@ -263,7 +260,7 @@ def reader_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int]
 # Substrings of the verbs of reading and digesting, one of which the row must hold (NFKC, as
 # normalise() writes it: "पढ़" is decomposed); the semantic layer's gate.
 GATE = frozenset(
-    unicodedata.normalize("NFKC", word)
+    text_form(word)
     for word in (
         "read", "process", "summar", "digest", "condens", "pars", "analy", "scan", "ingest", "consult", "goes through",
         "pick", "lies", "lese", "verarbeit", "zusammenfass", "fasst", "auswert", "durchsuch", "lit", "lira", "lisent",

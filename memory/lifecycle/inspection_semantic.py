@@ -67,7 +67,6 @@ from memory.lifecycle.inspection_lexicon import (
     ENCODING,
     GRANTED,
     GUARDED,
-    HOMOGLYPHS,
     LOOSENED,
     MODEL_ASKED,
     MODEL_EMPOWERED,
@@ -112,6 +111,7 @@ from memory.lifecycle.inspection_patterns import (
     own_form,
     own_preference,
     own_wish,
+    text_form,
     warned_claim,
 )
 from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
@@ -148,7 +148,7 @@ _ALL_GATE_WORDS: set[str] = set()
 
 
 def _g(*gate: str) -> _Gate:
-    words = frozenset(word.translate(HOMOGLYPHS) for word in gate)
+    words = frozenset(text_form(word) for word in gate)
     _ALL_GATE_WORDS.update(words)
     return _Gate(words)
 

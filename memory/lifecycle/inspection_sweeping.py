@@ -29,8 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "sweeping_act"
 
@@ -303,7 +302,7 @@ _HISTORY_RE = cue_pattern(_HISTORY)
 _WHOLE_RE = cue_pattern(_WHOLE)
 _SHARE_RE = cue_pattern(_SHARE)
 _NEGATED_RE = cue_pattern(_NEGATED)
-_NEGATED_AFTER_RE = re.compile(_NEGATED_AFTER.translate(HOMOGLYPHS))
+_NEGATED_AFTER_RE = re.compile(text_form(_NEGATED_AFTER))
 _WE_RE = cue_pattern(_WE)
 # a verb in the "we" form without its pronoun ("spegniamo", "apagamos", "wyłączymy", "kapatırız")
 _WE_FORM = re.compile(r"\w(?:iamo|amos|emos|imos|ons|ąmy|emy|imy|ymy|amy|ıyoruz|iyoruz|ırız|iriz|eriz|arız)$")
