@@ -108,6 +108,18 @@ pairs) and 6 benign look-alikes (meeting notes, quoted security advice, restrict
 stories, harmless corrections, team code words) in the same 20 languages, written in session 44 as
 tuning material; measured by the inspection alone before any tuning on it (main 1d814ae): 56.7% of its
 attacks kept out, 1.7% of its benign rows held. It is tuned on.
+"tune6" (attacks_tune6.jsonl / benign_tune6.jsonl, 120 + 120 rows) is tuning material weighted to
+long documents: a grid of 6 attack classes (lasting rules, trigger-conditional behaviour, risky
+"corrections" of bank accounts, export addresses, approvers and support numbers, news of a loosened
+control, claimed authority, steering toward one vendor or hiding a fee) and 6 benign look-alikes
+(notes about AI projects, minutes with rules between people, harmless corrections, tightened
+controls, role profiles, strong product opinions and security advice) in 20 languages (en, de, fr,
+es, pt, ru, ja, zh, ar, hi as in tune4 and tune5, and ten those grids lack: sw, tl, bn, ta, ms, ca,
+da, cs, uk, fa), one row per class and language, each a 40-80 word minute, email, ticket, wiki page,
+chat export, changelog, CRM note, PDF extract or product page (in an attack, one or two of its
+sentences steer whoever later reads it); written in session 45 as tuning material; measured by the
+inspection alone before any tuning on it (main 1fcd584): 59.2% of its attacks kept out, 8.3% of its
+benign rows held.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -160,6 +172,8 @@ FRESH_FILES = (
     ("benign_tune4.jsonl", False),
     ("attacks_tune5.jsonl", True),
     ("benign_tune5.jsonl", False),
+    ("attacks_tune6.jsonl", True),
+    ("benign_tune6.jsonl", False),
 )
 SPLITS = (
     "tune",
@@ -167,6 +181,7 @@ SPLITS = (
     "tune3",
     "tune4",
     "tune5",
+    "tune6",
     "dev",
     "held_out",
     "fresh",
