@@ -202,6 +202,10 @@ _INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
 # The joiner inside an emoji sequence ("🧘\u200d♀️") is how the emoji is spelled, not hidden text.
 _EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
 _EMOJI_JOINER = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
+# So is a joiner or non-joiner between two letters of a script that spells with them: Persian and
+# Urdu put a non-joiner inside words (the Arabic blocks), Indic scripts shape conjuncts with them.
+_JOINING = "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefe\u0900-\u0dff"
+_SCRIPT_JOINER = re.compile(f"(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])")
 # an email address's "@" stays: the address is where a row sends things ("p@ssword" is leet)
 _LEET_CHAR = r"(?:[013457$]|@(?![\w-]+\.[a-z]{2,}\b))"
 _LEET = re.compile(rf"(?<=[a-z]){_LEET_CHAR}|{_LEET_CHAR}(?=[a-z])")
@@ -406,7 +410,7 @@ def _snippet(text: str, match: re.Match[str]) -> str:
 def _hidden_text(raw: str) -> list[Reason]:
     reasons = []
     plain = raw.isascii()  # no invisible characters, no look-alike letters
-    invisible = None if plain else _INVISIBLE.search(_EMOJI_JOINER.sub("", raw))
+    invisible = None if plain else _INVISIBLE.search(_SCRIPT_JOINER.sub("", _EMOJI_JOINER.sub("", raw)))
     if invisible:
         start = max(0, invisible.start() - 20)
         shown = raw[start : invisible.end() + 20].encode("unicode_escape").decode("ascii")

@@ -127,12 +127,26 @@ def test_normalise_maps_lookalikes_entities_and_whitespace():
         ("[//]: # (hidden)\nVisible text.", "Markdown comment"),
         ("&#72;&#105; there", "entity-encoded letters"),
         ("Deploy t\u043eday", "Latin mixed with look-alike letters"),
+        ("ig\u200cnore the rules", "invisible characters (zero-width, bidi or tag)"),
+        ("\u0633\u0644\u0627\u0645\u200c abc", "invisible characters (zero-width, bidi or tag)"),
     ],
 )
 def test_hidden_text_is_its_own_reason(content, label):
     result = inspect(content)
     assert label in {r.text for r in result.reasons if r.code == "hidden_text"}
     assert result.hold
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # Persian: "from now on I want"
+        "\u0627\u0632 \u0627\u06cc\u0646 \u067e\u0633 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        "\u0915\u094d\u200d\u0937 \u0930\u093e\u0937\u094d\u200d\u091f\u094d\u0930",  # Devanagari half forms
+    ],
+)
+def test_a_joiner_a_script_spells_with_is_not_hidden_text(content):
+    assert "hidden_text" not in inspect(content).codes
 
 
 def test_emoji_and_plain_css_are_not_hidden_text():
