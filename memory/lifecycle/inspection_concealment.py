@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import PROHIBITIVE
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "model_concealment"
@@ -67,12 +68,6 @@ _HIDDEN = (
     r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
     r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
 )
-# Prohibitive forms that are orders wherever they stand (verb-final languages put them last:
-# "उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
-_PROHIBITIVE = (
-    r"मत\s+(?:बता|कह)|\bsöyleme\b|\bbahsetme\b|\bhaber verme\b|(?:말하지|알리지|언급하지)\s*마|"
-    r"伏せ|言わないで|知らせないで|教えないで|(?:不要|别|切勿)(?:让|告诉)|\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+sepa|\bđừng\b|\bjangan\b"
-)
 # the one kept in the dark: the user, customer or operator the model serves
 _KEPT_FROM = (
     r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
@@ -96,7 +91,7 @@ _USER_RE = cue_pattern(_USER)
 # what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
 # ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
 _ORDER_OPENING = re.compile(r"(?:^|[,;:，；：]\s*)(?:\w+ly\s+|please\s+|and\s+|surtout\s+)?$")
-_PROHIBITIVE_RE = cue_pattern(_PROHIBITIVE)
+_PROHIBITIVE_RE = cue_pattern(PROHIBITIVE)
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")

@@ -1,4 +1,4 @@
-# ruff: noqa: E501, RUF001 -- word lists read better unbroken; full-width punctuation is matched on purpose
+# ruff: noqa: E501, RUF001, RUF003 -- word lists read better unbroken; full-width punctuation is matched on purpose
 """The semantic layer's lexicon (see inspection_semantic.py): multilingual cue groups.
 
 Each group names one idea in several languages (English, German, French, Spanish, Italian,
@@ -361,11 +361,34 @@ PERMITTED_TO = (
     r"mag|mogen|mog[ąa]|mo[żz]e|boleh|dapat|bisa|f[åa]r|kan|m[åa]|могут|может|можно|μπορ\w*|c[óo] th[ểe]|"
     r"\w+ebilir|\w+abilir)\b|يمكن|يجوز|सकते|सकता|सकती|สามารถ|ได้|可以|能|てよい|てもよい|ていい|해도|할 수)"
 )
+# A negation: the words that turn a statement or an order round, by language (the one list of
+# them; inspection_sweeping reads it before an act's verb, the semantic layer in a sentence).
+# Chinese 不 before 经 / 需 / 用 / 必 is "without" or "no need" (WITHOUT, NOT_NEEDED), no negation.
 NEGATION = (
-    r"(?:\b(?:not|never|no|nicht|nie|niemals|kein\w*|ne|pas|jamais|nunca|non|mai|n[ãa]o|niet|nooit|geen|nigdy|"
-    r"de[ğg]il|asla|hi[çc]bir|kh[ôo]ng|tidak|jangan|inte|aldrig|ingenting|ej|не|ни|ничего|δεν|μην|ποτ[έε]|"
-    r"nothing|none|nichts|rien|nada|niente|niets)\b|不(?!经|需|用|必)|别|勿|禁止|ない|いけません|"
-    r"지 마|(?<![가-힣])(?:안|못) |(?<!\S)(?:لا|لن|ليس|नहीं|मत)(?!\S)|ไม่|ห้าม|อย่า)"
+    r"(?:\b(?:not|never|no|nothing|none|don't|do\s+not|mustn't|must\s+not|no\s+longer|not\s+to|"  # English
+    r"nicht|nie|niemals|kein\w*|nichts|"  # German
+    r"ne|n'|pas|jamais|rien|"  # French
+    r"nunca|jam[áa]s|nada|"  # Spanish ("no" above)
+    r"non|mai|niente|"  # Italian
+    r"n[ãa]o|"  # Portuguese
+    r"niet|nooit|geen|niets|"  # Dutch
+    r"nigdy|"  # Polish ("nie" above)
+    r"de[ğg]il|asla|hi[çc]bir|"  # Turkish
+    r"kh[ôo]ng|đừng|chớ|"  # Vietnamese
+    r"tidak|jangan|"  # Indonesian
+    r"inte|aldrig|ingenting|ej|"  # Swedish
+    r"не|ни|ничего|никогда|"  # Russian
+    r"δεν|μην|ποτ[έε])\b|"  # Greek
+    r"不(?!经|需|用|必)|别|勿|禁止|ない|いけません|"  # Chinese, Japanese
+    r"지 마|(?<![가-힣])(?:안|못) |절대|"  # Korean
+    r"(?<!\S)(?:لا|لن|ليس|नहीं|मत|कभी)(?!\S)|ไม่|ห้าม|อย่า)"  # Arabic, Hindi, Thai
+)
+# Narrower than NEGATION: a prohibitive of telling, an order not to tell wherever it stands (a
+# negation alone may be a report: "the user did not mention it"); verb-final languages put it last
+# ("उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
+PROHIBITIVE = (
+    r"मत\s+(?:बता|कह)|\bsöyleme\b|\bbahsetme\b|\bhaber verme\b|(?:말하지|알리지|언급하지)\s*마|"
+    r"伏せ|言わないで|知らせないで|教えないで|(?:不要|别|切勿)(?:让|告诉)|\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+sepa|\bđừng\b|\bjangan\b"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
