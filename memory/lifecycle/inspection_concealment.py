@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import PROHIBITIVE
+from memory.lifecycle.inspection_lexicon import PROHIBITIVE, SERVED, USER
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "model_concealment"
@@ -69,25 +69,15 @@ _HIDDEN = (
     r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
 )
 # the one kept in the dark: the user, customer or operator the model serves
-_KEPT_FROM = (
-    r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
-    r"usuári\w*|client\w*|nutzer\w*|kund\w*|gebruiker\w*|użytkownik\w*|kullanıcı\w*|användar\w*)\b|"
-    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객|χρήστ\w*|πελάτ\w*|उपयोगकर्ता|ग्राहक|المستخدم|العميل|ผู้ใช้|ลูกค้า|"
-    r"người dùng|khách hàng|\bpengguna\b|\bpelanggan\b"
-)
-# The user alone (not a customer or caller, whom staff procedures name): an order about what to keep
-# from "the user", with no one else as its subject, is an order to whoever answers the user.
-_USER = (
-    r"\b(?:the user|users?|utilisateur\w*|usuari\w*|utent\w*|nutzer\w*|användar\w*|gebruiker\w*|"
-    r"użytkownik\w*|kullanıcı\w*|usuári\w*|pengguna)\b|пользовател|用户|ユーザー|사용자|χρήστ|उपयोगकर्ता|المستخدم|ผู้ใช้|"
-    r"người dùng"
-)
+_KEPT_FROM = rf"{USER}|{SERVED}"
 
 
 _MODEL_RE = cue_pattern(_MODEL)
 _HIDDEN_RE = cue_pattern(_HIDDEN)
 _KEPT_FROM_RE = cue_pattern(_KEPT_FROM)
-_USER_RE = cue_pattern(_USER)
+# The user alone (USER: not a customer or caller, whom staff procedures name): an order about what
+# to keep from "the user", with no one else as its subject, is an order to whoever answers the user.
+_USER_RE = cue_pattern(USER)
 # what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
 # ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
 _ORDER_OPENING = re.compile(r"(?:^|[,;:，；：]\s*)(?:\w+ly\s+|please\s+|and\s+|surtout\s+)?$")

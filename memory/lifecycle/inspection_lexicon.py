@@ -383,6 +383,26 @@ NEGATION = (
     r"지 마|(?<![가-힣])(?:안|못) |절대|"  # Korean
     r"(?<!\S)(?:لا|لن|ليس|नहीं|मत|कभी)(?!\S)|ไม่|ห้าม|อย่า)"  # Arabic, Hindi, Thai
 )
+# The user: the one the model answers, by language. Whole words, stems (any ending) and words of
+# scripts that inflect without a space (found as they stand). One list: inspection_concealment reads
+# it as a pattern (USER), the semantic layer's gate as substrings (USER_GATE_WORDS).
+_USER_WORDS = ("user", "users", "pengguna")  # English, Indonesian ("penggunaan" is "use")
+_USER_STEMS = (
+    "utilisateur", "usuari", "usuári", "utent", "nutzer", "användar", "gebruiker", "użytkownik",
+    "kullanıcı",
+)  # fmt: skip  # French, Spanish, Portuguese, Italian, German, Swedish, Dutch, Polish, Turkish
+_USER_SCRIPT = (
+    "пользовател", "χρήστ", "用户", "ユーザー", "사용자", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
+)  # fmt: skip
+USER = rf"\b(?:{'|'.join(_USER_WORDS)})\b|\b(?:{'|'.join(_USER_STEMS)})\w*|{'|'.join(_USER_SCRIPT)}"
+USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
+# Beside the user, the others a model serves and could keep something from: customers, callers,
+# operators, administrators.
+SERVED = (
+    r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|"
+    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan)\b|"
+    r"клиент|оператор|客户|顧客|고객|πελάτ|ग्राहक|العميل|ลูกค้า|khách hàng"
+)
 # Narrower than NEGATION: a prohibitive of telling, an order not to tell wherever it stands (a
 # negation alone may be a report: "the user did not mention it"); verb-final languages put it last
 # ("उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
