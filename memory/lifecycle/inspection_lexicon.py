@@ -533,15 +533,57 @@ NARROW = (
     r"small|minor|low-value|kleine[nr]?|geringe[nr]?|petite?s?|pequeñ[oa]s?|piccol[oie])\b"
 )
 
+# A duty: the modal verbs of obligation, by language (third person, singular and plural, as a rule
+# of conduct is written). The one list: the semantic layer's DEONTIC and MODEL_OBLIGATION_OTHER,
+# the cue group "oblige" (inspection_cues) and a quoted page's duty (inspection_reader) read it.
+DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("must", "shall", "should", "has to", "have to", "need to", "needs to", "is to", "are to",
+           "are required to", "is expected to", "are expected to", "is supposed to"),
+    "de": ("muss", "müssen", "mussen", "soll", "sollen", "sollte", "sollten"),
+    "fr": ("doit", "doivent", "devra", "devront", "devrait", "devraient", "sont tenus"),
+    "es": ("debe", "deben", "deberá", "deberán", "debería", "deberia", "deberían", "tiene que", "tienen que",
+           "han de"),
+    "it": ("deve", "devono", "dovrà", "dovranno", "dovrebbe", "dovrebbero", "sono tenuti"),
+    "pt": ("deve", "devem", "deverá", "deverão", "deveriam", "tem de", "tem que", "têm de", "têm que",
+           "precisa", "precisam"),
+    "nl": ("moet", "moeten", "dient", "dienen"),
+    "pl": ("musi", "muszą", "powinien", "powinna", "powinno", "powinny", "powinni"),
+    "sv/da/no": ("ska", "skall", "måste", "bör", "skal", "må", "bør"),
+    "cs/ro/hu/fi": ("musí", "trebuie", "kell", "täytyy", "pitää"),
+    "id": ("harus", "wajib", "perlu", "hendaknya"),
+    "vi": ("phải", "cần", "nên"),
+    "tr": ("gerekir", "zorunda"),
+    "el": ("πρέπει", "οφείλει", "οφείλουν"),
+    "ru/uk": ("должен", "должна", "должны", "обязан", "обязаны", "следует", "нужно", "повинен", "повинна"),
+    # scripts written without spaces between words, or whose marks \b does not see: found as they stand
+    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร"),
+}  # fmt: skip
+# Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
+# the literal endings the cue group "oblige" lists.
+DUTY_ENDING = r"\w+(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
+DUTY_ENDINGS = ("meli", "malı")
+# Polish "ma" / "mają" (is to, are to) read only right after their subject: Italian "ma" is "but".
+DUTY_AFTER_SUBJECT = ("ma", "mają")
+
+
+def _words(words: tuple[str, ...]) -> str:
+    return "|".join(w.replace(" ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
+
+
+_DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)
+DUTY = (
+    rf"\b(?:{_words(_DUTY_SPACED)}|{DUTY_ENDING})\b|"
+    rf"{_words(DUTY_BY_LANGUAGE['unspaced'])}"
+)
+# The languages MODEL_OBLIGATION_OTHER reads the model obliged in (either word order), with their
+# permissions "darf" and "mag" (a rule for the model too).
+_MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl') for w in DUTY_BY_LANGUAGE[lang]), 'darf', 'mag'))})"
+
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
 _MODEL_NOUN_OTHER = (
     r"(?:ki|ki-\w+|assistent(?:en|in)?|sprachmodell\w*|bot|chatbot|ia|assistante?|mod[eè]le|asistente|modelo|"
     r"assistente|modello|ai|llm)"
-)
-_MODAL_OTHER = (
-    r"(?:soll|sollte|sollen|muss|m[üu]ssen|darf|doit|doivent|devrait|devra|debe|deben|deber[ií]a|deve|devono|"
-    r"dovrebbe|tem de|precisa|moet|mag)"
 )
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
@@ -554,20 +596,16 @@ MODEL_NAMED = (
     rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia|ia|ki)\b|"
     r"アシスタント|モデル|エージェント|助手|ассистент|ии"
 )
-# ... with what it must, may or now does: duty, permission, a new power or role.
+# ... with what it must, may or now does: a duty (DUTY), a permission, a new power or role.
 DEONTIC = (
-    r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
-    r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
-    r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
-    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
-    # the same modals in more languages (plural forms too): Portuguese, Dutch, Polish, Swedish, Danish and
-    # Norwegian, Czech, Romanian, Hungarian, Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
-    r"devem|pode|podem|precisa|precisam|moet|moeten|mag|mogen|musi|muszą|muszą|powinien|powinna|powinny|może|mogą|"
-    r"ska|skall|måste|bör|får|skal|må|bør|musí|smí|může|mohou|trebuie|poate|pot|kell|szabad|harus|wajib|boleh|"
-    r"phải|nên|được phép|täytyy|pitää|saa|πρέπει|μπορεί|οφείλει|должны|может|могут|повинен|повинна|може)\b|"
-    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|应当|需要|"
-    r"해야|하세요|할 수 있|يجب|ينبغي|يمكن|يحق|चाहिए|सकता|सकती|ต้อง|ควร|สามารถ|"
-    r"должен|должна|всегда|никогда"
+    rf"{DUTY}|"
+    r"\b(?:may|can now|is allowed|are allowed|is permitted|are permitted|acts? as|is now|are now|gets?|will now|"
+    r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
+    # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
+    # Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
+    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|saa|μπορεί|может|могут|може)\b|"
+    r"こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|需要|하세요|할 수 있|يمكن|يحق|सकता|सकती|"
+    r"สามารถ|всегда|никогда"
 )
 
 # A power of the model switched on: "the AI's ability to delete repositories has been enabled".

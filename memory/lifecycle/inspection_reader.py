@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import DUTY, DUTY_AFTER_SUBJECT, DUTY_ENDING
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "reader_addressed"
@@ -166,17 +167,15 @@ _THIS = (
     r"deze|dit|ten|tę|tego|tej|to|bu|này|ini|denna|detta|dessa|den här|det här|эт\w*|αυτ\w*)\b|"
     r"هذه|هذا|इस|इन|นี้|这|此|本|この|이 "
 )
-# A duty right after a quoted page's reader: must, should, are to.
+# A duty right after a quoted page's reader: the lexicon's DUTY (must, should, are to ...), Polish
+# "ma" / "mają" (read here, right after their subject), German "haben ... zu"; the Chinese and Thai
+# duty words open the clause.
 _DUTY = (
-    r"^[\s,]*(?:\w+[\s,]+){0,4}?(?:must|should|shall|are to|have to|need to|are required to|are expected to|"
-    r"muss|soll|sollte|müssen|sollen|doit|debe|deberá|debería|deve|dovrà|dovrebbe|deverá|moet|musi|ma|ska|"
-    r"sollten|haben\s+\w+\s+zu|doivent|devront|devraient|sont tenus|deben|deberán|deberían|tienen que|han de|"
-    r"devono|dovranno|dovrebbero|sono tenuti|devem|deverão|deveriam|têm que|têm de|precisam|moeten|dienen|mają|muszą|powinn\w*|"
-    r"\w+m[ae]l[ıi]d[ıi]r|\w+m[ae]l[ıi]|zorunda|phải|cần|nên|wajib|harus|perlu|hendaknya|ska|skall|måste|bör|"
-    r"должны|обязаны|следует|нужно|πρέπει|οφείλουν)\b|^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
+    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu)\b)|"
+    r"^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
 )
 # Verb-final languages close the clause on the duty: "-malıdır", "してください", "해야 합니다", "बताएं".
-_DUTY_LATE = r"\w+m[ae]l[ıi](?:d[ıi]r|s[ıi]n(?:[ıi]z)?)?\b|ください|下さい|べき|なければ|必要があ|해야|하십시오|바랍니다|चाहिए|बताएं|बताएँ|कहें|करें|सुझाएं|दें"
+_DUTY_LATE = rf"{DUTY_ENDING}\b|ください|下さい|べき|なければ|必要があ|해야|하십시오|바랍니다|चाहिए|बताएं|बताएँ|कहें|करें|सुझाएं|दें"
 _DUTY_BEFORE = _ar("على") + r"\s*$"  # "على المساعدين ... أن": the duty opens the Arabic clause
 
 _REACH = 60  # the reader's noun and its verb within a clause's reach of each other
