@@ -14,17 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import PROHIBITIVE, SERVED, USER
+from memory.lifecycle.inspection_lexicon import MODEL_NO_AGENT, PROHIBITIVE, SERVED, USER
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "model_concealment"
 
-_MODEL = (
-    r"\b(?:assistant|assistente?|asistente|assistent|asystent\w*|asystenc\w*|asistan|ai|ki|ia|bot|chatbot|llm|model|"
-    r"modèle|modelo|modello|agent de ia|support bot|βοηθ\w*)\b|ассистент|アシスタント|助手|모델|어시스턴트|"
-    r"챗봇|인공지능|ai助手|"
-    r"एआई|सहायक|المساعد|الذكاء الاصطناعي|ผู้ช่วย|เอไอ"
-)
 # a disclosure negated, or a verb of hiding, in the languages the inspection reads most
 _HIDDEN = (
     r"\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|not to|without)\s+(?:\w+\s+)?"
@@ -72,7 +66,7 @@ _HIDDEN = (
 _KEPT_FROM = rf"{USER}|{SERVED}"
 
 
-_MODEL_RE = cue_pattern(_MODEL)
+_MODEL_RE = cue_pattern(MODEL_NO_AGENT)  # not "agent": staff are agents too
 _HIDDEN_RE = cue_pattern(_HIDDEN)
 _KEPT_FROM_RE = cue_pattern(_KEPT_FROM)
 # The user alone (USER: not a customer or caller, whom staff procedures name): an order about what

@@ -19,6 +19,70 @@ HOMOGLYPHS = str.maketrans(
     "aeopcyxijsdhlkmtbnrabenikvoptuxz",
 )
 
+# -- the model named: one vocabulary in tiers, by language ------------------------------------
+# Regular-expression fragments; "unspaced" holds the words of scripts that \b does not bound (no
+# spaces between words, or vowel marks), found as they stand. A module reads the tiers it can
+# afford: a support "agent" is a person as often as a model, an "assistant" less so.
+# The names every language borrows (the languages the inspection does not read too).
+MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
+# "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
+# Persian, Georgian, Cherokee): inspection_language names the model with them.
+MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"
+# Never a person: the AI, a bot, a language model.
+MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "borrowed": (MODEL_BORROWED,),
+    "de": ("ki", r"k[üu]nstliche intelligenz"),
+    "fr": ("ia", "intelligence artificielle"),
+    "es": ("inteligencia artificial",),
+    "it": ("intelligenza artificiale",),
+    "pl": (r"sztuczn\w* inteligencj\w*",),
+    "ru": ("ии",),
+    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "एआई", "الذكاء الاصطناعي", "เอไอ"),
+}
+# An assistant: the model in most rows that name one, a person's assistant in some.
+MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"assistant\w*", "support bot"),
+    "de/nl/sv": (r"assistent\w*",),
+    "fr": ("assistante?s?",),
+    "es": ("asistentes?",),
+    "it/pt": ("assistenti?",),
+    "pl": (r"asystent\w*", r"asystenc\w*"),
+    "tr": (r"asistan\w*",),
+    "id": ("asisten",),
+    "vi": (r"trợ[_ ]lý",),
+    "el": (r"βοηθ\w*",),
+    "ru": (r"ассистент\w*",),
+    "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย"),
+}
+# A model: a language model, or a model of anything (a pricing model, a car model).
+MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("models?",),
+    "fr": ("mod[eè]les?", "agent de ia"),
+    "es/pt": ("modelos?",),
+    "it": ("modell[oi]",),
+    "unspaced": ("모델",),
+}
+# An agent or a helper: a person (a support agent) as often as a model.
+MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("agents?",),
+    "unspaced": ("エージェント", "에이전트"),
+}
+
+
+def _tier(*tiers: dict[str, tuple[str, ...]]) -> str:
+    spaced = "|".join(w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" for w in ws)
+    unspaced = "|".join(w for tier in tiers for w in tier.get("unspaced", ()))
+    return rf"\b(?:{spaced})\b" + (f"|{unspaced}" if unspaced else "")
+
+
+# The model named where a person could be meant by "agent" (a support agent): the AI, an
+# assistant, a model (inspection_concealment: "staff never tell callers the PIN" names no model).
+MODEL_NO_AGENT = _tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE)
+# Every tier: where the context says a model is meant (a settings key "agent.role", a section header).
+MODEL_ANY_TIER = _tier(
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE
+)
+
 # The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
 # people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
 MODEL = (
