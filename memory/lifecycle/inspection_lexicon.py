@@ -31,21 +31,22 @@ MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ا�
 # Never a person: the AI, a bot, a language model.
 MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "borrowed": (MODEL_BORROWED,),
-    "de": ("ki", r"k[üu]nstliche intelligenz"),
-    "fr": ("ia", "intelligence artificielle"),
-    "es": ("inteligencia artificial",),
+    "en": (r"(?:large )?language models?",),
+    "de": ("ki", r"ki-\w+", r"k[üu]nstliche intelligenz", r"sprachmodell\w*"),
+    "fr": ("ia", "intelligence artificielle", "mod[eè]les? de langage"),
+    "es": ("inteligencia artificial", "modelos? de lenguaje"),
     "it": ("intelligenza artificiale",),
     "pl": (r"sztuczn\w* inteligencj\w*",),
-    "ru": ("ии",),
-    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "एआई", "الذكاء الاصطناعي", "เอไอ"),
-}
+    "ru": ("ии", r"нейросет\w*", r"бот\w*"),
+    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "एआई", "الذكاء الاصطناعي", "เอไอ", "言語モデル",
+                 "チャットボット", "ボット", "机器人"),
+}  # fmt: skip
 # An assistant: the model in most rows that name one, a person's assistant in some.
 MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": (r"assistant\w*", "support bot"),
-    "de/nl/sv": (r"assistent\w*",),
+    "de/nl/sv/it/pt": (r"assistent\w*",),  # Assistent, assistente, assistenti
     "fr": ("assistante?s?",),
     "es": ("asistentes?",),
-    "it/pt": ("assistenti?",),
     "pl": (r"asystent\w*", r"asystenc\w*"),
     "tr": (r"asistan\w*",),
     "id": ("asisten",),
@@ -60,19 +61,38 @@ MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "fr": ("mod[eè]les?", "agent de ia"),
     "es/pt": ("modelos?",),
     "it": ("modell[oi]",),
-    "unspaced": ("모델",),
+    "ru": (r"модел\w*",),
+    "unspaced": ("모델", "モデル", "模型"),
 }
 # An agent or a helper: a person (a support agent) as often as a model.
 MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("agents?",),
+    "es/pt/it": ("agentes?",),
     "unspaced": ("エージェント", "에이전트"),
 }
+# A helper or a machine: a person or a thing as often as a model (only in an addressing form).
+MODEL_HELPER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("helpers?", "machines?"),
+    "de": ("helfer",),
+    "es": ("ayudantes?",),
+}
+# Phrases that name the model with a word that alone may not ("virtual assistant", "AI tool",
+# "agente virtual", "digitaler Helfer").
+MODEL_PHRASES = (
+    r"(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
+    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
+)
 
 
-def _tier(*tiers: dict[str, tuple[str, ...]]) -> str:
+def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True) -> str:
+    """The tiers' words as one alternation; `bounded` puts the spaced words between word
+    boundaries (MODEL and STRONG_MODEL are not: the forms around them say where a word ends, and
+    "KIへ" ends on a particle)."""
     spaced = "|".join(w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" for w in ws)
     unspaced = "|".join(w for tier in tiers for w in tier.get("unspaced", ()))
-    return rf"\b(?:{spaced})\b" + (f"|{unspaced}" if unspaced else "")
+    return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
 
 
 # The model named where a person could be meant by "agent" (a support agent): the AI, an
@@ -83,35 +103,16 @@ MODEL_ANY_TIER = _tier(
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE
 )
 
-# The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
-# people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
-MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
-    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
-    r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
-    r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
-    r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
-    r"inteligencia artificial|asistentes?|modelos?(?: de lenguaje)?|agentes?|ayudantes?|"
-    r"intelligenza artificiale|assistente|modello|"
-    r"ai-assistent|"
-    r"アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント|"
-    r"ai助手|助手|人工智能|模型|机器人|"
-    r"ассистент\w*|ии|бот\w*|модел\w*|нейросет\w*)"
-)
-# Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
-STRONG_MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
-    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
-    r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
-    r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
-    r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
-)
+# The model (or an automated reader) named: every tier. Ambiguous nouns ("assistant", "agent",
+# "helper": people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
+_EVERY_TIER = (
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
+    MODEL_HELPER_BY_LANGUAGE,
+)  # fmt: skip
+MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False)})"
+# Unambiguous model nouns: naming one of these as the doer of an obligation is enough (the AI tier,
+# and the Polish "asystent", "the assistant", "the model", a "machine").
+STRONG_MODEL = rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False)}|asystent\w*|machines?|the assistant|the model)"
 _DET = (
     r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
     r"den|dem|der|die|das|einen|eine|jede[nrms]?|alle|unsere[nmr]?|"
