@@ -647,8 +647,7 @@ _MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
 _MODEL_NOUN_OTHER = (
-    r"(?:ki|ki-\w+|assistent(?:en|in)?|sprachmodell\w*|bot|chatbot|ia|assistante?|mod[eè]le|asistente|modelo|"
-    r"assistente|modello|ai|llm)"
+    rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False)})"
 )
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
@@ -656,10 +655,13 @@ MODEL_OBLIGATION_OTHER = (
     r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|てかまいません|ても構いません|てもよい|てよい|应该|必须)"
 )
 
-# The model named plainly (no "the support agent": people are agents too) ...
+# The model named plainly (no "the support agent": people are agents too) ... STRONG_MODEL, with
+# the English assistant and a few unspaced nouns: narrower than the assistant tier ("si el asistente
+# no sabe la respuesta, debe ..." is a help desk's procedure). "ии" is STRONG_MODEL's, as a word
+# (unbounded it matched every Russian "-ии" ending: "бухгалтерии").
 MODEL_NAMED = (
-    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia|ia|ki)\b|"
-    r"アシスタント|モデル|エージェント|助手|ассистент|ии"
+    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
+    r"アシスタント|モデル|エージェント|助手|ассистент"
 )
 # ... with what it must, may or now does: a duty (DUTY), a permission, a new power or role.
 DEONTIC = (
