@@ -37,9 +37,11 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "es": ("inteligencia artificial", "modelos? de lenguaje"),
     "it": ("intelligenza artificiale",),
     "pl": (r"sztuczn\w* inteligencj\w*",),
+    "tr": (r"yapay zek[aâ]\w*",),
+    "el": (r"τεχνητ\w* νοημοσύν\w*",),
     "ru": ("ии", r"нейросет\w*", r"бот\w*"),
-    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "एआई", "الذكاء الاصطناعي", "เอไอ", "言語モデル",
-                 "チャットボット", "ボット", "机器人"),
+    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "봇", "एआई", "चैटबॉट", "बॉट", "الذكاء الاصطناعي", "เอไอ",
+                 "บอท", "言語モデル", "チャットボット", "ボット", "机器人"),
 }  # fmt: skip
 # An assistant: the model in most rows that name one, a person's assistant in some.
 MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -52,7 +54,7 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "id": ("asisten",),
     "vi": (r"trợ[_ ]lý",),
     "el": (r"βοηθ\w*",),
-    "ru": (r"ассистент\w*",),
+    "ru": (r"ассистент\w*", r"помощник\w*"),
     "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย"),
 }
 # A model: a language model, or a model of anything (a pricing model, a car model).
@@ -60,9 +62,11 @@ MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("models?",),
     "fr": ("mod[eè]les?", "agent de ia"),
     "es/pt": ("modelos?",),
-    "it": ("modell[oi]",),
+    "de/it/nl/sv": (r"modell\w*",),  # Modell, modello, modellen
+    "vi": ("mô hình",),
+    "el": (r"μοντέλ\w*",),
     "ru": (r"модел\w*",),
-    "unspaced": ("모델", "モデル", "模型"),
+    "unspaced": ("모델", "モデル", "模型", "मॉडल", "โมเดล"),
 }
 # An agent or a helper: a person (a support agent) as often as a model.
 MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
