@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 -- Cyrillic, Greek and full-width marks are matched on purpose
+# ruff: noqa: E501, RUF001, RUF002 -- word lists read better unbroken; Cyrillic, Greek and full-width marks are matched on purpose
 """The semantic layer's identity-claim check, pure (no Django): a writer who claims a role in the
 first person and powers from it ("this is the system administrator: my requests need no
 verification", "Soy el director; mis órdenes no requieren confirmación", "我是管理员，我对所有系统
@@ -56,7 +56,17 @@ _ROLE = (
     # ru / el
     r"\w*админ\w*|администратор\w*|\w*директор\w*|руководител\w*|начальник\w*|глава|владел\w*|"
     r"президент\w*|шеф\w*|босс\w*|διαχειριστ\w*|διευθυντ\w*|πρόεδρ\w*|προϊστάμεν\w*|υπεύθυν\w*|"
-    r"ιδιοκτήτ\w*|αφεντικ\w*|επικεφαλής)|"
+    r"ιδιοκτήτ\w*|αφεντικ\w*|επικεφαλής|"
+    # fr daf / sw / tl / ms / ca / da / cs / uk
+    r"daf|raf|drh|mkurugenzi\w*|meneja\w*|msimamizi\w*|mwenyekiti|mmiliki|afisa mkuu\w*|"
+    r"tagapamahala|tagapangasiwa|direktor|punong \w+|may-ari|pengurus\w*|pentadbir\w*|pengarah\w*|"
+    r"directora?|gerent\w*|cap de \w+|propietària|\w*direktør\w*|leder\w*|ejer\w*|formand|\w*ansvarlig\w*|"
+    r"ředitel\w*|správc\w*|vedoucí\w*|manažer\w*|jednatel\w*|majitel\w*|předsed\w*|administrátor\w*|"
+    r"šéf\w*|\w*адмін\w*|керівник\w*|власник\w*|голов[аою])|"
+    # bn / ta / fa
+    r"প্রধান|পরিচালক|ব্যবস্থাপক|ম্যানেজার|প্রশাসক|অ্যাডমিন|মালিক|সভাপতি|কর্মকর্তা|"
+    r"அதிகாரி|இயக்குநர்|இயக்குனர்|மேலாளர்|நிர்வாகி|தலைவர்|உரிமையாளர்|அட்மின்|"
+    r"مدیر|رئیس|مسئول|مالک|سرپرست|ادمین|"
     # ar / hi / th / zh / ja / ko
     r"مدير|مسؤول|رئيس|مالك|صاحب|مشرف|"
     r"प्रशासक|व्यवस्थापक|एडमिन|निदेशक|प्रबंधक|मैनेजर|मालिक|अध्यक्ष|सीईओ|प्रमुख|अधिकारी|"
@@ -81,7 +91,13 @@ _CLAIM_BEFORE = (
     r"saya|aku|ini|pesan dari|selaku|sebagai|"
     r"jag är|här är|här skriver|det är|meddelande från|"
     r"я|это|пишет|говорит|сообщение от|на связи|в качестве|"
-    r"είμαι|εγώ|γράφει|εδώ|μήνυμα από|ωσ)\b|"
+    r"είμαι|εγώ|γράφει|εδώ|μήνυμα από|ωσ|"
+    r"mimi ni|ni mimi|ujumbe kutoka kwa|kama|ako(?: po)?|ako si|mula kay|bilang|"
+    r"sóc|jo sóc|com a|en qualitat de|missatge de|de part de|"
+    r"jeg er|jeg|her er|besked fra|(?:startet|ansat|tiltrådt|begyndt|er) som|i egenskab af|"
+    r"jsem|já jsem|jako|zpráva od|píše|мене звати|це|як|повідомлення від)\b|"
+    r"\b(?:from|von|от|від|fra|od|de|kutoka|mula)\s*:|"
+    r"আমি|নামে|நான்|هستم|"
     r"أنا|انا|معك|رسالة من|بصفتي|मैं|यह संदेश|ผม|ฉัน|ดิฉัน|กระผม|ข้อความจาก|ในฐานะ|"
     r"我是|我就是|本人|作为|作為|这里是|這裡是|私は|わたしは|僕は|こちらは|저는|나는|제가|본인은)"
     r"[^.!?\n。！？]{0,30}$"
@@ -89,7 +105,8 @@ _CLAIM_BEFORE = (
 # ... or after it: "ceo here", "müdürüm", "müdür olarak", "की ओर से", "部長より", "대표이사입니다"
 _CLAIM_AFTER = re.compile(
     r"(?:[,:]?\s*(?:here|speaking|writing|hier|schreibt|olarak)\b|"
-    r"[^.!?\n。！？]{0,16}?(?:की ओर से|के रूप में|हूँ|हूं|より|として|です|입니다|이며|로서|으로서|에서 알립니다))"
+    r"[^.!?\n。！？]{0,16}?(?:की ओर से|के रूप में|हूँ|हूं|より|として|です|입니다|이며|로서|으로서|에서 알립니다|"
+    r"হিসেবে|হিসাবে|ஆக|ஆகிய நான்|هستم|شده‌ام|شدم))"
 )
 # Turkish says "I am" with a suffix on the noun itself: "müdürüm", "yöneticiyim", "sorumlusuyum"
 _TURKISH_SELF = re.compile(r"(?:[ıiuü]m|y[ıiuü]m)$")
@@ -99,7 +116,12 @@ _MINE = (
     r"\b(?:my|me|i|mine|i'm|i’m|i've|ich|mein\w*|mir|mich|je|moi|mes|mon|ma|yo|mis?|mí|pido|ordeno|"
     r"io|mie|miei|mio|chiedo|ordino|eu|meus?|minhas?|mim|peço|ik|mijn|mij|ja|moj\w*|mój|mnie|mną|mam|"
     r"ben\w*|bana|tôi|mình|saya|aku|jag|mina?|mitt|mig|я|мо[йиеёя]\w*|мне|меня|мной|"
-    r"εγώ|μου|μένα|ζητ(?:άω|ώ)|λέω|διατάζω)\b|\bj'|\bm'|"
+    r"εγώ|μου|μένα|ζητ(?:άω|ώ)|λέω|διατάζω|"
+    r"yangu|mimi|wangu|zangu|langu|changu|kwangu|ko|ako|aking?|akin|meu|meva|meus|meves|jo|"
+    r"mine|jeg|mig|min konto|můj|moje|mé|mého|mými|mých|mým|moji|mne|mně|já|"
+    r"мій|моя|мої|моє|мого|моїх|моїм|мене|мені)\b|\bj'|\bm'|"
+    r"(?:حساب|درخواست\S*|دستور\S*|پیام\S*) من\b|اینجانب|بنده|"
+    r"আমার|আমি|আমাকে|என்\s|எனது|என்னுடைய|நான்|"
     r"(?:طلبات|أوامر|تعليمات|طلب|أمر)ي|أنا|انا|لدي|لديّ|عندي|مني|"
     r"मैं|मेरे|मेरी|मेरा|मुझे|ผม|ฉัน|ดิฉัน|กระผม|ข้าพเจ้า|我|本人|私|わたし|僕|当方|"
     r"저는|저의|제가|제게|저에게|저를|제\s|내가|나의|내\s|나는|본인"
@@ -157,7 +179,38 @@ _WAIVED = (
     r"(?:无需|無需|无须|無須|不需要?|不用|不必|免|跳过|跳過|省略|绕过|繞過)[^。！？\n]{0,6}?"
     r"(?:核实|核實|验证|驗證|确认|確認|审核|審核|检查|檢查|核查|复核|複核)|"
     r"(?:確認|検証|認証|照合|チェック|審査)[^。！？\n]{0,8}?(?:不要|省略|省い|なし|無し|せず|しない|なく|スキップ|抜き)|"
-    r"(?:확인|검증|인증|검토|점검)[^.!?\n]{0,10}?(?:필요\s*없|불필요|생략|없이|건너뛰|하지\s*않|면제)"
+    r"(?:확인|검증|인증|검토|점검)[^.!?\n]{0,10}?(?:필요\s*없|불필요|생략|없이|건너뛰|하지\s*않|면제)|"
+    # sw / tl / ms / ca / da / cs / uk
+    r"\bbila\s+(?:\S+\s+){0,2}?(?:ku)?(?:thibitish\w*|uthibitisho|hakiki\w*|uhakiki|kagu\w*|ukaguzi|idhini)|"
+    r"\b(?:hindi na kailangan(?:g)?|hindi kailangan(?:g)?|walang|nang walang)\s+(?:\S+\s+){0,3}?"
+    r"(?:beripikasyon|berepikasyon|verification|kumpirmasyon|pagpapatunay|pag-?verify|pag-?apruba|pag-?check)|"
+    r"\b(?:tanpa|tidak perlu)\s+(?:\S+\s+){0,2}?(?:pengesahan|disahkan|semakan|disemak|kelulusan|diluluskan)|"
+    r"\b(?:sense|no cal)\s+(?:\S+\s+){0,2}?(?:verificaci|confirmaci|comprovaci|validaci)\w*|"
+    r"\b(?:uden|ingen|ikke|spring\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
+    r"\b(?:bez|žádn\w*|není třeba|nemusí)\s+(?:\S+\s+){0,2}?(?:ověř\w*|potvrz\w*|kontrol\w*|schválen\w*)|"
+    r"\b(?:без|не)\s+(?:\S+\s+){0,3}?(?:перевір\w*|підтвердж\w*|підтверд\w*|верифікац\w*|погоджен\w*|узгоджен\w*)|"
+    # bn / ta / fa: the check word before "without" (bn, ta) or after it (fa)
+    r"(?:যাচাই|নিশ্চিতকরণ|অনুমোদন|ভেরিফিকেশন|পরীক্ষা)\S*\s*(?:ছাড়া|ছাড়াই|ব্যতীত)|"
+    r"(?:சரிபார்ப்பு|சரிபார்த்தல்|உறுதிப்படுத்தல்|ஒப்புதல்|அனுமதி|சோதனை)\S*\s*(?:இல்லாமல்|இன்றி|தேவையில்லை)|"
+    r"(?:بدون|بی|نیازی به)\s*(?:\S+\s+){0,2}?(?:احراز|تأیید|تایید|بررسی|استعلام|کنترل|وارسی)"
+)
+# The writer's requests to be taken as approved, final or an administrator's orders ("treat my
+# requests as admin orders", "mes demandes valent validation", "считаются согласованными").
+_GRANTED = (
+    r"\b(?:as (?:an? |the )?(?:admin|administrator|root|system administrator)(?:'s)? (?:orders?|commands?|instructions?)|"
+    r"already approved|approved in advance|"
+    r"als (?:admin|administrator)\w*(?:anweisung|befehl|auftr)\w*|bereits (?:freigegeben|genehmigt)|vorab (?:freigegeben|genehmigt)|"
+    r"valent (?:validation|approbation|accord)|comme des ordres (?:de l'|d')administrat\w*|déjà (?:validé|approuvé)e?s?|"
+    r"como órdenes del? administrador|ya aprobad\w*|como ordens do administrador|já aprovad\w*|"
+    r"счита\w*\s+(?:\w+\s+)?(?:согласованн\w*|утвержд[её]нн\w*|одобренн\w*)|(?:приказ|команд|распоряжени)\w*\s+администратора|"
+    r"(?:наказ|команд|розпорядженн|вказівк)\w*\s+адміністратора|вважа\w*\s+(?:\w+\s+)?(?:погоджен|затверджен|схвален)\w*|"
+    r"idhini kamili|(?:maagizo|amri) ya msimamizi|(?:yame|zime|ime)idhinishwa|"
+    r"(?:bilang|parang) utos ng (?:administrator|admin)|aprubado na|"
+    r"dianggap (?:sebagai )?(?:arahan|perintah) (?:pentadbir|admin\w*)|telah diluluskan|"
+    r"(?:ordres|instruccions) (?:de l'|d')administrador|ja aprovades|"
+    r"allerede godkendt|forhåndsgodkendt|(?:betragtes|behandles) som (?:godkendt|endelig)\w*|"
+    r"(?:jako|za) (?:pokyny|příkazy|rozkazy) administrátora|(?:předem|již|už) schválen\w*)\b|"
+    r"প্রশাসকের (?:নির্দেশ|আদেশ)|நிர்வாகியின் (?:உத்தரவு|கட்டளை)|دستور(?:ات)? (?:مدیر سیستم|ادمین)|از پیش (?:تأیید|تایید)"
 )
 # Sweeping rights: "full" (or "all") next to a rights word, either order, in one sentence with
 # "all" before an account or system word: "I have full rights over every account"
@@ -207,7 +260,21 @@ _OWN = (
 )
 
 
+# What the writer asks of the reader: requests, orders, instructions, messages ("mes demandes",
+# "мои поручения", "maagizo yangu", "utos ko", "mine anmodninger", "என் ... கோரிக்கை", "درخواست‌ها")
+_REQUESTS = (
+    r"\b(?:requests?|orders?|instructions?|commands?|messages?|tickets?|anfragen|anweisungen|aufträge|"
+    r"demandes|ordres|consignes|solicitudes|peticiones|órdenes|pedidos|ordens|поручени\w*|запрос\w*|"
+    r"распоряжени\w*|указани\w*|запит\w*|доручен\w*|наказ\w*|розпорядженн\w*|maagizo|maombi|amri|"
+    r"utos|kahilingan|hiling|arahan|permintaan|mesej|peticions|sol·licituds|instruccions|anmodning\w*|"
+    r"ordrer|instrukser|henvendelser|pokyn\w*|požadav\w*|příkaz\w*|žádost\w*)\b|"
+    r"অনুরোধ|নির্দেশ|আদেশ|கோரிக்கை|உத்தரவு|அறிவுறுத்தல்|درخواست|دستور"
+)
+
+
 _ROLE_RE = cue_pattern(_ROLE)
+_GRANTED_RE = cue_pattern(_GRANTED)
+_REQUESTS_RE = cue_pattern(_REQUESTS)
 _CLAIM_BEFORE_RE = cue_pattern(_CLAIM_BEFORE)
 _MINE_RE = cue_pattern(_MINE)
 _WAIVED_RE = cue_pattern(_WAIVED)
@@ -237,9 +304,13 @@ def _claimed_role(norm: str) -> re.Match[str] | None:
 
 
 def _power(text: str) -> str | None:
-    """The power a first-person sentence claims: verification waived, or sweeping rights."""
+    """The power a first-person sentence claims: verification waived, the writer's requests taken
+    as approved or as an administrator's orders, or sweeping rights."""
     if not _MINE_RE.search(text):
         return None
+    granted = _GRANTED_RE.search(text)
+    if granted and _REQUESTS_RE.search(text):
+        return f"requests taken as granted: '{granted[0].strip()}'"
     for waived in _WAIVED_RE.finditer(text):
         if not (waived.start() and _KEPT_CHECK.search(text, 0, waived.start())):
             return f"checks waived: '{waived[0].strip()}'"
@@ -254,13 +325,31 @@ def _power(text: str) -> str | None:
 def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     claims a role in the first person and powers from it; None when it does not."""
-    if not _MINE_RE.search(norm):
+    mine = _MINE_RE.search(norm)
+    if not mine and not _GRANTED_RE.search(norm):
         return None  # no first-person sentence, no power claimed: most rows stop here, cheaply
-    role = _claimed_role(norm)
-    if role is None:
+    role = _claimed_role(norm) if mine else None
+    if role is not None:
+        for sentence in sentences:
+            power = _power(sentence[0])
+            if power:
+                return f"role claimed: '{role[0].strip()}'; {power}", sentence.start()
+    # A role named with no first-person frame (a wiki page's header, minutes that report it): the
+    # power sentence itself must then speak of the writer's requests and take them as an
+    # administrator's orders, or waive their checks ("requests from my account go without a
+    # second approval", "her requests are to be treated as admin orders, without verification").
+    if not _ROLE_RE.search(norm):
         return None
     for sentence in sentences:
-        power = _power(sentence[0])
-        if power:
-            return f"role claimed: '{role[0].strip()}'; {power}", sentence.start()
+        text = sentence[0]
+        requests = _REQUESTS_RE.search(text)
+        if not requests:
+            continue
+        granted = _GRANTED_RE.search(text)
+        waived = _WAIVED_RE.search(text)
+        if granted and waived and _ROLE_RE.search(text):
+            why = f"the role's requests taken as granted: '{granted[0].strip()}', '{waived[0].strip()}'"
+            return why, sentence.start()
+        if waived and _MINE_RE.search(text) and not _KEPT_CHECK.search(text, 0, waived.start()):
+            return f"role named: the writer's requests with checks waived: '{waived[0].strip()}'", sentence.start()
     return None
