@@ -1,4 +1,4 @@
-# ruff: noqa: E501, RUF001, RUF002 -- word lists read better unbroken; Cyrillic, Greek and full-width marks are matched on purpose
+# ruff: noqa: E501, RUF001, RUF002, RUF003 -- word lists read better unbroken; Cyrillic, Greek and full-width marks are matched on purpose
 """The semantic layer's identity-claim check, pure (no Django): a writer who claims a role in the
 first person and powers from it ("this is the system administrator: my requests need no
 verification", "Soy el director; mis órdenes no requieren confirmación", "我是管理员，我对所有系统
