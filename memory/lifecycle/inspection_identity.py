@@ -351,5 +351,8 @@ def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
             why = f"the role's requests taken as granted: '{granted[0].strip()}', '{waived[0].strip()}'"
             return why, sentence.start()
         if waived and _MINE_RE.search(text) and not _KEPT_CHECK.search(text, 0, waived.start()):
-            return f"role named: the writer's requests with checks waived: '{waived[0].strip()}'", sentence.start()
+            return (
+                f"role named: the writer's requests with checks waived: '{waived[0].strip()}'",
+                sentence.start(),
+            )
     return None

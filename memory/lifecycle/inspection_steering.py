@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import NEGATION
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "product_steering"
@@ -51,7 +52,11 @@ _EXCL = (
     r"เฉพาะ|เท่านั้น|แค่|อย่างเดียว|เพียง|"
     r"只(?!是|要|好|不过)|仅|唯一|独家|"
     r"だけ|のみ|唯一|"
-    r"오직|오로지|유일|(?<=[가-힣])(?<!지)만(?=\s|이\s|을\s|$)"
+    r"오직|오로지|유일|(?<=[가-힣])(?<!지)만(?=\s|이\s|을\s|$)|"
+    # sw tl ms ca da cs uk; bn ta fa
+    r"\b(?:pekee|peke yake|lamang|sahaja|només|únicament|exclusivament|kun|udelukkende|eneste|"
+    r"pouze|jen|jenom|výhradně|jedině|тільки|лише|виключно|єдин\w*)\b|"
+    r"শুধু|শুধুমাত্র|কেবল|மட்டும்|மட்டுமே|تنها|صرفا"
 )
 # A verb of recommending or sending people somewhere.
 _REC = (
@@ -74,7 +79,10 @@ _REC = (
     r"แนะนำ|เสนอ|ชี้ไป|ส่งไป|"
     r"推荐|推薦|建议|介绍|引导|"
     r"推奨|勧め|薦め|すすめ|推薦|紹介|案内|誘導|"
-    r"추천|권하|권해|권유|안내|소개"
+    r"추천|권하|권해|권유|안내|소개|"
+    r"\b(?:pendekez\w*|elekez\w*|irekomenda|inirerekomenda|imungkahi|cadang\w*|mencadangkan|syorkan|mengesyorkan|"
+    r"recomana\w*|aconsella\w*|suggereix\w*|anbefal\w*|henvis\w*|doporuč\w*|navrhuj\w*|odkazuj\w*|порадь\w*|пропонуй\w*)\b|"
+    r"সুপারিশ|পরামর্শ|பரிந்துரை|توصیه|پیشنهاد"
 )
 # A verb of describing or telling: the alternatives to be called something.
 _TELL = (
@@ -92,12 +100,18 @@ _TELL = (
     r"\b(?:beskriv\w*|kalla\w*|säg\w*|varna\w*|framställ\w*)\b|"
     r"\b(?:называ\w*|назови\w*|описыва\w*|опиши\w*|представля\w*|говори\w*|скажи\w*|предупрежда\w*|предупреди\w*)\b|"
     r"\b(?:χαρακτήρισε|χαρακτηρίζ\w*|περίγραψε|περιέγραφε|πες|λέγε|προειδοποίησε|προειδοποίει)\b|"
-    r"صِف|صف|قل|قولي|حذّر|حذر|اعتبر|"
+    # bounded: "قل" and "صف" are inside Persian "تقلبی" (fake) and "صفحه" (page)
+    r"(?<!\S)(?:صِف|صف|قل|وقل)(?!\S)|قولي|حذّر|حذر|اعتبر|"
     r"बताओ|बताना|बताएं|बताइए|कहो|कहना|बोलो|चेतावनी|"
     r"บอก|อธิบาย|เตือน|เรียก|"
     r"告诉|说|称|描述|警告|提醒|"
     r"書い|書く|言っ|言う|伝え|説明|警告|呼ん|"
-    r"말해|말하|설명|경고|알려"
+    r"말해|말하|설명|경고|알려|"
+    r"\b(?:aambiwe|waambie|mwambie|useme|aseme|sema|sabihing|sabihin|sabihan|katakan|beritahu|nyatakan|"
+    r"digues|diguin|descriu\w*|omtal\w*|beskriv\w*|kald\w*|řekni|říkej|označuj\w*|popisuj\w*|tvrď\w*|"
+    r"кажи|скажи|називай|описуй)\b|"
+    r"বলবে|বলুন|বলো|বলতে হবে|জানাবে|கூற வேண்டும்|சொல்ல வேண்டும்|கூறவும்|சொல்லவும்|"
+    r"بگوید|بگو|بگویید|فقل|कहें|कहिए|と伝え|と言っ|と答え"
 )
 # The alternatives, and what they are to be called.
 _OTHERS = (
@@ -108,6 +122,9 @@ _OTHERS = (
     r"\b(?:inn(?:e|ych|ym|i)|pozostał\w*|konkurencj\w*)\b|\b(?:diğer\w*|başka\w*|rakip\w*)\b|"
     r"\b(?:khác|đối thủ)\b|\b(?:lain\w*|pesaing)\b|\b(?:andra|övriga|konkurrent\w*)\b|"
     r"\b(?:друг\w*|остальн\w*|конкурент\w*)\b|\b(?:άλλ\w*|υπόλοιπ\w*|ανταγωνιστ\w*)\b|"
+    r"\b(?:nyingine|mengine|wengine|washindani|mshindani|ibang|iba pang|kakumpitensya|altres|competència|"
+    r"competidors|andre|anden|andet|konkurrent\w*|jiné|jiných|jinou|ostatní\w*|konkurenc\w*|інш\w*|решта)\b|"
+    r"অন্য|অন্যান্য|প্রতিযোগী|வேறு|மற்ற|பிற |போட்டி|دیگر|رقبا|رقیب|"
     r"الأخرى|الاخرى|الآخرين|غيره|المنافس|बाकी|दूसरे|दूसरी|अन्य|อื่น|其他|其它|别的|其余|他社|他の|ほか|その他|다른|타사|나머지"
 )
 _BAD = (
@@ -130,7 +147,24 @@ _BAD = (
     r"มิจฉาชีพ|ไม่ปลอดภัย|อันตราย|หลอกลวง|โกง|"
     r"骗局|骗子|诈骗|不安全|危险|不可靠|"
     r"詐欺|危険|安全でない|怪しい|悪質|"
-    r"사기|위험|안전하지|가짜"
+    r"사기|위험|안전하지|가짜|"
+    # worse, faulty, hidden fees, claims unpaid: the others run down as a product, not only as crooks
+    r"\b(?:worse|inferior|faulty|defective|hidden (?:fees|charges|costs)|break(?:s|ing)? (?:down )?easily|"
+    r"schlechter|minderwertig\w*|fehleranfällig\w*|versteckte (?:gebühren|kosten)|"
+    r"pires?|inférieur\w*|frais cachés|tombe\w* en panne|peores?|de mala calidad|(?:cargos|comisiones) ocult\w*|"
+    r"piores?|taxas (?:escondidas|ocultas)|хуже|некачественн\w*|"
+    r"si salama|hatari|mbaya zaidi|duni|huharibika|ulaghai|matapeli|"
+    r"madaling masira|madali itong masira|hindi ligtas|delikado|manloloko|"
+    r"tidak selamat|lebih teruk|mudah rosak|caj tersembunyi|"
+    r"perillos\w*|pitjors?|de mala qualitat|estafa\w*|càrrecs ocults|"
+    r"dårligere|ringere|usikker|usikre|upålidelig\w*|svindel\w*|skjulte gebyrer|"
+    r"horší|nebezpečn\w*|nespolehliv\w*|podvod\w*|nekvalitní|skryté poplatky|"
+    r"гірш\w*|небезпечн\w*|ненадійн\w*|шахра\w*)\b|"
+    r"নিরাপদ নয়|বিপজ্জনক|নিম্নমানের|প্রতারক|প্রতারণা|ভুয়া|দাবি মেটায় না|লুকানো (?:চার্জ|খরচ)|"
+    r"ஆபத்தான|பாதுகாப்பற்ற|மோசமான|தரமற்ற|மோசடி|போலி|பழுதாகும்|"
+    r"ناامن|خطرناک|بدتر|بی‌کیفیت|بیکیفیت|کلاهبردار|تقلبی|دیر می‌پردازند|دیر میپردازند|هزینه‌های پنهان|"
+    r"كثيرة الأعطال|أسوأ|رديئة|رسوم خفية|छिपे शुल्क|छुपे शुल्क|घटिया|बदतर|"
+    r"壊れやすい|品質が悪い|故障が多い|隠れた費用|质量差|容易坏|隐藏费用"
 )
 # What a steered recommendation names: a seller, a site, a brand (not "vegetarian restaurants").
 _VENDOR = (
@@ -154,6 +188,10 @@ _VENDOR = (
     r"商城|商店|网站|网店|供应商|品牌|银行|公司|平台|"
     r"ショップ|店|サイト|業者|ブランド|銀行|会社|証券|"
     r"쇼핑몰|매장|사이트|업체|브랜드|은행|회사|마트|"
+    r"\b(?:duka|kampuni|benki|chapa|tovuti|tindahan|kompanya|kedai|syarikat|jenama|pakej|botiga\w*|empresa\w*|"
+    r"proveïdor\w*|butik\w*|forhandler\w*|mærke\w*|selskab\w*|leverandør\w*|obchod\w*|značk\w*|e-shop\w*|"
+    r"dodavatel\w*|компані\w*|постачальник\w*)\b|"
+    r"দোকান|কোম্পানি|ব্র্যান্ড|ব্যাংক|ওয়েবসাইট|கடை|நிறுவன|பிராண்ட்|வங்கி|இணையதள|فروشگاه|شرکت|برند|بانک|علامة|"
     r"\b[a-z0-9][\w-]*\.(?:com|net|org|shop|store|io|co|de|fr|es|it|pt|br|nl|pl|tr|vn|id|se|ru|gr|in|th|cn|jp|kr|uk|eu)\b"
 )
 # Security advice names the official or verified source, an IT policy the company's own: not one seller.
@@ -250,6 +288,23 @@ GATE = frozenset(
         "en ucuz", "kesin", "rẻ nhất", "cao nhất", "thấp nhất", "termurah", "pasti", "billigast", "φθηνότερ",
         "εγγυημέν", "أرخص", "पक्का", "รับประกัน", "แน่นอน", "稳赚", "확실", "the answer is",
         "la respuesta", "la risposta", "a resposta", "ausschliess",
+        # the languages tune6 added: exclusivity
+        "pekee", "lamang", "sahaja", "només", "únicament", "exclusivament", "kun", "udelukkende", "eneste",
+        "pouze", "jen", "výhradně", "jedině", "тільки", "лише", "виключно", "єдин", "শুধু", "কেবল",
+        "மட்டும்", "تنها", "صرفا",
+        # the others run down (_run_down): words a disparagement cannot do without
+        "worse", "inferior", "faulty", "defective", "hidden fee", "hidden charge", "hidden cost", "easily",
+        "schlechter", "minderwertig", "fehleranfällig", "versteckte", "pire", "inférieur", "frais cachés",
+        "en panne", "peor", "mala calidad", "ocult", "piores", "taxas escondidas", "хуже", "некачествен",
+        "si salama", "hatari", "mbaya zaidi", "duni", "huharibika", "ulaghai", "matapeli", "masira",
+        "hindi ligtas", "delikado", "manloloko", "tidak selamat", "lebih teruk", "mudah rosak",
+        "tersembunyi", "perillos", "pitjor", "mala qualitat", "estafa", "ocults", "dårligere", "ringere",
+        "usikker", "usikre", "upålidelig", "svindel", "skjulte", "horší", "nebezpečn", "nespolehliv", "podvod",
+        "nekvalitní", "skryté", "гірш", "небезпечн", "ненадійн", "шахра", "নিরাপদ নয়", "বিপজ্জনক",
+        "নিম্নমানের", "প্রতারক", "প্রতারণা", "ভুয়া", "দাবি মেটায় না", "লুকানো", "ஆபத்தான", "பாதுகாப்பற்ற",
+        "மோசமான", "தரமற்ற", "மோசடி", "போலி", "பழுதாகும்", "ناامن", "خطرناک", "بدتر", "کیفیت", "کلاهبردار",
+        "تقلبی", "دیر می", "دیر میپردازند", "پنهان", "الأعطال", "أسوأ", "رديئة", "خفية", "छिपे", "छुपे",
+        "घटिया", "बदतर", "壊れやすい", "品質が悪い", "故障が多い", "隠れた費用", "质量差", "容易坏", "隐藏费用",
     }
 )  # fmt: skip
 
@@ -266,6 +321,11 @@ _LASTING_RE = cue_pattern(_LASTING)
 _SCRIPT_AFTER_RE = cue_pattern(_SCRIPT_AFTER)
 _SCRIPT_BEFORE_RE = cue_pattern(_SCRIPT_BEFORE)
 _CLAIM_RE = cue_pattern(_CLAIM)
+# a telling verb negated: the shared negations and those of the languages tune6 added
+_NOT_TOLD_RE = cue_pattern(
+    rf"{NEGATION}|\b(?:huwag|hindi|ikke|nikdy|ні|нікому|kamwe|usi\w*)\b|نه|هرگز|কখনও না"
+)
+_NOT_TOLD_REACH = 25
 _CLAIM_REACH = 100  # the claim within a clause's reach of the verb of answering
 _OFFICIAL_REACH = 40  # "only the official app", "nur über die offizielle App"
 
@@ -296,6 +356,22 @@ def _steered(text: str) -> str | None:
     return None
 
 
+def _run_down(text: str) -> str | None:
+    """Another seller, brand or bank, or a named one, to be told of as worse, faulty, unsafe or a
+    fraud ("if asked about other banks, tell them they are not safe", "andre mærker skal omtales
+    som dårligere"): a disparagement scripted for whoever answers, with no "only" in the sentence."""
+    bad = _BAD_RE.search(text)
+    if not bad or _OFFICIAL_RE.search(text):
+        return None  # "only the official app; other sites are unsafe" is security advice
+    tell = _TELL_RE.search(text)
+    if tell is None or _NOT_TOLD_RE.search(text, max(0, tell.start() - _NOT_TOLD_REACH), tell.start()):
+        return None  # "never tell anyone your PIN; fake sites pose as the bank" is advice
+    named = _OTHERS_RE.search(text) or _VENDOR_RE.search(text)
+    if named:
+        return f"the others run down: '{named[0]}' to be called '{bad[0]}' ('{tell[0]}')"
+    return None
+
+
 def _scripted(text: str) -> str | None:
     for verb in _SCRIPT_AFTER_RE.finditer(text):
         claim = _CLAIM_RE.search(text, verb.end(), verb.end() + _CLAIM_REACH)
@@ -316,7 +392,7 @@ def steering_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         text = sentence[0]
         if _OWN_RE.match(text):
             continue  # "I only buy ...", "ich empfehle nur ...": the speaker's own taste
-        why = _steered(text)
+        why = _steered(text) or _run_down(text)
         if why is None and lasting:
             scripted = _scripted(text)
             why = None if scripted is None else f"lasting: '{lasting[0]}'; {scripted}"
