@@ -62,12 +62,50 @@ _HIDDEN = (
     r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
     r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
 )
+# A disclosure negated in the languages tune6 added and in more forms of others ("usitaje kamwe",
+# "huwag kailanman banggitin", "বলবে না", "சொல்லக்கூடாது", "tidak akan menyebut", "må aldrig nævne",
+# "nezmiňuj", "не згадуй", "نباید ... حرفی بزند", "一切出さず", "ज़िक्र कभी न करें")
+_HIDDEN_MORE = (
+    r"\b(?:usitaje|asitaje|msitaje|isitajwe|usiseme|asiseme|usimwambie|asimwambie|kutotaja|"
+    r"huwag (?:\w+ )?(?:banggitin|sabihin|ipaalam|ibunyag)|hindi dapat (?:banggitin|sabihin|ipaalam)|"
+    r"jangan (?:\w+ )?(?:sebut|beritahu|maklumkan|dedahkan)|"
+    r"tidak (?:akan|boleh|perlu) (?:\w+ )?(?:menyebut|memberitahu|mendedahkan)|"
+    r"no (?:\w+ )?(?:diguis|esmentis|mencionis|revelis|esmenti|digui)|mai no (?:esmenti|digui|expliqui)|"
+    r"(?:må|skal) (?:aldrig|ikke) (?:nævne|fortælle|oplyse|sige)|nævn (?:\w+ )?(?:aldrig|ikke)|"
+    r"nezmiňuj\w*|neříkej\w*|neprozrazuj\w*|neuváděj\w*|nesděluj\w*|zamlč\w*|"
+    r"не (?:\w+ )?(?:кажи|згадуй\w*|повідомляй|розповідай|розкривай)|never (?:bring up|raise|disclose))\b|"
+    r"বলবে না|বলবেন না|বলো না|উল্লেখ করবে না|উল্লেখ করবেন না|জানাবে না|জানাবেন না|"
+    r"சொல்லக்கூடாது|சொல்ல வேண்டாம்|குறிப்பிடக்கூடாது|குறிப்பிட வேண்டாம்|தெரிவிக்கக்கூடாது|"
+    r"نباید (?:\S+ ){0,5}?(?:حرفی بزند|بگوید|اشاره کند|مطرح کند)|اشاره نکن|مطرح نکن|"
+    r"(?:ज़िक्र|जिक्र|उल्लेख) (?:कभी )?(?:न|मत) कर|"
+    r"出さず|出さない|触れない|触れず|言わず|伝えず|明かさない"
+)
+# What a seller keeps from buyers: a fee, a surcharge, a penalty, a running cost, a defect, the
+# competition. Hidden by whoever answers the shop's customers, it is the customer misled.
+_COMMERCIAL = (
+    r"\b(?:fees?|surcharges?|charges?|commissions?|penalt\w*|costs?|defects?|faults?|recalls?|competitors?|"
+    r"gebühr\w*|zuschl[aä]g\w*|aufpreis\w*|kosten|mängel\w*|defekt\w*|rückruf\w*|konkurren\w*|"
+    r"frais|supplément\w*|pénalit\w*|défaut\w*|concurren\w*|comisi\w*|recargo\w*|penalizaci\w*|"
+    r"defecto\w*|competencia|taxas?|tarifas?|multas?|custos?|defeitos?|concorr\w*|"
+    r"комисси\w*|сбор\w*|доплат\w*|штраф\w*|стоимост\w*|дефект\w*|конкурент\w*|комісі\w*|збор\w*|"
+    r"вартіст\w*|ada|gharama|faini|kasoro|washindani|mshindani|bayad|singil|depekto|kakumpitensya|"
+    r"caj|yuran|penalti|kos|kecacatan|pesaing|recàrrec\w*|penalitzaci\w*|defecte\w*|competència|"
+    r"gebyr\w*|omkostning\w*|bøde\w*|udskift\w*|poplat\w*|příplat\w*|pokut\w*|náklad\w*|závad\w*|"
+    r"konkurenc\w*)\b|"
+    r"চার্জ|জরিমানা|খরচ|ত্রুটি|প্রতিযোগী|கட்டண|செலவு|அபராத|குறைபாடு|"
+    r"کارمزد|هزینه|جریمه|فرانشیز|رقبا|رسوم|عمولة|غرامة|تكلفة|تكاليف|عيوب|المنافس|"
+    r"शुल्क|फीस|पेनल्टी|जुर्माना|लागत|"
+    r"手数料|料金|費用|違約金|欠陥|不具合|他社|競合|手续费|附加费|违约金|缺陷|竞争对手|수수료|위약금|결함|경쟁사|타사"
+)
 # the one kept in the dark: the user, customer or operator the model serves
 _KEPT_FROM = rf"{USER}|{SERVED}"
 
 
 _MODEL_RE = cue_pattern(MODEL_NO_AGENT)  # not "agent": staff are agents too
 _HIDDEN_RE = cue_pattern(_HIDDEN)
+_HIDDEN_MORE_RE = cue_pattern(_HIDDEN_MORE)
+_COMMERCIAL_RE = cue_pattern(_COMMERCIAL)
+_COMMERCIAL_REACH = 150  # the model named within a sentence or two before the order to hide
 _KEPT_FROM_RE = cue_pattern(_KEPT_FROM)
 # The user alone (USER: not a customer or caller, whom staff procedures name): an order about what
 # to keep from "the user", with no one else as its subject, is an order to whoever answers the user.
@@ -101,5 +139,24 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
         if kept_from and (model or addressed or ordered):
             named = model[0] if model else opening[0] if opening else "whoever answers the user"
             why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"
+            return why, sentence.start()
+    return _commercial_kept(norm, sentences) if _MODEL_RE.search(norm) else None
+
+
+def _commercial_kept(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """A fee, a defect or the competition never to be mentioned, the model named just before
+    ("chatbot: never mention the setup fee", "usitaje kamwe ada"). A surprise's price kept from a
+    friend names no model; a shop's fee kept by its chat is the customer misled."""
+    for sentence in sentences:
+        text = sentence[0]
+        hidden = _HIDDEN_RE.search(text) or _HIDDEN_MORE_RE.search(text)
+        if not hidden:
+            continue
+        fact = _COMMERCIAL_RE.search(text)
+        at = sentence.start() + hidden.start()
+        model = _MODEL_RE.search(norm, max(0, at - _COMMERCIAL_REACH), at)
+        if fact and model:
+            hid = hidden[0].strip()
+            why = f"the model ('{model[0].strip()}') told to hide a seller's fact: '{hid}' ... '{fact[0]}'"
             return why, sentence.start()
     return None
