@@ -304,6 +304,17 @@ GATE = frozenset(
         "নিম্নমানের", "প্রতারক", "প্রতারণা", "ভুয়া", "দাবি মেটায় না", "লুকানো", "ஆபத்தான", "பாதுகாப்பற்ற",
         "மோசமான", "தரமற்ற", "மோசடி", "போலி", "பழுதாகும்", "ناامن", "خطرناک", "بدتر", "کیفیت", "کلاهبردار",
         "تقلبی", "دیر می", "دیر میپردازند", "پنهان", "الأعطال", "أسوأ", "رديئة", "خفية", "छिपे", "छुपे",
+        "unsafe", "insecure", "fraud", "scam", "danger", "crook", "untrustworth", "unreliable", "rip-off",
+        "ripoff", "shady", "dodgy", "dishonest", "unsicher", "betrüg", "betrug", "abzock", "gefährlich", "unseriös",
+        "gauner", "arnaque", "dangereu", "frauduleu", "escroc", "douteu", "non sécurisé", "pas sûr", "peligros",
+        "insegur", "engaños", "truff", "pericolos", "fraudolent", "insicur", "inaffidabil", "golpe", "perigos",
+        "fraude", "onveilig", "oplicht", "gevaarlijk", "onbetrouwbaar", "niebezpieczn", "oszuk", "oszust",
+        "nieuczciw", "dolandırıcı", "güvensiz", "tehlikeli", "sahte", "lừa đảo", "không an toàn", "nguy hiểm",
+        "gian lận", "giả mạo", "penipu", "tidak aman", "berbahaya", "palsu", "bedräg", "osäker", "farlig",
+        "oseriös", "жулик", "мошенн", "небезопасн", "опасн", "обман", "ненадёжн", "ненадежн", "απάτ",
+        "επικίνδυν", "ανασφαλ", "αναξιόπιστ", "احتيال", "غير آمن", "خطير", "محتال", "مزيف", "धोखा", "असुरक्षित",
+        "खतरनाक", "ख़तरनाक", "फर्जी", "फ़र्ज़ी", "มิจฉาชีพ", "ไม่ปลอดภัย", "อันตราย", "หลอกลวง", "骗", "不安全",
+        "危险", "不可靠", "詐欺", "危険", "安全でない", "悪質", "사기", "위험", "안전하지", "가짜",
         "घटिया", "बदतर", "壊れやすい", "品質が悪い", "故障が多い", "隠れた費用", "质量差", "容易坏", "隐藏费用",
     }
 )  # fmt: skip
