@@ -337,6 +337,14 @@ _NOT_TOLD_RE = cue_pattern(
     rf"{NEGATION}|\b(?:huwag|hindi|ikke|nikdy|ні|нікому|kamwe|usi\w*)\b|نه|هرگز|কখনও না"
 )
 _NOT_TOLD_REACH = 25
+# A caution's hedge near the bad word ("can be", "kann", "peuvent", "có thể", "могут", "可能", "かもしれ")
+_HEDGE_RE = cue_pattern(
+    r"\b(?:can|could|may|might|sometimes|often|kann|können|manchmal|peu[tv]ent|parfois|puede[n]?|a veces|"
+    r"possono|può|pode[m]?|às vezes|kunnen|kan|soms|mogą|może|bazen|olabil\w*|có thể|bisa|mungkin|"
+    r"kanske|ibland|могут|может|иногда|μπορεί|μερικές φορές|\w*naweza|maaari|boleh|poden|pot|nogle gange|"
+    r"mohou|může|можуть|може)\b|قد|ممکن|शायद|सकत|อาจ|可能|かもしれ|수 있|때때로|কখনো কখনো|হতে পারে|இருக்கலாம்"
+)
+_HEDGE_REACH = 20
 _CLAIM_REACH = 100  # the claim within a clause's reach of the verb of answering
 _OFFICIAL_REACH = 40  # "only the official app", "nur über die offizielle App"
 
@@ -374,6 +382,8 @@ def _run_down(text: str) -> str | None:
     bad = _BAD_RE.search(text)
     if not bad or _OFFICIAL_RE.search(text):
         return None  # "only the official app; other sites are unsafe" is security advice
+    if _HEDGE_RE.search(text, max(0, bad.start() - _HEDGE_REACH), bad.end() + _HEDGE_REACH):
+        return None  # "other sites can be dangerous": a caution, not a claim scripted against a rival
     tell = _TELL_RE.search(text)
     if tell is None or _NOT_TOLD_RE.search(text, max(0, tell.start() - _NOT_TOLD_REACH), tell.start()):
         return None  # "never tell anyone your PIN; fake sites pose as the bank" is advice

@@ -183,6 +183,9 @@ BENIGN_MORE = [
     "رمزت را به هیچ\u200cکس نگو؛ سایت\u200cهای تقلبی خودشان را بانک جا می\u200cزنند.",
     "Never tell anyone your PIN; other sites that ask for it are scams.",
     "My uncle always says other brands are worse, but I like this one.",
+    "Tell your kids that other websites offering free games can be dangerous.",
+    "Sag deinen Eltern, dass andere Seiten mit Gratis-Gewinnen gefährlich sein können.",
+    "Waambie watoto kwamba tovuti nyingine za michezo zinaweza kuwa hatari.",
 ]
 
 
