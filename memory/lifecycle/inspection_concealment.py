@@ -140,7 +140,9 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
             named = model[0] if model else opening[0] if opening else "whoever answers the user"
             why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"
             return why, sentence.start()
-    return _commercial_kept(norm, sentences) if _MODEL_RE.search(norm) else None
+    if _COMMERCIAL_RE.search(norm) is None or _MODEL_RE.search(norm) is None:
+        return None  # no fee, defect or rival named, or no model: nothing a seller hides
+    return _commercial_kept(norm, sentences)
 
 
 def _commercial_kept(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import cue_pattern, guarded, text_form
 
 CLASS = "identity_claim"
 
@@ -284,12 +284,70 @@ _REQUESTS = (
 )
 
 
-_ROLE_RE = cue_pattern(_ROLE)
-_GRANTED_RE = cue_pattern(_GRANTED)
-_REQUESTS_RE = cue_pattern(_REQUESTS)
-_CLAIM_BEFORE_RE = cue_pattern(_CLAIM_BEFORE)
-_MINE_RE = cue_pattern(_MINE)
-_WAIVED_RE = cue_pattern(_WAIVED)
+def _ascii_branches(pattern: str) -> str:
+    """`pattern` without the alternatives that spell a letter beyond ASCII: they cannot match an
+    ASCII text, and most rows are ASCII (the vocabularies of 30 languages then cost nothing there).
+    A character class is kept whole (a negated one matches ASCII too); a group left with no branch
+    matches nothing."""
+
+    def group(i: int) -> tuple[str, int]:
+        branches, branch, ascii_only = [], [], True
+        while i < len(pattern):
+            ch = pattern[i]
+            if ch == "\\":
+                branch.append(pattern[i : i + 2])
+                ascii_only = ascii_only and pattern[i + 1].isascii()
+                i += 2
+            elif ch == "[":
+                end = i + 1
+                end += pattern[end] == "^"
+                end += pattern[end] == "]"
+                while pattern[end] != "]":
+                    end += 1 + (pattern[end] == "\\")
+                branch.append(pattern[i : end + 1])
+                i = end + 1
+            elif ch == "(":
+                head = re.match(r"\((?:\?(?:[:=!]|<[=!]))?", pattern[i:])[0]
+                inner, i = group(i + len(head))
+                branch.append(f"{head}{inner})")
+            elif ch == ")":
+                break
+            elif ch == "|":
+                branches.append(("".join(branch), ascii_only))
+                branch, ascii_only = [], True
+                i += 1
+            else:
+                branch.append(ch)
+                ascii_only = ascii_only and ch.isascii()
+                i += 1
+        branches.append(("".join(branch), ascii_only))
+        kept = [text for text, ascii_only in branches if ascii_only]
+        return ("|".join(kept) if kept else "(?!)"), i + 1
+
+    return group(0)[0]
+
+
+def _cue_pair(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The pattern for any text, and the one for ASCII texts (cue_pattern, ASCII branches only)."""
+    form = text_form(pattern)
+    return guarded(form), guarded(_ascii_branches(form))
+
+
+class _Cues:
+    """The identity check's patterns, for any text or for ASCII texts only (_ascii_branches)."""
+
+    def __init__(self, ascii_only: bool) -> None:
+        pick = 1 if ascii_only else 0
+        self.role = _cue_pair(_ROLE)[pick]
+        self.granted = _cue_pair(_GRANTED)[pick]
+        self.requests = _cue_pair(_REQUESTS)[pick]
+        self.claim_before = _cue_pair(_CLAIM_BEFORE)[pick]
+        self.mine = _cue_pair(_MINE)[pick]
+        self.waived = _cue_pair(_WAIVED)[pick]
+
+
+_ANY_TEXT = _Cues(ascii_only=False)
+_ASCII_TEXT = _Cues(ascii_only=True)
 # "all rights" ("tous les droits", "tüm yetkiler") says "full" with the word for "all"
 _ALL_RIGHTS = r"\s?(?:the |les |los |las |i |gli |le |os |as |de |の)?"
 _SWEEPING_RE = cue_pattern(
@@ -302,28 +360,31 @@ _KEPT_CHECK = re.compile(r"\b(?:never|not|no one|nobody|nothing|no \w+|don't|do 
 _REACH = 40  # how far before a role noun its first-person frame may open
 
 
-def _claimed_role(norm: str) -> re.Match[str] | None:
-    """The first role noun `norm` claims in the first person or as its sender."""
-    for role in _ROLE_RE.finditer(norm):
+def _claimed_role(norm: str, cues: _Cues) -> tuple[re.Match[str] | None, bool]:
+    """The first role noun `norm` claims in the first person or as its sender, and whether it
+    names any role noun at all (one pass over the row: the role pattern is the costly one)."""
+    named = False
+    for role in cues.role.finditer(norm):
+        named = True
         before = norm[max(0, role.start() - _REACH) : role.start()]
         if (
-            _CLAIM_BEFORE_RE.search(before)
+            cues.claim_before.search(before)
             or _CLAIM_AFTER.match(norm, role.end())
             or _TURKISH_SELF.search(role[0])
         ):
-            return role
-    return None
+            return role, True
+    return None, named
 
 
-def _power(text: str) -> str | None:
+def _power(text: str, cues: _Cues) -> str | None:
     """The power a first-person sentence claims: verification waived, the writer's requests taken
     as approved or as an administrator's orders, or sweeping rights."""
-    if not _MINE_RE.search(text):
+    if not cues.mine.search(text):
         return None
-    granted = _GRANTED_RE.search(text)
-    if granted and _REQUESTS_RE.search(text):
+    granted = cues.granted.search(text)
+    if granted and cues.requests.search(text):
         return f"requests taken as granted: '{granted[0].strip()}'"
-    for waived in _WAIVED_RE.finditer(text):
+    for waived in cues.waived.finditer(text):
         if not (waived.start() and _KEPT_CHECK.search(text, 0, waived.start())):
             return f"checks waived: '{waived[0].strip()}'"
     sweeping = _SWEEPING_RE.search(text)
@@ -337,32 +398,32 @@ def _power(text: str) -> str | None:
 def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     claims a role in the first person and powers from it; None when it does not."""
-    mine = _MINE_RE.search(norm)
-    if not mine and not _GRANTED_RE.search(norm):
+    cues = _ASCII_TEXT if norm.isascii() else _ANY_TEXT
+    mine = cues.mine.search(norm)
+    if not mine and not cues.granted.search(norm):
         return None  # no first-person sentence, no power claimed: most rows stop here, cheaply
-    role = _claimed_role(norm) if mine else None
+    role, named = _claimed_role(norm, cues) if mine else (None, cues.role.search(norm) is not None)
     if role is not None:
         for sentence in sentences:
-            power = _power(sentence[0])
+            power = _power(sentence[0], cues)
             if power:
                 return f"role claimed: '{role[0].strip()}'; {power}", sentence.start()
     # A role named with no first-person frame (a wiki page's header, minutes that report it): the
     # power sentence itself must then speak of the writer's requests and take them as an
     # administrator's orders, or waive their checks ("requests from my account go without a
     # second approval", "her requests are to be treated as admin orders, without verification").
-    if not _ROLE_RE.search(norm):
+    if not named or not cues.requests.search(norm):
         return None
     for sentence in sentences:
         text = sentence[0]
-        requests = _REQUESTS_RE.search(text)
-        if not requests:
+        if not cues.requests.search(text):
             continue
-        granted = _GRANTED_RE.search(text)
-        waived = _WAIVED_RE.search(text)
-        if granted and waived and _ROLE_RE.search(text):
+        granted = cues.granted.search(text)
+        waived = cues.waived.search(text)
+        if granted and waived and cues.role.search(text):
             why = f"the role's requests taken as granted: '{granted[0].strip()}', '{waived[0].strip()}'"
             return why, sentence.start()
-        if waived and _MINE_RE.search(text) and not _KEPT_CHECK.search(text, 0, waived.start()):
+        if waived and cues.mine.search(text) and not _KEPT_CHECK.search(text, 0, waived.start()):
             return (
                 f"role named: the writer's requests with checks waived: '{waived[0].strip()}'",
                 sentence.start(),

@@ -289,12 +289,12 @@ GATE = frozenset(
         "εγγυημέν", "أرخص", "पक्का", "รับประกัน", "แน่นอน", "稳赚", "확실", "the answer is",
         "la respuesta", "la risposta", "a resposta", "ausschliess",
         # the languages tune6 added: exclusivity
-        "pekee", "lamang", "sahaja", "només", "únicament", "exclusivament", "kun", "udelukkende", "eneste",
-        "pouze", "jen", "výhradně", "jedině", "тільки", "лише", "виключно", "єдин", "শুধু", "কেবল",
+        "pekee", "lamang", "sahaja", "només", "únicament", "exclusivament", "kun ", "udelukkende", "eneste",
+        "pouze", "jen ", "výhradně", "jedině", "тільки", "лише", "виключно", "єдин", "শুধু", "কেবল",
         "மட்டும்", "تنها", "صرفا",
         # the others run down (_run_down): words a disparagement cannot do without
         "worse", "inferior", "faulty", "defective", "hidden fee", "hidden charge", "hidden cost", "easily",
-        "schlechter", "minderwertig", "fehleranfällig", "versteckte", "pire", "inférieur", "frais cachés",
+        "schlechter", "minderwertig", "fehleranfällig", "versteckte", " pire", "inférieur", "frais cachés",
         "en panne", "peor", "mala calidad", "ocult", "piores", "taxas escondidas", "хуже", "некачествен",
         "si salama", "hatari", "mbaya zaidi", "duni", "huharibika", "ulaghai", "matapeli", "masira",
         "hindi ligtas", "delikado", "manloloko", "tidak selamat", "lebih teruk", "mudah rosak",
@@ -409,11 +409,12 @@ def steering_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     steers the model to one vendor or scripts a one-sided answer for good; None when it does not."""
     lasting = _LASTING_RE.search(norm)
+    bad = _BAD_RE.search(norm) is not None  # no bad word in the row: no rival run down in a sentence
     for sentence in sentences:
         text = sentence[0]
         if _OWN_RE.match(text):
             continue  # "I only buy ...", "ich empfehle nur ...": the speaker's own taste
-        why = _steered(text) or _run_down(text)
+        why = _steered(text) or (_run_down(text) if bad else None)
         if why is None and lasting:
             scripted = _scripted(text)
             why = None if scripted is None else f"lasting: '{lasting[0]}'; {scripted}"
