@@ -243,7 +243,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
 #   clauses1    0.933 / 0.844, 0.935 / 0.849; unchanged (one-clause facts). Through the real
 #               pipeline (vectors._ranked patched): hybrid A 0.926 / 0.848 -> 0.933 / 0.859,
 #               B 0.935 / 0.850 -> 0.935 / 0.849: A's gain (k006 / k030-like rows: a question
-#               about one clause of a two-clause row) does not carry to B. Not kept.
+#               about one clause of a two-clause row) does not carry to B. LoCoMo dev (each
+#               turn's sentences as its clauses): hybrid r@5 / r@10 / all@10 / MRR 0.796 / 0.880 /
+#               0.754 / 0.616 -> 0.796 / 0.886 / 0.762 / 0.611 (tuning r@5 0.786 -> 0.792, MRR
+#               0.603 -> 0.595; held-out r@5 0.815 -> 0.803, r@10 0.888 -> 0.900); vector alone
+#               r@5 / r@10 0.449 / 0.557 -> 0.442 / 0.549. Not kept; r@10 and all@10 rise on
+#               both LoCoMo halves, the one sign for a stored vector per clause.
 #   center0.5   0.926 / 0.826, 0.921 / 0.844; 1.000 / 1.000, 1.000 / 0.938. Hybrid (pipeline):
 #               A 0.926 / 0.850, B 0.921 / 0.849, facts 1.000 / 0.932 -> 1.000 / 0.969. LoCoMo
 #               dev (eval-recall --locomo, the vector side centred over the scanned turns): vector
