@@ -255,7 +255,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 #               r@5 / r@10 0.449 / 0.557 -> 0.471 / 0.576, but hybrid r@5 / r@10 / MRR 0.796 /
 #               0.880 / 0.616 -> 0.774 / 0.874 / 0.600. A homogeneous store ("The user ..." facts,
 #               |mean| 0.47) gains, a varied one (recall.jsonl, |mean| 0.31) loses 2 B questions
-#               at r@5, and LoCoMo's hybrid falls. Not kept.
+#               at r@5, and LoCoMo's hybrid falls. The facts' gain needs a store of facts alone:
+#               the 30 facts stored among recall.jsonl's 160 rows (|mean| 0.29), facts B MRR
+#               0.854 -> 0.854 (0.5) / 0.823 (1), A 0.927 -> 0.938. Not kept, nor gated on |mean|
+#               (two stores, one each side, would set the threshold).
 #   proj1 / csls0.5 / negprf0.3: the same pattern (facts MRR up, recall.jsonl B r@5 down).
 # Measured once and dropped without a variant here (recall.jsonl A, vector r@5 / MRR from 0.926 /
 # 0.819): the corpus's own words nearest the query vector (MiniLM, one word a text) appended to
