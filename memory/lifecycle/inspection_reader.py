@@ -54,7 +54,7 @@ _MACHINE = (
     r"công cụ|chương trình|phần mềm|hệ thống|trợ lý(?: ảo| ai)?|"
     r"alat|perangkat lunak|sistem|asisten(?: virtual)?|aplikasi|"
     r"verktyg\w*|programmet|systemet|"
-    r"инструмент\w*|программ\w*|систем\w*|"
+    r"инструмент\w*|программ\w*|систем\w*|помощник\w*|"  # помощник: a helper, a person as often
     r"εργαλεί\w*|πρόγραμμ\w*|λογισμικ\w*|σύστημ\w*|συστήματ\w*)\b|"
     + MODEL_ANY_TIER
     + "|"
