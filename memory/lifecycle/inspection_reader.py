@@ -170,11 +170,12 @@ _THIS = (
     r"deze|dit|ten|tę|tego|tej|to|bu|này|ini|denna|detta|dessa|den här|det här|эт\w*|αυτ\w*)\b|"
     r"هذه|هذا|इस|इन|นี้|这|此|本|この|이 "
 )
-# A duty right after a quoted page's reader: the lexicon's DUTY (must, should, are to ...), Polish
+# A duty right after a quoted page's reader: the lexicon's DUTY (must, should, are to ...; the
+# Turkish ending as a whole word here, the window opening on words), Polish
 # "ma" / "mają" (read here, right after their subject), German "haben ... zu"; the Chinese and Thai
 # duty words open the clause.
 _DUTY = (
-    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu)\b)|"
+    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\w+{DUTY_ENDING}\b|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu)\b)|"
     r"^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
 )
 # Verb-final languages close the clause on the duty: "-malıdır", "してください", "해야 합니다", "बताएं".
