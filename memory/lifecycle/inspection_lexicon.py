@@ -676,10 +676,11 @@ def _words(words: tuple[str, ...]) -> str:
 
 
 _DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)
-DUTY = (
-    rf"\b(?:{_words(_DUTY_SPACED)})\b|{DUTY_ENDING}\b|"
-    rf"{_words(DUTY_BY_LANGUAGE['unspaced'])}"
-)
+# The duty words; DUTY adds the Turkish ending. DEONTIC reads the words only: the ending, a suffix,
+# may start at any "m" inside a word, and the model's conduct in Turkish is the cue group's and
+# the reader's to find ("asistan ... reddetmeli").
+DUTY_WORDS = rf"\b(?:{_words(_DUTY_SPACED)})\b|{_words(DUTY_BY_LANGUAGE['unspaced'])}"
+DUTY = rf"{DUTY_WORDS}|{DUTY_ENDING}\b"
 # The languages MODEL_OBLIGATION_OTHER reads the model obliged in (either word order), with their
 # permissions "darf" and "mag" (a rule for the model too).
 _MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl') for w in DUTY_BY_LANGUAGE[lang]), 'darf', 'mag'))})"
@@ -703,9 +704,9 @@ MODEL_NAMED = (
     rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
     r"アシスタント|モデル|エージェント|助手|ассистент"
 )
-# ... with what it must, may or now does: a duty (DUTY), a permission, a new power or role.
+# ... with what it must, may or now does: a duty (DUTY_WORDS), a permission, a new power or role.
 DEONTIC = (
-    rf"{DUTY}|"
+    rf"{DUTY_WORDS}|"
     r"\b(?:may|can now|is allowed|are allowed|is permitted|are permitted|acts? as|is now|are now|gets?|will now|"
     r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
     # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
