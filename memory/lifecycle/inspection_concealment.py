@@ -14,16 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import MODEL_NO_AGENT, PROHIBITIVE, SERVED, USER
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 CLASS = "model_concealment"
 
-_MODEL = (
-    r"\b(?:assistant|assistente?|asistente|assistent|asystent\w*|asystenc\w*|asistan|ai|ki|ia|bot|chatbot|llm|model|"
-    r"modèle|modelo|modello|agent de ia|support bot|βοηθ\w*)\b|ассистент|アシスタント|助手|모델|어시스턴트|"
-    r"챗봇|인공지능|ai助手|"
-    r"एआई|सहायक|المساعد|الذكاء الاصطناعي|ผู้ช่วย|เอไอ"
-)
 # a disclosure negated, or a verb of hiding, in the languages the inspection reads most
 _HIDDEN = (
     r"\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|not to|without)\s+(?:\w+\s+)?"
@@ -67,36 +62,20 @@ _HIDDEN = (
     r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
     r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
 )
-# Prohibitive forms that are orders wherever they stand (verb-final languages put them last:
-# "उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
-_PROHIBITIVE = (
-    r"मत\s+(?:बता|कह)|\bsöyleme\b|\bbahsetme\b|\bhaber verme\b|(?:말하지|알리지|언급하지)\s*마|"
-    r"伏せ|言わないで|知らせないで|教えないで|(?:不要|别|切勿)(?:让|告诉)|\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+sepa|\bđừng\b|\bjangan\b"
-)
 # the one kept in the dark: the user, customer or operator the model serves
-_KEPT_FROM = (
-    r"\b(?:users?|customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|utilisateur\w*|usuari\w*|utent\w*|"
-    r"usuári\w*|client\w*|nutzer\w*|kund\w*|gebruiker\w*|użytkownik\w*|kullanıcı\w*|användar\w*)\b|"
-    r"пользовател|клиент|оператор|用户|客户|ユーザー|顧客|사용자|고객|χρήστ\w*|πελάτ\w*|उपयोगकर्ता|ग्राहक|المستخدم|العميل|ผู้ใช้|ลูกค้า|"
-    r"người dùng|khách hàng|\bpengguna\b|\bpelanggan\b"
-)
-# The user alone (not a customer or caller, whom staff procedures name): an order about what to keep
-# from "the user", with no one else as its subject, is an order to whoever answers the user.
-_USER = (
-    r"\b(?:the user|users?|utilisateur\w*|usuari\w*|utent\w*|nutzer\w*|användar\w*|gebruiker\w*|"
-    r"użytkownik\w*|kullanıcı\w*|usuári\w*|pengguna)\b|пользовател|用户|ユーザー|사용자|χρήστ|उपयोगकर्ता|المستخدم|ผู้ใช้|"
-    r"người dùng"
-)
+_KEPT_FROM = rf"{USER}|{SERVED}"
 
 
-_MODEL_RE = cue_pattern(_MODEL)
+_MODEL_RE = cue_pattern(MODEL_NO_AGENT)  # not "agent": staff are agents too
 _HIDDEN_RE = cue_pattern(_HIDDEN)
 _KEPT_FROM_RE = cue_pattern(_KEPT_FROM)
-_USER_RE = cue_pattern(_USER)
+# The user alone (USER: not a customer or caller, whom staff procedures name): an order about what
+# to keep from "the user", with no one else as its subject, is an order to whoever answers the user.
+_USER_RE = cue_pattern(USER)
 # what may open an order before its verb: a condition clause ("if anyone asks, ..."), a label
 # ("Note: ..."), an adverb; a named subject ("staff never tell ...", "Anna won't mention ...") may not
 _ORDER_OPENING = re.compile(r"(?:^|[,;:，；：]\s*)(?:\w+ly\s+|please\s+|and\s+|surtout\s+)?$")
-_PROHIBITIVE_RE = cue_pattern(_PROHIBITIVE)
+_PROHIBITIVE_RE = cue_pattern(PROHIBITIVE)
 _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the address within the row's first words
 # the address closed by a comma or a colon ("へ：", "注意：")
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")

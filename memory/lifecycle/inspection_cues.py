@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_lexicon import DUTY_AFTER_SUBJECT, DUTY_BY_LANGUAGE, DUTY_ENDINGS, HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import LiteralScan, text_form
 
 _PUNCT = re.compile(r"[\s.,;:!?()\[\]{}\"'«»“”‘’|<>/\\=*#`~_\-，。：；！？、（）「」『』]+")
@@ -311,13 +311,18 @@ _RAW_GROUPS[NOW_GROUP] = tuple(f" {word} " if word.isascii() else word for word 
 # "asystent powinien", "asistan ... reddetmeli"; English "should"/"must" are requests already).
 # Alone it orders nothing (a person's duties use these words too): with the model named it makes
 # a row directive (classifier.directive), where an act verb of every language is not listed.
+# The words are the lexicon's DUTY, without English.
 _RAW_GROUPS["oblige"] = (
-    " soll ", " sollte", " sollen ", " muss ", " müssen", " doit ", " doivent ", " devrait", " debe ", " deben ",
-    " debería", " tiene que", " deve ", " devono ", " dovrebbe", " tem de ", " tem que ", " precisa ", " moet ",
-    " moeten ", " dient ", " powinien", " powinna", " powinno", " musi ", " ma ", " ska ", " måste ", " skal ",
-    " harus ", " phải ", "meli ", "malı ", " gerekir", "должен", "должна", "обязан", "必须", "应该", "应当",
-    "すること", "べき", "해야", "चाहिए", "يجب",
-)  # fmt: skip
+    *(
+        f" {word} "
+        for lang, words in DUTY_BY_LANGUAGE.items()
+        if lang not in ("en", "unspaced")
+        for word in words
+    ),
+    *(f" {word} " for word in DUTY_AFTER_SUBJECT),
+    *(f"{ending} " for ending in DUTY_ENDINGS),  # a word's ending: "reddetmeli"
+    *DUTY_BY_LANGUAGE["unspaced"],
+)
 
 
 def _alternation(words: tuple[str, ...], *, ascii_words: bool) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import MODEL_ANY_TIER
 from memory.lifecycle.inspection_patterns import cue_pattern
 
 FICTION_CLASS = "fiction_carried_over"
@@ -214,11 +215,6 @@ _PERMIT_KEY = (
     r"разрешен|επιτρέπ|مسموح|अनुमति|อนุญาต|允许|許可|허용|"
     r"صلاحية|権限$|权限$|권한$"
 )
-# the model named in the data (a section header, a key prefix, a comment)
-_MODEL = (
-    r"\b(?:assistant\w*|assistent\w*|asistente|assistente|asystent\w*|asistan\w*|asisten|ai|bot|agent|model|llm)\b|"
-    r"trợ[_ ]lý|ассистент|βοηθ|المساعد|مساعد|सहायक|ผู้ช่วย|助手|アシスタント|エージェント|비서|어시스턴트|에이전트|人工智能|\bии\b"
-)
 _ROLE_KEY_RE = _c(_ROLE_KEY)
 # the power is the whole value, or with one word more ("مدير النظام", "full access"): not prose
 _POWER_RE = _c(rf"^(?:{_POWER})(?:[\s_]+[^\s_]+)?\s*$")
@@ -226,7 +222,8 @@ _CHECK_KEY_RE = _c(_CHECK_KEY)
 _OFF_RE = _c(_OFF_VALUE)
 _ON_RE = _c(_ON_VALUE)
 _PERMIT_KEY_RE = _c(_PERMIT_KEY)
-_MODEL_RE = _c(_MODEL)
+# the model named in the data (a section header, a key prefix, a comment): any tier of it
+_MODEL_RE = _c(MODEL_ANY_TIER)
 # keys of one's own devices or display: a switch there is no control ("automatisch_speichern = aus")
 _REQUIRED_WORD = _c(
     r"requir|necess|erforderlich|nötig|requis|requise|requiere|richiest|necessári|nodig|vereist|wymagan|gerekli|"

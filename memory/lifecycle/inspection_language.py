@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF003 -- letters of other scripts are matched on purpose
+# ruff: noqa: RUF003 -- letters of other scripts are matched on purpose
 """The rows the inspection cannot read, pure (no Django): written in a language none of its cue
 lists covers.
 
@@ -17,6 +17,8 @@ none of the commonest words of the Latin-script languages the cues cover.
 from __future__ import annotations
 
 import re
+
+from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD
 
 # Scripts no cue list writes: (first, last) code points.
 _UNREAD_SCRIPTS = (
@@ -72,11 +74,8 @@ _CODE_MARK = re.compile(r"[{};=]")
 _CODE_MARKS = 3
 _MIN_WORDS = 6  # a short label or a name is no prose to judge
 _KNOWN_SHARE = 0.08  # below this share of known words, Latin prose is in a language not read
-# The model named as every language borrows it, or "AI" in the scripts above
-_BORROWED_MODEL = re.compile(
-    r"(?<![\w-])(?:a\.?i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini)(?![\w])|"
-    r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"
-)
+# The model named as every language borrows it, or "AI" in the scripts above (the lexicon's words)
+_BORROWED_MODEL = re.compile(rf"(?<![\w-])(?:{MODEL_BORROWED})(?![\w])|{MODEL_UNREAD}")
 _DESTINATION = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 
 

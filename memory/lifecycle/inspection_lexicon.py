@@ -1,4 +1,4 @@
-# ruff: noqa: E501, RUF001 -- word lists read better unbroken; full-width punctuation is matched on purpose
+# ruff: noqa: E501, RUF001, RUF003 -- word lists read better unbroken; full-width punctuation is matched on purpose
 """The semantic layer's lexicon (see inspection_semantic.py): multilingual cue groups.
 
 Each group names one idea in several languages (English, German, French, Spanish, Italian,
@@ -11,6 +11,8 @@ A group is a set of words with their common inflections, not a list of sentences
 
 from __future__ import annotations
 
+import re
+
 # Cyrillic and Greek letters that render like Latin ones, mapped as normalise() maps them (lower
 # case). The semantic layer runs its patterns through the same map, so a Russian word in this
 # lexicon meets the normalised text ("говори" is matched as it reads after the map).
@@ -19,34 +21,137 @@ HOMOGLYPHS = str.maketrans(
     "aeopcyxijsdhlkmtbnrabenikvoptuxz",
 )
 
-# The model (or an automated reader) named. Ambiguous nouns ("assistant", "agent", "helper":
-# people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
-MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
+# -- the model named: one vocabulary in tiers, by language ------------------------------------
+# Regular-expression fragments by language. Words of scripts that \b does not bound (no spaces
+# between words, or vowel marks \w does not cover) are found as they stand. A module reads the
+# tiers it can afford: a support "agent" is a person as often as a model, an "assistant" less so.
+# The names every language borrows (the languages the inspection does not read too).
+MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
+# "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
+# Persian, Georgian, Cherokee): inspection_language names the model with them.
+MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"
+# Never a person: the AI, a bot, a language model.
+MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "borrowed": (MODEL_BORROWED,),
+    "en": (r"(?:large )?language models?",),
+    "de": ("ki", r"ki-\w+", r"k[üu]nstliche intelligenz", r"sprachmodell\w*"),
+    "fr": ("ia", "intelligence artificielle", "mod[eè]les? de langage"),
+    "es": ("inteligencia artificial", "modelos? de lenguaje"),
+    "it": ("intelligenza artificiale",),
+    "pl": (r"sztuczn\w* inteligencj\w*",),
+    "tr": (r"yapay zek[aâ]\w*",),
+    "el": (r"τεχνητ\w* νοημοσύν\w*",),
+    "ru": ("ии", r"нейросет\w*", r"бот\w*"),
+    "ja": ("人工知能", "言語モデル", "チャットボット", "ボット"),
+    "zh": ("ai助手", "人工智能", "机器人"),
+    "ko": ("인공지능", "챗봇", "봇"),
+    "hi": ("एआई", "चैटबॉट", "बॉट"),
+    "ar": ("الذكاء الاصطناعي",),
+    "th": ("เอไอ", "บอท"),
+}
+# An assistant: the model in most rows that name one, a person's assistant in some.
+MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"assistant\w*", "support bot"),
+    "de/nl/sv/it/pt": (r"assistent\w*",),  # Assistent, assistente, assistenti
+    "fr": ("assistante?s?",),
+    "es": ("asistentes?",),
+    "pl": (r"asystent\w*", r"asystenc\w*"),
+    "tr": (r"asistan\w*",),
+    "id": ("asisten",),
+    "vi": (r"trợ[_ ]lý",),
+    "el": (r"βοηθ\w*",),
+    "ru": (r"ассистент\w*",),
+    "ja": ("アシスタント",),
+    "zh": ("助手",),
+    "ko": ("어시스턴트", "비서"),
+    "hi": ("सहायक",),
+    "ar": ("المساعد", "مساعد"),
+    "th": ("ผู้ช่วย",),
+}
+# A model: a language model, or a model of anything (a pricing model, a car model).
+MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("models?",),
+    "fr": ("mod[eè]les?", "agent de ia"),
+    "es/pt": ("modelos?",),
+    "de/it/nl/sv": (r"modell\w*",),  # Modell, modello, modellen
+    "vi": ("mô hình",),
+    "el": (r"μοντέλ\w*",),
+    "ru": (r"модел\w*",),
+    "ja": ("モデル",),
+    "zh": ("模型",),
+    "ko": ("모델",),
+    "hi": ("मॉडल",),
+    "th": ("โมเดล",),
+}
+# An agent or a helper: a person (a support agent) as often as a model.
+MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("agents?",),
+    "es/pt/it": ("agentes?",),
+    "ja": ("エージェント",),
+    "ko": ("에이전트",),
+}
+# A helper or a machine: a person or a thing as often as a model (only in an addressing form).
+MODEL_HELPER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("helpers?", "machines?"),
+    "de": ("helfer",),
+    "es": ("ayudantes?",),
+}
+# Phrases that name the model with a word that alone may not ("virtual assistant", "AI tool",
+# "agente virtual", "digitaler Helfer").
+MODEL_PHRASES = (
+    r"(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|assistants?|chat ?bots?|bots?|llms?|"
-    r"(?:large )?language models?|models?|agents?|helpers?|copilots?|chatgpt|gpt|claude|gemini|"
-    r"ki(?:-\w+)?|ki-assistent\w*|assistent(?:en|in)?|sprachmodell\w*|helfer|"
-    r"ia|intelligence artificielle|assistante?s?|mod[eè]les?(?: de langage)?|agents?|"
-    r"inteligencia artificial|asistentes?|modelos?(?: de lenguaje)?|agentes?|ayudantes?|"
-    r"intelligenza artificiale|assistente|modello|"
-    r"ai-assistent|"
-    r"アシスタント|ai|人工知能|言語モデル|モデル|ボット|チャットボット|エージェント|"
-    r"ai助手|助手|人工智能|模型|机器人|"
-    r"ассистент\w*|ии|бот\w*|модел\w*|нейросет\w*)"
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
 )
-# Unambiguous model nouns: naming one of these as the doer of an obligation is enough.
+# Scripts written without spaces between words (Japanese, Chinese, Thai), or whose vowel marks \w
+# does not cover (Devanagari); Korean and Arabic words are matched as they stand too ("AI에게").
+_UNSPACED = re.compile(r"[\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# The languages ADDRESS_FORMS reads (its prepositions, determiners and vocatives are theirs).
+ADDRESS_LANGUAGES = frozenset({"borrowed", "en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "ja", "zh"})
+
+
+def _tier(
+    *tiers: dict[str, tuple[str, ...]], bounded: bool = True, languages: frozenset[str] | None = None
+) -> str:
+    """The tiers' words as one alternation (of the `languages` only, when given: a key
+    "de/nl/sv" is any of them); `bounded` puts the spaced words between word boundaries (MODEL
+    and STRONG_MODEL are not: the forms around them say where a word ends, and "KIへ" ends on a
+    particle)."""
+    words = [
+        w
+        for tier in tiers
+        for key, ws in tier.items()
+        if languages is None or languages.intersection(key.split("/"))
+        for w in ws
+    ]
+    spaced = "|".join(w for w in words if not _UNSPACED.search(w))
+    unspaced = "|".join(w for w in words if _UNSPACED.search(w))
+    return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
+
+
+# The model named where a person could be meant by "agent" (a support agent): the AI, an
+# assistant, a model (inspection_concealment: "staff never tell callers the PIN" names no model).
+MODEL_NO_AGENT = _tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE)
+# Every tier: where the context says a model is meant (a settings key "agent.role", a section header).
+MODEL_ANY_TIER = _tier(
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE
+)
+
+# The model (or an automated reader) named: every tier, in the languages of the addressing forms
+# (a Greek or Thai noun after "to the" is no form they know, and each word more is tried at every
+# position where one could start). Ambiguous nouns ("assistant", "agent", "helper": people too)
+# count only in an addressing form (see ADDRESS_FORMS), never on their own.
+_EVERY_TIER = (
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
+    MODEL_HELPER_BY_LANGUAGE,
+)  # fmt: skip
+MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False, languages=ADDRESS_LANGUAGES)})"
+# Unambiguous model nouns: naming one of these as the doer of an obligation is enough (the AI tier,
+# and the Polish "asystent", "the assistant", "the model", a "machine"), in the same languages.
 STRONG_MODEL = (
-    r"(?:(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
-    r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
-    r"asystent\w*|sztuczn\w* inteligencj\w*|machines?|"
-    r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai|a\.i\.|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|chat ?bots?|bots?|llms?|language models?|"
-    r"chatgpt|gpt|claude|gemini|copilots?|ki|ki-\w+|sprachmodell\w*|ia|intelligence artificielle|"
-    r"inteligencia artificial|intelligenza artificiale|the assistant|the model|"
-    r"(?:virtual|digital|automated|machine|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|summari[sz]ers?))"
+    rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False, languages=ADDRESS_LANGUAGES)}|"
+    r"asystent\w*|machines?|the assistant|the model)"
 )
 _DET = (
     r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
@@ -361,11 +466,54 @@ PERMITTED_TO = (
     r"mag|mogen|mog[ąa]|mo[żz]e|boleh|dapat|bisa|f[åa]r|kan|m[åa]|могут|может|можно|μπορ\w*|c[óo] th[ểe]|"
     r"\w+ebilir|\w+abilir)\b|يمكن|يجوز|सकते|सकता|सकती|สามารถ|ได้|可以|能|てよい|てもよい|ていい|해도|할 수)"
 )
+# A negation: the words that turn a statement or an order round, by language (the one list of
+# them; inspection_sweeping reads it before an act's verb, the semantic layer in a sentence).
+# Chinese 不 before 经 / 需 / 用 / 必 is "without" or "no need" (WITHOUT, NOT_NEEDED), no negation.
 NEGATION = (
-    r"(?:\b(?:not|never|no|nicht|nie|niemals|kein\w*|ne|pas|jamais|nunca|non|mai|n[ãa]o|niet|nooit|geen|nigdy|"
-    r"de[ğg]il|asla|hi[çc]bir|kh[ôo]ng|tidak|jangan|inte|aldrig|ingenting|ej|не|ни|ничего|δεν|μην|ποτ[έε]|"
-    r"nothing|none|nichts|rien|nada|niente|niets)\b|不(?!经|需|用|必)|别|勿|禁止|ない|いけません|"
-    r"지 마|(?<![가-힣])(?:안|못) |(?<!\S)(?:لا|لن|ليس|नहीं|मत)(?!\S)|ไม่|ห้าม|อย่า)"
+    r"(?:\b(?:not|never|no|nothing|none|don't|do\s+not|mustn't|must\s+not|no\s+longer|not\s+to|"  # English
+    r"nicht|nie|niemals|kein\w*|nichts|"  # German
+    r"ne|n'|pas|jamais|rien|"  # French
+    r"nunca|jam[áa]s|nada|"  # Spanish ("no" above)
+    r"non|mai|niente|"  # Italian
+    r"n[ãa]o|"  # Portuguese
+    r"niet|nooit|geen|niets|"  # Dutch
+    r"nigdy|"  # Polish ("nie" above)
+    r"de[ğg]il|asla|hi[çc]bir|"  # Turkish
+    r"kh[ôo]ng|đừng|chớ|"  # Vietnamese
+    r"tidak|jangan|"  # Indonesian
+    r"inte|aldrig|ingenting|ej|"  # Swedish
+    r"не|ни|ничего|никогда|"  # Russian
+    r"δεν|μην|ποτ[έε])\b|"  # Greek
+    r"不(?!经|需|用|必)|别|勿|禁止|ない|いけません|"  # Chinese, Japanese
+    r"지 마|(?<![가-힣])(?:안|못) |절대|"  # Korean
+    r"(?<!\S)(?:لا|لن|ليس|नहीं|मत|कभी)(?!\S)|ไม่|ห้าม|อย่า)"  # Arabic, Hindi, Thai
+)
+# The user: the one the model answers, by language. Whole words, stems (any ending) and words of
+# scripts that inflect without a space (found as they stand). One list: inspection_concealment reads
+# it as a pattern (USER), the semantic layer's gate as substrings (USER_GATE_WORDS).
+_USER_WORDS = ("user", "users", "pengguna")  # English, Indonesian ("penggunaan" is "use")
+_USER_STEMS = (
+    "utilisateur", "usuari", "usuári", "utent", "nutzer", "användar", "gebruiker", "użytkownik",
+    "kullanıcı",
+)  # fmt: skip  # French, Spanish, Portuguese, Italian, German, Swedish, Dutch, Polish, Turkish
+_USER_SCRIPT = (
+    "пользовател", "χρήστ", "用户", "ユーザー", "사용자", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
+)  # fmt: skip
+USER = rf"\b(?:{'|'.join(_USER_WORDS)})\b|\b(?:{'|'.join(_USER_STEMS)})\w*|{'|'.join(_USER_SCRIPT)}"
+USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
+# Beside the user, the others a model serves and could keep something from: customers, callers,
+# operators, administrators.
+SERVED = (
+    r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|"
+    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan)\b|"
+    r"клиент|оператор|客户|顧客|고객|πελάτ|ग्राहक|العميل|ลูกค้า|khách hàng"
+)
+# Narrower than NEGATION: a prohibitive of telling, an order not to tell wherever it stands (a
+# negation alone may be a report: "the user did not mention it"); verb-final languages put it last
+# ("उपयोगकर्ता को मत बताना", "kullanıcıya ... söyleme", "사용자에게 말하지 마", "ユーザーには伏せておく")
+PROHIBITIVE = (
+    r"मत\s+(?:बता|कह)|\bsöyleme\b|\bbahsetme\b|\bhaber verme\b|(?:말하지|알리지|언급하지)\s*마|"
+    r"伏せ|言わないで|知らせないで|教えないで|(?:不要|别|切勿)(?:让|告诉)|\bque\s+(?:el|la|los|las)\s+\w+\s+no\s+sepa|\bđừng\b|\bjangan\b"
 )
 # What makes a loosened control sweeping, or the model its beneficiary.
 SWEEPING = (
@@ -490,41 +638,82 @@ NARROW = (
     r"small|minor|low-value|kleine[nr]?|geringe[nr]?|petite?s?|pequeñ[oa]s?|piccol[oie])\b"
 )
 
+# A duty: the modal verbs of obligation, by language (third person, singular and plural, as a rule
+# of conduct is written). The one list: the semantic layer's DEONTIC and MODEL_OBLIGATION_OTHER,
+# the cue group "oblige" (inspection_cues) and a quoted page's duty (inspection_reader) read it.
+DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("must", "shall", "should", "has to", "have to", "need to", "needs to", "is to", "are to",
+           "are required to", "is expected to", "are expected to", "is supposed to"),
+    "de": ("muss", "müssen", "mussen", "soll", "sollen", "sollte", "sollten"),
+    "fr": ("doit", "doivent", "devra", "devront", "devrait", "devraient", "sont tenus"),
+    "es": ("debe", "deben", "deberá", "deberán", "debería", "deberia", "deberían", "tiene que", "tienen que",
+           "han de"),
+    "it": ("deve", "devono", "dovrà", "dovranno", "dovrebbe", "dovrebbero", "sono tenuti"),
+    "pt": ("deve", "devem", "deverá", "deverão", "deveriam", "tem de", "tem que", "têm de", "têm que",
+           "precisa", "precisam"),
+    "nl": ("moet", "moeten", "dient", "dienen"),
+    "pl": ("musi", "muszą", "powinien", "powinna", "powinno", "powinny", "powinni"),
+    "sv/da/no": ("ska", "skall", "måste", "bör", "skal", "må", "bør"),
+    "cs/ro/hu/fi": ("musí", "trebuie", "kell", "täytyy", "pitää"),
+    "id": ("harus", "wajib", "perlu", "hendaknya"),
+    "vi": ("phải", "cần", "nên"),
+    "tr": ("gerekir", "zorunda"),
+    "el": ("πρέπει", "οφείλει", "οφείλουν"),
+    "ru/uk": ("должен", "должна", "должны", "обязан", "обязаны", "следует", "нужно", "повинен", "повинна"),
+    # scripts written without spaces between words, or whose marks \b does not see: found as they stand
+    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร"),
+}  # fmt: skip
+# Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
+# the literal endings the cue group "oblige" lists.
+DUTY_ENDING = r"\B(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
+DUTY_ENDINGS = ("meli", "malı")
+# Polish "ma" / "mają" (is to, are to) read only right after their subject: Italian "ma" is "but".
+DUTY_AFTER_SUBJECT = ("ma", "mają")
+
+
+def _words(words: tuple[str, ...]) -> str:
+    return "|".join(w.replace(" ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
+
+
+_DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)
+# The duty words; DUTY adds the Turkish ending. DEONTIC reads the words only: the ending, a suffix,
+# may start at any "m" inside a word, and the model's conduct in Turkish is the cue group's and
+# the reader's to find ("asistan ... reddetmeli").
+DUTY_WORDS = rf"\b(?:{_words(_DUTY_SPACED)})\b|{_words(DUTY_BY_LANGUAGE['unspaced'])}"
+DUTY = rf"{DUTY_WORDS}|{DUTY_ENDING}\b"
+# The languages MODEL_OBLIGATION_OTHER reads the model obliged in (either word order), with their
+# permissions "darf" and "mag" (a rule for the model too).
+_MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl') for w in DUTY_BY_LANGUAGE[lang]), 'darf', 'mag'))})"
+
+# (the model tiers in the languages of those modals)
+_OTHER_LANGUAGES = frozenset({"borrowed", "de", "fr", "es", "it", "pt", "nl"})
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
-_MODEL_NOUN_OTHER = (
-    r"(?:ki|ki-\w+|assistent(?:en|in)?|sprachmodell\w*|bot|chatbot|ia|assistante?|mod[eè]le|asistente|modelo|"
-    r"assistente|modello|ai|llm)"
-)
-_MODAL_OTHER = (
-    r"(?:soll|sollte|sollen|muss|m[üu]ssen|darf|doit|doivent|devrait|devra|debe|deben|deber[ií]a|deve|devono|"
-    r"dovrebbe|tem de|precisa|moet|mag)"
-)
+_MODEL_NOUN_OTHER = rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False, languages=_OTHER_LANGUAGES)})"
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
     r"(?:アシスタント|ai|モデル|ボット|エージェント|助手|模型)(?:は|が)[^。\n]{0,60}(?:すること|こと。|ください|しなさい|べき|てかまいません|ても構いません|てもよい|てよい|应该|必须)"
 )
 
-# The model named plainly (no "the support agent": people are agents too) ...
+# The model named plainly (no "the support agent": people are agents too) ... STRONG_MODEL, with
+# the English assistant and a few unspaced nouns: narrower than the assistant tier ("si el asistente
+# no sabe la respuesta, debe ..." is a help desk's procedure). "ии" is STRONG_MODEL's, as a word
+# (unbounded it matched every Russian "-ии" ending: "бухгалтерии").
 MODEL_NAMED = (
-    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia|ia|ki)\b|"
-    r"アシスタント|モデル|エージェント|助手|ассистент|ии"
+    rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
+    r"アシスタント|モデル|エージェント|助手|ассистент"
 )
-# ... with what it must, may or now does: duty, permission, a new power or role.
+# ... with what it must, may or now does: a duty (DUTY_WORDS), a permission, a new power or role.
 DEONTIC = (
-    r"\b(?:must|shall|should|may|can now|is allowed|are allowed|is permitted|are permitted|has to|have to|needs? to|"
-    r"is to|are to|acts? as|is now|are now|gets?|will now|is expected to|is supposed to|"
-    r"devra|devront|doit|doivent|peut|peuvent|darf|d[üu]rfen|soll|sollen|muss|m[üu]ssen|debe|deben|puede|pueden|"
-    r"deve|devono|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
-    # the same modals in more languages (plural forms too): Portuguese, Dutch, Polish, Swedish, Danish and
-    # Norwegian, Czech, Romanian, Hungarian, Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
-    r"devem|pode|podem|precisa|precisam|moet|moeten|mag|mogen|musi|muszą|muszą|powinien|powinna|powinny|może|mogą|"
-    r"ska|skall|måste|bör|får|skal|må|bør|musí|smí|může|mohou|trebuie|poate|pot|kell|szabad|harus|wajib|boleh|"
-    r"phải|nên|được phép|täytyy|pitää|saa|πρέπει|μπορεί|οφείλει|должны|может|могут|повинен|повинна|може)\b|"
-    r"べき|こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|必须|应该|应当|需要|"
-    r"해야|하세요|할 수 있|يجب|ينبغي|يمكن|يحق|चाहिए|सकता|सकती|ต้อง|ควร|สามารถ|"
-    r"должен|должна|всегда|никогда"
+    rf"{DUTY_WORDS}|"
+    r"\b(?:may|can now|is allowed|are allowed|is permitted|are permitted|acts? as|is now|are now|gets?|will now|"
+    r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
+    # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
+    # Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
+    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|saa|μπορεί|может|могут|може)\b|"
+    r"こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|需要|하세요|할 수 있|يمكن|يحق|सकता|सकती|"
+    r"สามารถ|всегда|никогда"
 )
 
 # A power of the model switched on: "the AI's ability to delete repositories has been enabled".

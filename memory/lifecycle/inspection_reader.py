@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import DUTY, DUTY_AFTER_SUBJECT, DUTY_ENDING, MODEL_ANY_TIER
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "reader_addressed"
@@ -37,32 +38,35 @@ def _ar(words: str) -> str:
     return "|".join("[\u064b-\u0652]*".join(word) for word in words.split())
 
 
-# A machine that reads: tools, programs, systems, bots, AIs, assistants, models.
+# A machine that reads: tools, programs, systems, apps, scripts; and the model (the lexicon's tiers:
+# bots, AIs, assistants, models, agents).
 _MACHINE = (
-    r"\b(?:tools?|programs?|programmes?|software|systems?|bots?|chat ?bots?|ais?|a\.i\.|assistants?|models?|llms?|agents?|scripts?|"
-    r"summari[sz]ers?|parsers?|crawlers?|pipelines?|apps?|plugins?|copilots?|"
-    r"programm\w*|werkzeug\w*|systeme?n?|ki|ki-\w+|assistent\w*|modell\w*|skripte?|anwendung\w*|"
-    r"outils?|logiciels?|syst[èe]mes?|robots?|ia|assistante?s?|mod[èe]les?|applications?|"
-    r"herramientas?|programas?|sistemas?|asistentes?|modelos?|aplicaci[óo]n\w*|ias|"
-    r"strument[oi]|programm[ai]|assistent[ei]|modell[oi]|applicazion[ei]|"
+    r"\b(?:tools?|programs?|programmes?|software|systems?|ais|scripts?|summari[sz]ers?|parsers?|crawlers?|pipelines?|"
+    r"apps?|plugins?|robots?|"
+    r"programm\w*|werkzeug\w*|systeme?n?|skripte?|anwendung\w*|"
+    r"outils?|logiciels?|syst[èe]mes?|applications?|"
+    r"herramientas?|programas?|sistemas?|aplicaci[óo]n\w*|ias|"
+    r"strument[oi]|programm[ai]|applicazion[ei]|"
     r"ferramentas?|rob[ôo]s?|aplicativos?|"
-    r"systeem|systemen|programma's|modellen|applicaties?|"
-    r"narzędzi\w*|program\w*|oprogramowani\w*|system\w*|bot\w*|si|asystent\w*|model\w*|aplikacj\w*|"
-    r"ara[çc]\w*|sistem\w*|yazılım\w*|yapay zek[aâ]\w*|asistan\w*|uygulama\w*|"
-    r"công cụ|chương trình|phần mềm|hệ thống|trợ lý(?: ảo| ai)?|mô hình|"
+    r"systeem|systemen|programma's|applicaties?|"
+    r"narzędzi\w*|program\w*|oprogramowani\w*|system\w*|bot\w*|si|aplikacj\w*|"  # Polish "SI": AI
+    r"ara[çc]\w*|sistem\w*|yazılım\w*|uygulama\w*|"
+    r"công cụ|chương trình|phần mềm|hệ thống|trợ lý(?: ảo| ai)?|"
     r"alat|perangkat lunak|sistem|asisten(?: virtual)?|aplikasi|"
-    r"verktyg\w*|programmet|systemet|modellen|"
-    r"инструмент\w*|программ\w*|систем\w*|бот\w*|ии|ассистент\w*|помощник\w*|модел\w*|нейросет\w*|"
-    r"εργαλεί\w*|πρόγραμμ\w*|λογισμικ\w*|σύστημ\w*|συστήματ\w*|βοηθ\w*|μοντέλ\w*|τεχνητ\w* νοημοσύν\w*)\b|"
+    r"verktyg\w*|programmet|systemet|"
+    r"инструмент\w*|программ\w*|систем\w*|помощник\w*|"  # помощник: a helper, a person as often
+    r"εργαλεί\w*|πρόγραμμ\w*|λογισμικ\w*|σύστημ\w*|συστήματ\w*)\b|"
+    + MODEL_ANY_TIER
+    + "|"
     + _ar(
         "الأداة أداة الاداة البرنامج برنامج النظام نظام الروبوت البوت المساعد المساعدين المساعدون مساعد الذكاء"
     )
     # "ai" glued to a CJK word ("読むaiへ", "ai에게"), not inside a Latin or Greek one
-    + r"|(?<![a-z0-9\u0370-\u03ff])ai(?![a-z0-9\u0370-\u03ff])|चैटबॉट|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर|सिस्टम|बॉट|एआई|सहायक|मॉडल|"
-    r"เครื่องมือ|โปรแกรม|ซอฟต์แวร์|ระบบ|บอท|เอไอ|ผู้ช่วย|โมเดล|"
-    r"工具|程序|软件|系统|机器人|助手|模型|人工智能|"
-    r"ツール|プログラム|ソフト|システム|ボット|アシスタント|モデル|"
-    r"도구|프로그램|소프트웨어|시스템|봇|어시스턴트|비서|모델|인공지능"
+    + r"|(?<![a-z0-9\u0370-\u03ff])ai(?![a-z0-9\u0370-\u03ff])|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर|सिस्टम|"
+    r"เครื่องมือ|โปรแกรม|ซอฟต์แวร์|ระบบ|"
+    r"工具|程序|软件|系统|"
+    r"ツール|プログラム|ソフト|システム|"
+    r"도구|프로그램|소프트웨어|시스템"
 )
 # A person-like reader, named only by what they will do with the text: "whoever", "den som".
 _ANYONE = (
@@ -166,17 +170,16 @@ _THIS = (
     r"deze|dit|ten|tę|tego|tej|to|bu|này|ini|denna|detta|dessa|den här|det här|эт\w*|αυτ\w*)\b|"
     r"هذه|هذا|इस|इन|นี้|这|此|本|この|이 "
 )
-# A duty right after a quoted page's reader: must, should, are to.
+# A duty right after a quoted page's reader: the lexicon's DUTY (must, should, are to ...; the
+# Turkish ending as a whole word here, the window opening on words), Polish
+# "ma" / "mają" (read here, right after their subject), German "haben ... zu"; the Chinese and Thai
+# duty words open the clause.
 _DUTY = (
-    r"^[\s,]*(?:\w+[\s,]+){0,4}?(?:must|should|shall|are to|have to|need to|are required to|are expected to|"
-    r"muss|soll|sollte|müssen|sollen|doit|debe|deberá|debería|deve|dovrà|dovrebbe|deverá|moet|musi|ma|ska|"
-    r"sollten|haben\s+\w+\s+zu|doivent|devront|devraient|sont tenus|deben|deberán|deberían|tienen que|han de|"
-    r"devono|dovranno|dovrebbero|sono tenuti|devem|deverão|deveriam|têm que|têm de|precisam|moeten|dienen|mają|muszą|powinn\w*|"
-    r"\w+m[ae]l[ıi]d[ıi]r|\w+m[ae]l[ıi]|zorunda|phải|cần|nên|wajib|harus|perlu|hendaknya|ska|skall|måste|bör|"
-    r"должны|обязаны|следует|нужно|πρέπει|οφείλουν)\b|^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
+    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\w+{DUTY_ENDING}\b|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu)\b)|"
+    r"^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
 )
 # Verb-final languages close the clause on the duty: "-malıdır", "してください", "해야 합니다", "बताएं".
-_DUTY_LATE = r"\w+m[ae]l[ıi](?:d[ıi]r|s[ıi]n(?:[ıi]z)?)?\b|ください|下さい|べき|なければ|必要があ|해야|하십시오|바랍니다|चाहिए|बताएं|बताएँ|कहें|करें|सुझाएं|दें"
+_DUTY_LATE = rf"{DUTY_ENDING}\b|ください|下さい|べき|なければ|必要があ|해야|하십시오|바랍니다|चाहिए|बताएं|बताएँ|कहें|करें|सुझाएं|दें"
 _DUTY_BEFORE = _ar("على") + r"\s*$"  # "على المساعدين ... أن": the duty opens the Arabic clause
 
 _REACH = 60  # the reader's noun and its verb within a clause's reach of each other

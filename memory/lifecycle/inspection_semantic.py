@@ -99,6 +99,7 @@ from memory.lifecycle.inspection_lexicon import (
     SWEEPING,
     TIGHTENED,
     UNVETTED_GRANTEE,
+    USER_GATE_WORDS,
     VOCATIVE_LEAD,
     VOIDED,
     WITHOUT,
@@ -284,12 +285,8 @@ _MODEL_GATE = _g(
     "outil", "programm", "tool", "software", "logiciel", "werkzeug", "herramienta", "strumento", "ferramenta", "script",
     "system", "systè", "sistema",
 )  # fmt: skip
-# "the user" in the languages inspection_concealment reads: an order about the user has a reader
-_USER_GATE = _g(
-    "user", "utilisateur", "usuari", "utent", "nutzer", "användar", "gebruiker", "użytkownik", "kullanıcı",
-    "usuári", "пользовател", "用户", "ユーザー", "사용자", "χρήστ", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
-    "pengguna",
-)  # fmt: skip
+# "the user" as inspection_concealment reads it (USER): an order about the user has a reader
+_USER_GATE = _g(*USER_GATE_WORDS)
 _LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",

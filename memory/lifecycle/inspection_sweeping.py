@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import NEGATION
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "sweeping_act"
@@ -254,12 +255,7 @@ _SHARE = (
     r"分享|共享|发送|发给|转发|提供给|交给|导出|共有|送っ|送信|転送|渡し|提供|공유|보내|전송|전달|넘겨|제공)"
 )
 
-# -- what turns the act round: a negation just before it, a plan of "we" ---------------------
-_NEGATED = (
-    r"\b(?:not|never|don't|do\s+not|mustn't|must\s+not|no\s+longer|nicht|nie|niemals|kein\w*|ne|n'|pas|jamais|"
-    r"no|nunca|jamás|non|mai|não|niet|nooit|nigdy|asla|không|đừng|chớ|jangan|tidak|inte|aldrig|"
-    r"not\s+to)\b|(?:\bне\b|никогда|\bμην\b|\bδεν\b|ποτέ|\bلا\b|\bلن\b|मत|नहीं|कभी|ไม่|อย่า|不|别|勿|禁止|절대)"
-)
+# -- what turns the act round: a negation just before it (NEGATION), a plan of "we" ----------
 _NEGATED_AFTER = r"^\S{0,3}?(?:ないで|ないこと|ません|지\s*(?:마|말|않)|ma\b|me\b|मत)"
 _WE = (
     r"\b(?:we|we'll|we're|wir|nous|nosotros|noi|nós|wij|biz|chúng\s+(?:tôi|ta)|kami|kita|vi)\b|"
@@ -301,7 +297,7 @@ _UNCHECKED_RE = cue_pattern(_UNCHECKED)
 _HISTORY_RE = cue_pattern(_HISTORY)
 _WHOLE_RE = cue_pattern(_WHOLE)
 _SHARE_RE = cue_pattern(_SHARE)
-_NEGATED_RE = cue_pattern(_NEGATED)
+_NEGATED_RE = cue_pattern(NEGATION)
 _NEGATED_AFTER_RE = re.compile(text_form(_NEGATED_AFTER))
 _WE_RE = cue_pattern(_WE)
 # a verb in the "we" form without its pronoun ("spegniamo", "apagamos", "wyłączymy", "kapatırız")
