@@ -135,13 +135,13 @@ _BAD = (
     r"\b(?:truff\w*|pericolos\w*|fraudolent\w*|insicur\w*|inaffidabil\w*)\b|"
     r"\b(?:golpe\w*|perigos\w*|fraude\w*|enganos\w*)\b|"
     r"\b(?:onveilig\w*|frauduleu\w*|oplicht\w*|gevaarlijk\w*|onbetrouwbaar\w*)\b|"
-    r"\b(?:niebezpieczn\w*|oszuk\w*|oszust\w*|nieuczciw\w*|niepewn\w*)\b|"
+    r"\b(?:niebezpieczn\w*|oszuk\w*|oszust\w*|oszuś\w*|nieuczciw\w*|niepewn\w*)\b|"
     r"\b(?:dolandırıcı\w*|güvensiz\w*|tehlikeli\w*|sahte\w*)\b|"
     r"\b(?:lừa đảo|không an toàn|nguy hiểm|gian lận|giả mạo)\b|"
     r"\b(?:penipu\w*|tidak aman|berbahaya|palsu|abal-abal)\b|"
     r"\b(?:bedräg\w*|osäker\w*|farlig\w*|oseriös\w*|bluff\w*)\b|"
     r"\b(?:жулик\w*|мошенн\w*|небезопасн\w*|опасн\w*|обман\w*|ненадёжн\w*|ненадежн\w*|крад\w*|вор(?:ы|ов|ами)?)\b|"
-    r"\b(?:απάτ\w*|επικίνδυν\w*|μη ασφαλ\w*|ανασφαλ\w*|αναξιόπιστ\w*)\b|"
+    r"\b(?:απάτ\w*|απατε\w*|επικίνδυν\w*|μη ασφαλ\w*|ανασφαλ\w*|αναξιόπιστ\w*)\b|"
     r"احتيال\w*|نصب|غير آمن\w*|خطير\w*|محتال\w*|مزيف\w*|"
     r"धोखाधड़ी|धोखेबाज़|धोखेबाज|धोखा|असुरक्षित|खतरनाक|ख़तरनाक|फर्जी|फ़र्ज़ी|"
     r"มิจฉาชีพ|ไม่ปลอดภัย|อันตราย|หลอกลวง|โกง|"
@@ -308,7 +308,7 @@ GATE = frozenset(
         "ripoff", "shady", "dodgy", "dishonest", "unsicher", "betrüg", "betrug", "abzock", "gefährlich", "unseriös",
         "gauner", "arnaque", "dangereu", "frauduleu", "escroc", "douteu", "non sécurisé", "pas sûr", "peligros",
         "insegur", "engaños", "truff", "pericolos", "fraudolent", "insicur", "inaffidabil", "golpe", "perigos",
-        "fraude", "onveilig", "oplicht", "gevaarlijk", "onbetrouwbaar", "niebezpieczn", "oszuk", "oszust",
+        "fraude", "onveilig", "oplicht", "gevaarlijk", "onbetrouwbaar", "niebezpieczn", "oszuk", "oszust", "oszuś", "απατε",
         "nieuczciw", "dolandırıcı", "güvensiz", "tehlikeli", "sahte", "lừa đảo", "không an toàn", "nguy hiểm",
         "gian lận", "giả mạo", "penipu", "tidak aman", "berbahaya", "palsu", "bedräg", "osäker", "farlig",
         "oseriös", "жулик", "мошенн", "небезопасн", "опасн", "обман", "ненадёжн", "ненадежн", "απάτ",
