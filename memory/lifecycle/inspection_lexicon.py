@@ -28,6 +28,84 @@ MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|clau
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
 # Persian, Georgian, Cherokee): inspection_language names the model with them.
 MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"
+# The automated replies themselves as the doer ("the auto-replies end every answer with ...",
+# "respuestas automáticas", "automatische Antworten", "الردود الآلية"): never a person.
+MODEL_AUTOMATED = (
+    r"auto(?:mated|matic)?[- ]?(?:repl(?:y|ies)|responses?|answers?|responders?)",
+    r"automatisch\w* (?:antwort\w*|beantwort\w*)", r"automatische antwoorden", r"r[ée]ponses? automatiques?",
+    r"respuestas? autom[áa]ticas?", r"respostas? autom[áa]ticas?", r"respost(?:a|es) autom[àa]tiques?",
+    r"rispost[ae] automatic[ah]e", r"automatiske? svar\w*", r"automatiska svar\w*", r"automatick\w* odpov[ěe]d\w*",
+    r"automatyczn\w* odpowied\w*", r"автоматическ\w* ответ\w*", r"автоответ\w*", r"автоматичн\w* відповід\w*",
+    r"otomatik (?:yan[ıi]t|cevap)\w*", r"majibu ya (?:kiotomatiki|moja kwa moja)", r"awtomatikong (?:sagot|tugon)",
+    r"(?:jawapan|balasan|jawaban) (?:automatik|otomatis)", r"trả lời tự động", r"αυτόματ\w* απαντ\w*",
+    r"(?:ال)?(?:ردود|رد) (?:ال)?آلي(?:ة)?", r"پاسخ(?:ها)?(?:ی)? خودکار",
+)
+# The same in scripts \b does not bound (Devanagari, Bengali, Tamil vowel signs; CJK, Thai).
+MODEL_AUTOMATED_UNSPACED = (
+    "स्वचालित उत्तर", "स्वचालित जवाब", "ऑटो रिप्लाई", "স্বয়ংক্রিয় উত্তর", "অটো রিপ্লাই", "தானியங்கி பதில்",
+    "自動応答", "自動返信", "自動回答", "自动回复", "自动应答", "자동 응답", "자동 답변", "ตอบกลับอัตโนมัติ",
+)
+# A system, tool or program named by what it does for the business, with a relative clause or a
+# participle ("the system that answers customers", "systemet, der klargør betalinger", "mfumo
+# unaojibu wateja", "কর্মী ... প্রস্তুতকারী সিস্টেম"): the machine reader, never a person. A system
+# alone is not one ("the system crashed"); the relative clause with a verb of serving says it acts.
+_SYSTEM_EN = r"(?:systems?|tools?|programs?|software|engines?|bots?|apps?|automations?|workflows?|scripts?)"
+MODEL_BY_FUNCTION = (
+    rf"{_SYSTEM_EN},? (?:that|which) (?:automatically |now |also )?(?:answer|handl|prepar|process|repl|respond|draft|writ|"
+    r"sort|triag|rout|manag|send|pay|execut|generat|book|schedul|approv|chat|talk|assist|support|field|issu)\w*",
+    r"automation (?:tools?|systems?|bots?|scripts?)",
+    r"(?:system|tool|programm|software|werkzeug)\w*,? (?:das|der|die) [^.,;:!?\n]{0,50}?(?:beantwortet|bearbeitet|"
+    r"vorbereitet|erstellt|verschickt|versendet|abwickelt|verwaltet|ausf[üu]hrt|schreibt|verfasst|sortiert|bezahlt|[üu]berweist)",
+    r"(?:syst[èe]me|outil|programme|logiciel|robot)s?,? qui (?:r[ée]pond|g[èe]r|trait|pr[ée]par|envo|r[ée]dig|ex[ée]cut|"
+    r"pai|tri|achemin|valid|s'occup)\w*",
+    r"(?:sistema|herramienta|programa|eina|ferramenta|strumento|programma|software|robot|bot)s?,? (?:que|che) "
+    r"(?:respon|contest|gestion|gestisc|tramit|prepar|envi|invi|redact|proces|elabor|ejecut|esegu|execut|pag|clasific|"
+    r"atend|atiend|trat|tract|rispond)\w*",
+    r"(?:eina|herramienta|ferramenta|sistema|programa) (?:de|dels?|das?|dos?) (?:pagaments|pagos|pagamentos|respostes|"
+    r"respuestas|respostas|atenci[óo]n|atendimento)",
+    r"(?:systeem|programma|software)\w*,? (?:dat|die) [^.,;:!?\n]{0,50}?(?:beantwoordt|afhandelt|verwerkt|voorbereidt|"
+    r"klaarzet|verstuurt|betaalt|beheert)",
+    r"(?:system\w*|v[æa]rkt[øo]j\w*|verktyg\w*|verkt[øo]y\w*|program\w*),? (?:der|som) (?:klarg[øo]r|forbereder|f[öo]rbereder|"
+    r"besvarer|besvarar|svarer|svarar|h[åa]ndterer|hanterar|behandler|behandlar|sender|skickar|betaler|betalar|udf[øo]rer|"
+    r"utf[öo]r|utf[øo]rer|skriver|sorterer|sorterar)",
+    r"(?:system|narzędzi|program)\w*,? któr\w+ (?:odpowiada|obsługuje|przygotowuje|wysyła|przetwarza|realizuje|płaci|zarządza)",
+    r"(?:systém|nástroj|program)\w*,? (?:který|která|které|jenž) (?:odpovídá|vyřizuje|připravuje|zpracovává|odesílá|posílá|"
+    r"třídí|spravuje|provádí|platí)",
+    r"systém\w* (?:třídění|zpracování|vyřizování|přípravy|odesílání) \w+",
+    r"(?:систем|программ|инструмент|сервис)\w*,? (?:котор\w+|что) (?:отвечает|обрабатывает|готовит|отправляет|ведёт|ведет|"
+    r"проводит|выполняет|оплачивает|сортирует|пишет|составляет|обслуживает)",
+    r"(?:систем|програм|інструмент|сервіс)\w*,? (?:яка|який|яке|що) (?:відповідає|обробляє|готує|надсилає|виконує|"
+    r"сплачує|сортує|пише|обслуговує|веде)",
+    r"(?:yan[ıi]t veren|cevap veren|haz[ıi]rlayan|i[şs]leyen|g[öo]nderen|y[öo]neten|y[üu]r[üu]ten|[öo]deyen|s[ıi]ralayan) "
+    r"(?:sistem|ara[çc]|program|yaz[ıi]l[ıi]m|bot)\w*",
+    r"(?:σύστημα|εργαλείο|πρόγραμμα)\w*,? (?:που|το οποίο) (?:απαντά|χειρίζεται|διαχειρίζεται|ετοιμάζει|προετοιμάζει|"
+    r"στέλνει|επεξεργάζεται|πληρώνει|εκτελεί)",
+    r"(?:sistema|programa|hệ thống|công cụ|chương trình) (?:trả lời|xử lý|chuẩn bị|gửi)",
+    r"mfumo (?:unao|ulio|utakao|wa ku|wa kiotomatiki)\w*", r"(?:programu|zana) (?:inayo|iliyo|itakayo)\w+",
+    r"(?:sistemang|programang|sistema na|programa na|tool na|system na) (?:nag|mag|nang|mang|um|su|tu)\w+",
+    r"(?:sistem|alat|program|perisian|aplikasi|perangkat lunak)(?: \w+)? yang (?:me|men|mem|meng|meny|ber)\w+",
+    r"(?:ال|لل|ل)?(?:نظام|أداة|برنامج)(?: \w+)? (?:الذي|التي) (?:ي|ت)\w+",
+    r"(?:سامانه|س[یي]ستم|ابزار)(?:ی|ای)?(?: \w+)? که",
+    r"(?:سامانه|س[یي]ستم)(?:ی)? پاسخ\w*",
+)
+# ... in scripts \b does not bound: a participle before the system ("भुगतान तैयार करने वाला सिस्टम",
+# "পেমেন্ট প্রস্তুতকারী সিস্টেম", "கட்டணங்களைத் தயாரிக்கும் தானியங்கி அமைப்பு"), an automatic system.
+MODEL_BY_FUNCTION_UNSPACED = (
+    r"(?:करने|देने|भेजने|बनाने|संभालने) वाल(?:ा|े|ी) (?:सिस्टम|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर)", "स्वचालित सिस्टम",
+    r"(?:কারী|দেওয়া|করা|পাঠানো) (?:সিস্টেম|টুল|প্রোগ্রাম|সফটওয়্যার)", "অটোমেশন টুল", r"স্বয়ংক্রিয় (?:সিস্টেম|ব্যবস্থা)",
+    r"ும் (?:தானியங்கி )?(?:அமைப்பு|சிஸ்டம்|கருவி|மென்பொருள்)", r"தானியங்கி (?:அமைப்பு|சிஸ்டம்|கருவி)",
+    r"(?:返信|回答|応答|処理|対応|作成|送信|準備)する(?:システム|ツール|プログラム)",
+    r"(?:回复|回答|处理|准备|发送|负责)[^，。,.]{0,8}的(?:系统|工具|程序)",
+    r"(?:답변|응답|처리|준비|발송)하는 (?:시스템|도구|프로그램)", r"ระบบที่(?:ตอบ|จัดการ|เตรียม)",
+)
+# An agent named by what it does ("l'agent qui gère les virements", "el agente que atiende"): a
+# model in most documents that write it so, a person in some (the assistant tier).
+MODEL_AGENT_BY_FUNCTION = (
+    r"agents?,? (?:that|which) (?:answer|handl|prepar|process|repl|respond|manag|send|pay|execut|triag|rout)\w*",
+    r"agent(?:e|es|s)?,? (?:qui|que|che|der|som) (?:r[ée]pond|g[èe]r|gestion|gestisc|trait|tramit|pr[ée]par|prepar|envo|envi|"
+    r"ex[ée]cut|ejecut|esegu|atend|atiend|h[åa]ndter|hanter|behandl|besvar|svar)\w*",
+    r"ejen(?: \w+)? yang (?:me|men|mem|meng|meny)\w+",
+)
 # Never a person: the AI, a bot, a language model.
 MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "borrowed": (MODEL_BORROWED,),
@@ -40,8 +118,31 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "tr": (r"yapay zek[aâ]\w*",),
     "el": (r"τεχνητ\w* νοημοσύν\w*",),
     "ru": ("ии", r"нейросет\w*", r"бот\w*"),
+    # the machine reader named (see MODEL_BY_FUNCTION below): a bot or robot in a compound or with
+    # its article glued on ("kundebotten", "betalingsrobotten", "chatbotu"), AI in more languages
+    # (the compound's first part named: a bare Swedish "botten" is a bottom, "verboten" no bot)
+    "bot compounds": (r"chat-?bot\w*", r"xatbot\w*",
+                      r"(?:kunde|kund|support|service|hjælpe|hjælp|hjälp|hjelpe|svar|faq|salgs|sälj|help|info|hr|it|web|shop|"
+                      r"booking|betalings|betalnings)-?bot(?:ten|terne|tene|tarna|s|ter|ar|en)?",
+                      r"(?:betalings|betalnings|faktura|bogførings|bokförings|software|rpa|chat|svar|support|kunde|kund|service)-?"
+                      r"robot(?:ten|terne|tene|arna|en|er|s)?"),
+    "da/no/sv": ("kunstig intelligens", "artificiell intelligens", r"sprogmodel\w*", r"språkmodell\w*"),
+    "cs/sk": (r"uměl\w* inteligenc\w*", r"umel\w* inteligenci\w*", r"jazykov\w* model\w*"),
+    "uk": (r"штучн\w* інтелект\w*", r"нейромереж\w*"),
+    "ca": (r"intel\W?lig[èe]ncia artificial",),
+    "sw": ("akili bandia", "akili mnemba", r"roboti\w*"),
+    "ms/id": ("kecerdasan buatan", "kecerdasan artifisial"),
+    "tl": (r"artipisyal na intelihensiya",),
+    "ar": (r"(?:ال|لل|ل)?(?:روبوت|بوت)(?:ات)?",),
+    "fa": ("هوش مصنوعی", r"ربات\w*", "چتبات"),
+    "automated replies": MODEL_AUTOMATED,
+    "by function": MODEL_BY_FUNCTION,
     "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "봇", "एआई", "चैटबॉट", "बॉट", "الذكاء الاصطناعي", "เอไอ",
-                 "บอท", "言語モデル", "チャットボット", "ボット", "机器人"),
+                 "บอท", "言語モデル", "チャットボット", "ボット", "机器人",
+                 # Bengali, Tamil: the bot, chatbot, AI, copilot (a Tamil "பாட்" inside a word is a song)
+                 "চ্যাটবট", r"বট(?<![\u0980-\u09ff]বট)(?:ের|কে|টি|টা)?(?![\u0980-\u09ff])", "এআই", "কৃত্রিম বুদ্ধিমত্তা",
+                 "சாட்பாட்", r"பாட்(?<![\u0b80-\u0bff]பாட்)(?![\u0b80-\u0bff])", "ஏஐ", "செயற்கை நுண்ணறிவு", "கோபைலட்",
+                 "कृत्रिम बुद्धि", "রোবট", "ரோபோ", *MODEL_AUTOMATED_UNSPACED, *MODEL_BY_FUNCTION_UNSPACED),
 }  # fmt: skip
 # An assistant: the model in most rows that name one, a person's assistant in some.
 MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -55,7 +156,21 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "vi": (r"trợ[_ ]lý",),
     "el": (r"βοηθ\w*",),
     "ru": (r"ассистент\w*", r"помощник\w*"),
-    "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย"),
+    "cs/sk/sl": (r"asistent\w*",),
+    "uk": (r"асистент\w*", r"помічник\w*"),
+    "fa": (r"دستیار\w*",),
+    # a chat helper, an agent or helper named by what it does ("l'agent qui gère les virements",
+    # "el agente que atiende"): a model in most rows, a person in some
+    "de": (r"chat-?(?:helfer|assistent|berater|agent)\w*",),
+    "by function": MODEL_AGENT_BY_FUNCTION,
+    # virtual and digital assistants, chat agents of the languages without an assistant word here
+    "sw": (r"msaidizi (?:wa )?(?:kidijitali|kidigitali|mtandaoni|pepe|ai|akili bandia)",),
+    "tl": (r"virtual na (?:katulong|assistant)", "katulong na ai"),
+    "ms/id": (r"pembantu (?:maya|digital|ai|pintar)", r"ejen (?:sembang|maya|digital|ai)", r"agen (?:virtual|ai|obrolan)"),
+    "cs": (r"automatick\w* (?:poradc\w*|poradce|asistent\w*)",),
+    "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย",
+                 "ভার্চুয়াল সহকারী", "ডিজিটাল সহকারী", "மெய்நிகர் உதவியாளர்", "டிஜிட்டல் உதவியாளர்",
+                 "असिस्टेंट", "অ্যাসিস্ট্যান্ট", "அசிஸ்டன்ட்"),
 }
 # A model: a language model, or a model of anything (a pricing model, a car model).
 MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -72,6 +187,7 @@ MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("agents?",),
     "es/pt/it": ("agentes?",),
+    "ms": ("ejen",),
     "unspaced": ("エージェント", "에이전트"),
 }
 # A helper or a machine: a person or a thing as often as a model (only in an addressing form).
@@ -90,15 +206,16 @@ MODEL_PHRASES = (
 )
 
 
-def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True) -> str:
+def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True, skip: tuple[str, ...] = ()) -> str:
     """The tiers' words as one alternation; `bounded` puts the spaced words between word
     boundaries (MODEL and STRONG_MODEL are not: the forms around them say where a word ends, and
     "KIへ" ends on a particle)."""
-    spaced = "|".join(w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" for w in ws)
+    spaced = "|".join(w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" and lang not in skip for w in ws)
     unspaced = "|".join(w for tier in tiers for w in tier.get("unspaced", ()))
     return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
 
 
+_CLAUSES = ("by function", "automated replies")
 # The model named where a person could be meant by "agent" (a support agent): the AI, an
 # assistant, a model (inspection_concealment: "staff never tell callers the PIN" names no model).
 MODEL_NO_AGENT = _tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE)
@@ -113,7 +230,7 @@ _EVERY_TIER = (
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
     MODEL_HELPER_BY_LANGUAGE,
 )  # fmt: skip
-MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False)})"
+MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False, skip=_CLAUSES)})"
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough (the AI tier,
 # and the Polish "asystent", "the assistant", "the model", a "machine").
 STRONG_MODEL = rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False)}|asystent\w*|machines?|the assistant|the model)"
