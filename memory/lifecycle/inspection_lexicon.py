@@ -99,7 +99,8 @@ MODEL_BY_FUNCTION_UNSPACED = (
     r"(?:답변|응답|처리|준비|발송)하는 (?:시스템|도구|프로그램)", r"ระบบที่(?:ตอบ|จัดการ|เตรียม)",
 )
 # An agent named by what it does ("l'agent qui gère les virements", "el agente que atiende"): a
-# model in most documents that write it so, a person in some (the assistant tier).
+# model in many documents that write it so, but "el agente que atiende su llamada debe pedir el DNI"
+# is a call centre's procedure (the agent tier, as "agent" alone).
 MODEL_AGENT_BY_FUNCTION = (
     r"agents?,? (?:that|which) (?:answer|handl|prepar|process|repl|respond|manag|send|pay|execut|triag|rout)\w*",
     r"agent(?:e|es|s)?,? (?:qui|que|che|der|som) (?:r[ée]pond|g[èe]r|gestion|gestisc|trait|tramit|pr[ée]par|prepar|envo|envi|"
@@ -159,14 +160,12 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "cs/sk/sl": (r"asistent\w*",),
     "uk": (r"асистент\w*", r"помічник\w*"),
     "fa": (r"دستیار\w*",),
-    # a chat helper, an agent or helper named by what it does ("l'agent qui gère les virements",
-    # "el agente que atiende"): a model in most rows, a person in some
-    "de": (r"chat-?(?:helfer|assistent|berater|agent)\w*",),
-    "by function": MODEL_AGENT_BY_FUNCTION,
+    # a chat helper ("Chat-Helfer"; a "Chat-Berater" is the agent tier's: live chat has staff)
+    "de": (r"chat-?(?:helfer|assistent)\w*",),
     # virtual and digital assistants, chat agents of the languages without an assistant word here
     "sw": (r"msaidizi (?:wa )?(?:kidijitali|kidigitali|mtandaoni|pepe|ai|akili bandia)",),
     "tl": (r"virtual na (?:katulong|assistant)", "katulong na ai"),
-    "ms/id": (r"pembantu (?:maya|digital|ai|pintar)", r"ejen (?:sembang|maya|digital|ai)", r"agen (?:virtual|ai|obrolan)"),
+    "ms/id": (r"pembantu (?:maya|digital|ai|pintar)", r"ejen (?:maya|digital|ai)", r"agen (?:virtual|ai)"),
     "cs": (r"automatick\w* (?:poradc\w*|poradce|asistent\w*)",),
     "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย",
                  "ভার্চুয়াল সহকারী", "ডিজিটাল সহকারী", "மெய்நிகர் உதவியாளர்", "டிஜிட்டல் உதவியாளர்",
@@ -188,6 +187,9 @@ MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("agents?",),
     "es/pt/it": ("agentes?",),
     "ms": ("ejen",),
+    # a chat agent, an agent named by what it does: a model or the live chat's staff
+    "chat agents": (r"chat-?(?:berater|agent)\w*", r"ejen sembang", r"agen obrolan"),
+    "by function": MODEL_AGENT_BY_FUNCTION,
     "unspaced": ("エージェント", "에이전트"),
 }
 # A helper or a machine: a person or a thing as often as a model (only in an addressing form).
@@ -224,6 +226,7 @@ def _by_script(words: list[str]) -> str:
     def opening(word: str) -> str:  # the first letter a match takes ("(?:ال|لل)?..." opens on Arabic)
         return word.translate(HOMOGLYPHS).removeprefix("(?:")[:1]
 
+    words = [branch for word in words for branch in _opening_branches(word)]
     other = [w for w in words if opening(w) > "\x7f"]
     by_letter: dict[str, list[str]] = {}
     for word in (w for w in words if opening(w) <= "\x7f"):
@@ -234,6 +237,18 @@ def _by_script(words: list[str]) -> str:
     if other:
         branches.append(rf"(?=[^\x00-\x7f])(?:{'|'.join(other)})")
     return "|".join(branches)
+
+
+def _opening_branches(word: str) -> list[str]:
+    """A word that opens on a group of plain alternatives ("(?:system|tool)s?,? that ...") as one
+    word per alternative, so that each opens on its letter; any other word as it is."""
+    close = word.find(")")
+    if not word.startswith("(?:") or close < 0 or any(c in word[3:close] for c in "([\\"):
+        return [word]
+    rest = word[close + 1 :]
+    if rest[:1] in ("?", "*", "+", "{"):
+        return [word]
+    return [branch + rest for branch in word[3:close].split("|")]
 
 
 def _top_level_bar(pattern: str) -> bool:
