@@ -39,15 +39,15 @@ MODEL_AUTOMATED = (
     r"otomatik (?:yan[ıi]t|cevap)\w*", r"majibu ya (?:kiotomatiki|moja kwa moja)", r"awtomatikong (?:sagot|tugon)",
     r"(?:jawapan|balasan|jawaban) (?:automatik|otomatis)", r"trả lời tự động", r"αυτόματ\w* απαντ\w*",
     r"(?:ال)?(?:ردود|رد) (?:ال)?آلي(?:ة)?", r"پاسخ(?:ها)?(?:ی)? خودکار",
-)
+)  # fmt: skip
 # The same in scripts \b does not bound (Devanagari, Bengali, Tamil vowel signs; CJK, Thai).
 MODEL_AUTOMATED_UNSPACED = (
     "स्वचालित उत्तर", "स्वचालित जवाब", "ऑटो रिप्लाई", "স্বয়ংক্রিয় উত্তর", "অটো রিপ্লাই", "தானியங்கி பதில்",
     "自動応答", "自動返信", "自動回答", "自动回复", "自动应答", "자동 응답", "자동 답변", "ตอบกลับอัตโนมัติ",
-)
+)  # fmt: skip
 # A system, tool or program named by what it does for the business, with a relative clause or a
-# participle ("the system that answers customers", "systemet, der klargør betalinger", "mfumo
-# unaojibu wateja", "কর্মী ... প্রস্তুতকারী সিস্টেম"): the machine reader, never a person. A system
+# participle ("the tool that drafts replies", "systemet, der besvarer kunder", "programu inayojibu
+# wateja", "জবাব দেওয়া ... সিস্টেম"): the machine reader, never a person. A system
 # alone is not one ("the system crashed"); the relative clause with a verb of serving says it acts.
 _SYSTEM_EN = r"(?:systems?|tools?|programs?|software|engines?|bots?|apps?|automations?|workflows?|scripts?)"
 MODEL_BY_FUNCTION = (
@@ -87,9 +87,9 @@ MODEL_BY_FUNCTION = (
     r"(?:ال|لل|ل)?(?:نظام|أداة|برنامج)(?: \w+)? (?:الذي|التي) (?:ي|ت)\w+",
     r"(?:سامانه|س[یي]ستم|ابزار)(?:ی|ای)?(?: \w+)? که",
     r"(?:سامانه|س[یي]ستم)(?:ی)? پاسخ\w*",
-)
-# ... in scripts \b does not bound: a participle before the system ("भुगतान तैयार करने वाला सिस्टम",
-# "পেমেন্ট প্রস্তুতকারী সিস্টেম", "கட்டணங்களைத் தயாரிக்கும் தானியங்கி அமைப்பு"), an automatic system.
+)  # fmt: skip
+# ... in scripts \b does not bound: a participle before the system ("जवाब देने वाला सिस्टम",
+# "বিল তৈরিকারী সিস্টেম", "பதிலளிக்கும் அமைப்பு"), an automatic system.
 MODEL_BY_FUNCTION_UNSPACED = (
     r"(?:करने|देने|भेजने|बनाने|संभालने) वाल(?:ा|े|ी) (?:सिस्टम|टूल|प्रोग्राम|सॉफ़्टवेयर|सॉफ्टवेयर)", "स्वचालित सिस्टम",
     r"(?:কারী|দেওয়া|করা|পাঠানো) (?:সিস্টেম|টুল|প্রোগ্রাম|সফটওয়্যার)", "অটোমেশন টুল", r"স্বয়ংক্রিয় (?:সিস্টেম|ব্যবস্থা)",
@@ -97,7 +97,7 @@ MODEL_BY_FUNCTION_UNSPACED = (
     r"(?:返信|回答|応答|処理|対応|作成|送信|準備)する(?:システム|ツール|プログラム)",
     r"(?:回复|回答|处理|准备|发送|负责)[^，。,.]{0,8}的(?:系统|工具|程序)",
     r"(?:답변|응답|처리|준비|발송)하는 (?:시스템|도구|프로그램)", r"ระบบที่(?:ตอบ|จัดการ|เตรียม)",
-)
+)  # fmt: skip
 # An agent named by what it does ("l'agent qui gère les virements", "el agente que atiende"): a
 # model in many documents that write it so, but "el agente que atiende su llamada debe pedir el DNI"
 # is a call centre's procedure (the agent tier, as "agent" alone).
@@ -170,7 +170,7 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย",
                  "ভার্চুয়াল সহকারী", "ডিজিটাল সহকারী", "மெய்நிகர் உதவியாளர்", "டிஜிட்டல் உதவியாளர்",
                  "असिस्टेंट", "অ্যাসিস্ট্যান্ট", "அசிஸ்டன்ட்"),
-}
+}  # fmt: skip
 # A model: a language model, or a model of anything (a pricing model, a car model).
 MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("models?",),
@@ -212,7 +212,15 @@ def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True, skip: tuple[
     """The tiers' words as one alternation; `bounded` puts the spaced words between word
     boundaries (MODEL and STRONG_MODEL are not: the forms around them say where a word ends, and
     "KIへ" ends on a particle)."""
-    spaced = _by_script([w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" and lang not in skip for w in ws])
+    spaced = _by_script(
+        [
+            w
+            for tier in tiers
+            for lang, ws in tier.items()
+            if lang != "unspaced" and lang not in skip
+            for w in ws
+        ]
+    )
     unspaced = _by_script([w for tier in tiers for w in tier.get("unspaced", ())])
     return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
 
@@ -223,6 +231,7 @@ def _by_script(words: list[str]) -> str:
     letter, and the plain words that open on the same letter as one branch on it ("k(?:i|unstig
     intelligens)"). The addressing forms try the model's words at every word of a text; one test
     per letter, not one per word, keeps plain English rows as fast as before the tiers grew."""
+
     def opening(word: str) -> str:  # the first letter a match takes ("(?:ال|لل)?..." opens on Arabic)
         return word.translate(HOMOGLYPHS).removeprefix("(?:")[:1]
 
