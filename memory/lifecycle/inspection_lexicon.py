@@ -11,6 +11,8 @@ A group is a set of words with their common inflections, not a list of sentences
 
 from __future__ import annotations
 
+import re
+
 # Cyrillic and Greek letters that render like Latin ones, mapped as normalise() maps them (lower
 # case). The semantic layer runs its patterns through the same map, so a Russian word in this
 # lexicon meets the normalised text ("говори" is matched as it reads after the map).
@@ -249,10 +251,18 @@ def _by_script(words: list[str]) -> str:
 
 
 def _opening_branches(word: str) -> list[str]:
-    """A word that opens on a group of plain alternatives ("(?:system|tool)s?,? that ...") as one
-    word per alternative, so that each opens on its letter; any other word as it is."""
+    """A word that opens on a group of alternatives without groups of their own ("(?:system\\w*|
+    v[æa]rkt[øo]j\\w*)s?,? (?:der|som) ...") as one word per alternative, so that each opens on its
+    letter; any other word as it is."""
     close = word.find(")")
-    if not word.startswith("(?:") or close < 0 or any(c in word[3:close] for c in "([\\"):
+    inner = word[3:close]
+    if (
+        not word.startswith("(?:")
+        or close < 0
+        or "(" in inner
+        or inner.endswith("\\")
+        or re.search(r"\[[^\]]*[|)]", inner)
+    ):
         return [word]
     rest = word[close + 1 :]
     if rest[:1] in ("?", "*", "+", "{"):
