@@ -22,9 +22,9 @@ HOMOGLYPHS = str.maketrans(
 )
 
 # -- the model named: one vocabulary in tiers, by language ------------------------------------
-# Regular-expression fragments; "unspaced" holds the words of scripts that \b does not bound (no
-# spaces between words, or vowel marks), found as they stand. A module reads the tiers it can
-# afford: a support "agent" is a person as often as a model, an "assistant" less so.
+# Regular-expression fragments by language. Words of scripts that \b does not bound (no spaces
+# between words, or vowel marks \w does not cover) are found as they stand. A module reads the
+# tiers it can afford: a support "agent" is a person as often as a model, an "assistant" less so.
 # The names every language borrows (the languages the inspection does not read too).
 MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
@@ -121,31 +121,36 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "tr": (r"yapay zek[aâ]\w*",),
     "el": (r"τεχνητ\w* νοημοσύν\w*",),
     "ru": ("ии", r"нейросет\w*", r"бот\w*"),
-    # the machine reader named (see MODEL_BY_FUNCTION below): a bot or robot in a compound or with
+    "ja": ("人工知能", "言語モデル", "チャットボット", "ボット"),
+    "zh": ("ai助手", "人工智能", "机器人"),
+    "ko": ("인공지능", "챗봇", "봇"),
+    "hi": ("एआई", "चैटबॉट", "बॉट", "कृत्रिम बुद्धि"),
+    "ar": ("الذكاء الاصطناعي", r"(?<![\u0600-\u06ff])(?:ال|لل|ل)?(?:روبوت|بوت)(?:ات)?(?![\u0600-\u06ff])"),
+    "th": ("เอไอ", "บอท"),
+    # the machine reader named (see MODEL_BY_FUNCTION above): a bot or robot in a compound or with
     # its article glued on ("kundebotten", "betalingsrobotten", "chatbotu"), AI in more languages
     # (the compound's first part named: a bare Swedish "botten" is a bottom, "verboten" no bot)
-    "bot compounds": (r"chat-?bot\w*", r"xatbot\w*",
-                      r"(?:kunde|kund|support|service|hjælpe|hjælp|hjälp|hjelpe|svar|faq|salgs|sälj|help|info|hr|it|web|shop|"
-                      r"booking|betalings|betalnings)-?bot(?:ten|terne|tene|tarna|s|ter|ar|en)?",
-                      r"(?:betalings|betalnings|faktura|bogførings|bokförings|software|rpa|chat|svar|support|kunde|kund|service)-?"
-                      r"robot(?:ten|terne|tene|arna|en|er|s)?"),
-    "da/no/sv": ("kunstig intelligens", "artificiell intelligens", r"sprogmodel\w*", r"språkmodell\w*"),
+    "da/no/sv/cs/sk/pl/uk/sw/tl/ms/id": (r"chat-?bot\w*",),
+    "da/no/sv": (r"(?:kunde|kund|support|service|hjælpe|hjælp|hjälp|hjelpe|svar|faq|salgs|sälj|help|info|hr|it|web|shop|"
+                 r"booking|betalings|betalnings)-?bot(?:ten|terne|tene|tarna|s|ter|ar|en)?",
+                 r"(?:betalings|betalnings|faktura|bogførings|bokförings|software|rpa|chat|svar|support|kunde|kund|service)-?"
+                 r"robot(?:ten|terne|tene|arna|en|er|s)?",
+                 "kunstig intelligens", "artificiell intelligens", r"sprogmodel\w*", r"språkmodell\w*"),
     "cs/sk": (r"uměl\w* inteligenc\w*", r"umel\w* inteligenci\w*", r"jazykov\w* model\w*"),
     "uk": (r"штучн\w* інтелект\w*", r"нейромереж\w*"),
-    "ca": (r"intel\W?lig[èe]ncia artificial",),
+    "ca": (r"xatbot\w*", r"intel\W?lig[èe]ncia artificial"),
     "sw": ("akili bandia", "akili mnemba", r"roboti\w*"),
     "ms/id": ("kecerdasan buatan", "kecerdasan artifisial"),
     "tl": (r"artipisyal na intelihensiya",),
-    "ar": (r"(?:ال|لل|ل)?(?:روبوت|بوت)(?:ات)?",),
-    "fa": ("هوش مصنوعی", r"ربات\w*", "چتبات"),
-    "automated replies": MODEL_AUTOMATED,
-    "by function": MODEL_BY_FUNCTION,
-    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "봇", "एआई", "चैटबॉट", "बॉट", "الذكاء الاصطناعي", "เอไอ",
-                 "บอท", "言語モデル", "チャットボット", "ボット", "机器人",
-                 # Bengali, Tamil: the bot, chatbot, AI, copilot (a Tamil "பாட்" inside a word is a song)
-                 "চ্যাটবট", r"বট(?<![\u0980-\u09ff]বট)(?:ের|কে|টি|টা)?(?![\u0980-\u09ff])", "এআই", "কৃত্রিম বুদ্ধিমত্তা",
-                 "சாட்பாட்", r"பாட்(?<![\u0b80-\u0bff]பாட்)(?![\u0b80-\u0bff])", "ஏஐ", "செயற்கை நுண்ணறிவு", "கோபைலட்",
-                 "कृत्रिम बुद्धि", "রোবট", "ரோபோ", *MODEL_AUTOMATED_UNSPACED, *MODEL_BY_FUNCTION_UNSPACED),
+    "fa": ("هوش مصنوعی", r"(?<![\u0600-\u06ff])ربات\w*", "چتبات"),
+    # Bengali, Tamil: the bot, chatbot, AI, copilot (a Tamil "பாட்" inside a word is a song)
+    "bn": ("চ্যাটবট", r"বট(?<![\u0980-\u09ff]বট)(?:ের|কে|টি|টা)?(?![\u0980-\u09ff])", "এআই", "কৃত্রিম বুদ্ধিমত্তা", "রোবট"),
+    "ta": ("சாட்பாட்", r"பாட்(?<![\u0b80-\u0bff]பாட்)(?![\u0b80-\u0bff])", "ஏஐ", "செயற்கை நுண்ணறிவு", "கோபைலட்", "ரோபோ"),
+    # the automated replies as the doer, a system named by what it does: read where every tier is
+    # (MODEL_ANY_TIER, MODEL_NO_AGENT), not by the addressing forms (keys of no language: their
+    # clauses, tried at every word, made the address search over ASCII rows twice as dear)
+    "automated replies": (*MODEL_AUTOMATED, *MODEL_AUTOMATED_UNSPACED),
+    "by function": (*MODEL_BY_FUNCTION, *MODEL_BY_FUNCTION_UNSPACED),
 }  # fmt: skip
 # An assistant: the model in most rows that name one, a person's assistant in some.
 MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -158,20 +163,25 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "id": ("asisten",),
     "vi": (r"trợ[_ ]lý",),
     "el": (r"βοηθ\w*",),
-    "ru": (r"ассистент\w*", r"помощник\w*"),
+    "ru": (r"ассистент\w*",),
+    "ja": ("アシスタント",),
+    "zh": ("助手",),
+    "ko": ("어시스턴트", "비서"),
+    "hi": ("सहायक", "असिस्टेंट"),
+    "ar": ("المساعد", "مساعد"),
+    "th": ("ผู้ช่วย",),
     "cs/sk/sl": (r"asistent\w*",),
     "uk": (r"асистент\w*", r"помічник\w*"),
     "fa": (r"دستیار\w*",),
     # a chat helper ("Chat-Helfer"; a "Chat-Berater" is the agent tier's: live chat has staff)
     "de": (r"chat-?(?:helfer|assistent)\w*",),
-    # virtual and digital assistants, chat agents of the languages without an assistant word here
+    # virtual and digital assistants of the languages without an assistant word here
     "sw": (r"msaidizi (?:wa )?(?:kidijitali|kidigitali|mtandaoni|pepe|ai|akili bandia)",),
     "tl": (r"virtual na (?:katulong|assistant)", "katulong na ai"),
     "ms/id": (r"pembantu (?:maya|digital|ai|pintar)", r"ejen (?:maya|digital|ai)", r"agen (?:virtual|ai)"),
     "cs": (r"automatick\w* (?:poradc\w*|poradce|asistent\w*)",),
-    "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย",
-                 "ভার্চুয়াল সহকারী", "ডিজিটাল সহকারী", "மெய்நிகர் உதவியாளர்", "டிஜிட்டல் உதவியாளர்",
-                 "असिस्टेंट", "অ্যাসিস্ট্যান্ট", "அசிஸ்டன்ட்"),
+    "bn": ("ভার্চুয়াল সহকারী", "ডিজিটাল সহকারী", "অ্যাসিস্ট্যান্ট"),
+    "ta": ("மெய்நிகர் உதவியாளர்", "டிஜிட்டல் உதவியாளர்", "அசிஸ்டன்ட்"),
 }  # fmt: skip
 # A model: a language model, or a model of anything (a pricing model, a car model).
 MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -182,17 +192,22 @@ MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "vi": ("mô hình",),
     "el": (r"μοντέλ\w*",),
     "ru": (r"модел\w*",),
-    "unspaced": ("모델", "モデル", "模型", "मॉडल", "โมเดล"),
+    "ja": ("モデル",),
+    "zh": ("模型",),
+    "ko": ("모델",),
+    "hi": ("मॉडल",),
+    "th": ("โมเดล",),
 }
 # An agent or a helper: a person (a support agent) as often as a model.
 MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("agents?",),
     "es/pt/it": ("agentes?",),
+    "ja": ("エージェント",),
+    "ko": ("에이전트",),
     "ms": ("ejen",),
     # a chat agent, an agent named by what it does: a model or the live chat's staff
-    "chat agents": (r"chat-?(?:berater|agent)\w*", r"ejen sembang", r"agen obrolan"),
+    "de/ms/id": (r"chat-?(?:berater|agent)\w*", r"ejen sembang", r"agen obrolan"),
     "by function": MODEL_AGENT_BY_FUNCTION,
-    "unspaced": ("エージェント", "에이전트"),
 }
 # A helper or a machine: a person or a thing as often as a model (only in an addressing form).
 MODEL_HELPER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -208,22 +223,31 @@ MODEL_PHRASES = (
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
     r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
 )
+# Scripts written without spaces between words (Japanese, Chinese, Thai), or whose vowel marks \w
+# does not cover (Devanagari, Bengali, Tamil); Korean and Arabic words are matched as they stand too ("AI에게").
+_UNSPACED = re.compile(
+    r"[\u0600-\u06ff\u0900-\u097f\u0980-\u09ff\u0b80-\u0bff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+# The languages ADDRESS_FORMS reads (its prepositions, determiners and vocatives are theirs).
+ADDRESS_LANGUAGES = frozenset({"borrowed", "en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "ja", "zh"})
 
 
-def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True, skip: tuple[str, ...] = ()) -> str:
-    """The tiers' words as one alternation; `bounded` puts the spaced words between word
-    boundaries (MODEL and STRONG_MODEL are not: the forms around them say where a word ends, and
-    "KIへ" ends on a particle)."""
-    spaced = _by_script(
-        [
-            w
-            for tier in tiers
-            for lang, ws in tier.items()
-            if lang != "unspaced" and lang not in skip
-            for w in ws
-        ]
-    )
-    unspaced = _by_script([w for tier in tiers for w in tier.get("unspaced", ())])
+def _tier(
+    *tiers: dict[str, tuple[str, ...]], bounded: bool = True, languages: frozenset[str] | None = None
+) -> str:
+    """The tiers' words as one alternation (of the `languages` only, when given: a key
+    "de/nl/sv" is any of them); `bounded` puts the spaced words between word boundaries (MODEL
+    and STRONG_MODEL are not: the forms around them say where a word ends, and "KIへ" ends on a
+    particle)."""
+    words = [
+        w
+        for tier in tiers
+        for key, ws in tier.items()
+        if languages is None or languages.intersection(key.split("/"))
+        for w in ws
+    ]
+    spaced = _by_script([w for w in words if not _UNSPACED.search(w)])
+    unspaced = _by_script([w for w in words if _UNSPACED.search(w)])
     return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
 
 
@@ -292,7 +316,6 @@ def _top_level_bar(pattern: str) -> bool:
     return False
 
 
-_CLAUSES = ("by function", "automated replies")
 # The model named where a person could be meant by "agent" (a support agent): the AI, an
 # assistant, a model (inspection_concealment: "staff never tell callers the PIN" names no model).
 MODEL_NO_AGENT = _tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE)
@@ -301,16 +324,21 @@ MODEL_ANY_TIER = _tier(
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE
 )
 
-# The model (or an automated reader) named: every tier. Ambiguous nouns ("assistant", "agent",
-# "helper": people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
+# The model (or an automated reader) named: every tier, in the languages of the addressing forms
+# (a Greek or Thai noun after "to the" is no form they know, and each word more is tried at every
+# position where one could start). Ambiguous nouns ("assistant", "agent", "helper": people too)
+# count only in an addressing form (see ADDRESS_FORMS), never on their own.
 _EVERY_TIER = (
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
     MODEL_HELPER_BY_LANGUAGE,
 )  # fmt: skip
-MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False, skip=_CLAUSES)})"
+MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False, languages=ADDRESS_LANGUAGES)})"
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough (the AI tier,
-# and the Polish "asystent", "the assistant", "the model", a "machine").
-STRONG_MODEL = rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False)}|asystent\w*|machines?|the assistant|the model)"
+# and the Polish "asystent", "the assistant", "the model", a "machine"), in the same languages.
+STRONG_MODEL = (
+    rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False, languages=ADDRESS_LANGUAGES)}|"
+    r"asystent\w*|machines?|the assistant|the model)"
+)
 _DET = (
     r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
     r"den|dem|der|die|das|einen|eine|jede[nrms]?|alle|unsere[nmr]?|"
@@ -823,7 +851,7 @@ DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
 # the literal endings the cue group "oblige" lists.
-DUTY_ENDING = r"\w+(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
+DUTY_ENDING = r"\B(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
 DUTY_ENDINGS = ("meli", "malı")
 # Polish "ma" / "mają" (is to, are to) read only right after their subject: Italian "ma" is "but".
 DUTY_AFTER_SUBJECT = ("ma", "mają")
@@ -834,19 +862,20 @@ def _words(words: tuple[str, ...]) -> str:
 
 
 _DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)
-DUTY = (
-    rf"\b(?:{_words(_DUTY_SPACED)}|{DUTY_ENDING})\b|"
-    rf"{_words(DUTY_BY_LANGUAGE['unspaced'])}"
-)
+# The duty words; DUTY adds the Turkish ending. DEONTIC reads the words only: the ending, a suffix,
+# may start at any "m" inside a word, and the model's conduct in Turkish is the cue group's and
+# the reader's to find ("asistan ... reddetmeli").
+DUTY_WORDS = rf"\b(?:{_words(_DUTY_SPACED)})\b|{_words(DUTY_BY_LANGUAGE['unspaced'])}"
+DUTY = rf"{DUTY_WORDS}|{DUTY_ENDING}\b"
 # The languages MODEL_OBLIGATION_OTHER reads the model obliged in (either word order), with their
 # permissions "darf" and "mag" (a rule for the model too).
 _MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl') for w in DUTY_BY_LANGUAGE[lang]), 'darf', 'mag'))})"
 
+# (the model tiers in the languages of those modals)
+_OTHER_LANGUAGES = frozenset({"borrowed", "de", "fr", "es", "it", "pt", "nl"})
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
-_MODEL_NOUN_OTHER = (
-    rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False)})"
-)
+_MODEL_NOUN_OTHER = rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False, languages=_OTHER_LANGUAGES)})"
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
@@ -861,9 +890,9 @@ MODEL_NAMED = (
     rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
     r"アシスタント|モデル|エージェント|助手|ассистент"
 )
-# ... with what it must, may or now does: a duty (DUTY), a permission, a new power or role.
+# ... with what it must, may or now does: a duty (DUTY_WORDS), a permission, a new power or role.
 DEONTIC = (
-    rf"{DUTY}|"
+    rf"{DUTY_WORDS}|"
     r"\b(?:may|can now|is allowed|are allowed|is permitted|are permitted|acts? as|is now|are now|gets?|will now|"
     r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
     # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
