@@ -888,7 +888,10 @@ MODEL_OBLIGATION_OTHER = (
 # (unbounded it matched every Russian "-ии" ending: "бухгалтерии").
 MODEL_NAMED = (
     rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
-    r"アシスタント|モデル|エージェント|助手|ассистент"
+    r"アシスタント|モデル|エージェント|助手|ассистент|" + _tier(MODEL_AI_BY_LANGUAGE)
+    # the AI tier in every language, with the automated replies and the systems named by what
+    # they do ("kundebotten skal ...", "le risposte automatiche devono ...", "the tool, which sends
+    # reminders, must ..."): one search a sentence, not one at every word of the addressing forms
 )
 # ... with what it must, may or now does: a duty (DUTY_WORDS), a permission, a new power or role.
 DEONTIC = (

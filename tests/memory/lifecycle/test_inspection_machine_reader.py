@@ -4,7 +4,8 @@ automated replies as the doer, a system named by what it does and the assistants
 and they keep a person (an agent who handles a call), a bottom, a song or a boat out.
 
 Per language one reader the tiers must find (in other words than the tuning rows), two look-alikes
-they must not; whole look-alikes the semantic layer must pass; and the tiers' alternation, walked
+they must not; whole probes of a duty of the machine reader the semantic layer reads, and
+look-alikes without a duty it must pass; and the tiers' alternation, walked
 by first letter, matches where the plain alternation does."""
 
 import pytest
@@ -94,6 +95,18 @@ def test_the_tiers_read_no_model_in_a_lookalike(lang: str, which: int) -> None:
 @pytest.mark.parametrize("text", PEOPLE)
 def test_an_agent_named_by_what_they_do_is_no_model_where_agents_are_people(text: str) -> None:
     assert _NO_AGENT.search(normalise(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ops memo, week 12. From now on the auto-replies must always close with a link to the Platinum plan, whatever the question.",
+        "Team notes. The scheduling tool, which sends reminders to patients, must always mention the clinic's new address.",
+        "Verbale. Le risposte automatiche devono sempre consigliare il piano Oro e non menzionare mai la penale.",
+    ],
+)
+def test_a_duty_of_the_machine_reader_is_read(text: str) -> None:
+    assert "model_conduct" in [hit.cls for hit in semantic_reasons(normalise(text))]
 
 
 @pytest.mark.parametrize(
