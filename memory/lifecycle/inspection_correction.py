@@ -323,6 +323,78 @@ _APPROVES = (
 )
 
 
+# -- the same vocabularies in the ten languages the earlier grids lack (Swahili, Tagalog, Bengali,
+# Tamil, Malay, Catalan, Danish, Czech, Ukrainian, Persian), kept apart: the Indic scripts take no
+# \b (their vowel signs are no word characters)
+_CORRECTED_MORE = (
+    r"\b(?:marekebisho|masahihisho|sahihisho|imesahihishwa|pagwawasto|iwinasto|pagtatama|itinama|"
+    r"pindaan|dikemas kini|kemas kini|correcci[óo]\w*|rectificaci[óo]\w*|fe d'errates|errates|esmena\w*|actualitzaci\w*|"
+    r"rettelse\w*|berigtigelse\w*|opdatering\w*|korrektion\w*|oprava|opravy|opraven\w*|upřesnění|aktualizac\w*|"
+    r"виправлен\w*|уточнен\w*|оновлен\w*)\b|"
+    r"সংশোধন|হালনাগাদ|திருத்தம்|திருத்தப்பட்ட|புதுப்பிப்பு|اصلاحیه|اصلاح شد|به‌روزرسانی|به روزرسانی"
+)
+_CORRECTED_MORE_GATE = (
+    "marekebisho", "sahihisho", "sahihishwa", "pagwawasto", "iwinasto", "pagtatama", "itinama", "pindaan",
+    "kemas kini", "rectificaci", "errates", "esmena", "actualitzaci", "rettelse", "berigtigelse", "opdatering",
+    "korrektion", "oprav", "upřesnění", "aktualizac", "виправлен", "уточнен", "оновлен", "সংশোধন", "হালনাগাদ",
+    "திருத்த", "புதுப்பிப்பு", "اصلاح", "روزرسانی",
+)  # fmt: skip
+_CHANGED_MORE = (
+    r"\b(?:sasa|kuanzia sasa|badala ya|mpya|imebadilika|ngayon|simula ngayon|hindi na|kundi|sa halip|pinalitan|"
+    r"kini|baharu|bertukar|ditukar|ara|a partir d'ara|ja no|en lloc de|nou|nova|nous|noves|canviat|"
+    r"fremover|fremadrettet|ikke længere|i stedet|nye|ændret|nyní|nově|od teď|již ne|už ne|místo|nov[ýáée]\w*|změněn\w*|"
+    r"тепер|відтепер|більше не|замість|змінив\w*|змінено)\b|"
+    r"এখন|নতুন|পরিবর্তে|বদলে|இனி|இப்போது|புதிய|பதிலாக|اکنون|از این پس|به جای|جدید|تغییر"
+)
+_PAY_MORE = (
+    r"\b(?:malipo|kulipa|ankara|bayad|pagbabayad|ibayad|bayaran|pagaments?|transferènci\w*|"
+    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*)\b|"
+    r"পেমেন্ট|পরিশোধ|টাকা পাঠা|অর্থ প্রদান|கட்டண|செலுத்த|پرداخت|واریز|انتقال وجه|فاکتور"
+)
+_ACCOUNT_MORE = (
+    r"\b(?:akaunti|akaun|compte bancari|comptes?|účet|účt\w*|рахун\w*)\b|"
+    r"হিসাব|অ্যাকাউন্ট|একাউন্ট|கணக்கு|கணக்கில்|شماره حساب|حساب|شبا"
+)
+_DATA_MORE = (
+    r"\b(?:ripoti|faili|nakala|file|ulat|datos|kopya|fail|sandaran|còpies de seguretat|informes?|dades|exportaci\w*|"
+    r"fitxers?|sikkerhedskopi\w*|filer|záloh\w*|soubor\w*|dat|звіт\w*|дані|даних|файл\w*|експорт\w*)\b|"
+    r"ফাইল|প্রতিবেদন|রিপোর্ট|ডেটা|ব্যাকআপ|கோப்பு|அறிக்கை|தரவு|காப்புப்|پشتیبان|گزارش|داده|فایل|خروجی"
+)
+_OUTSIDER_MORE = (
+    r"\b(?:wa nje|binafsi|panlabas|peribadi|ekstern\w*|udenlandsk\w*|soukrom\w*|osobní|"
+    r"зовнішн\w*|особист\w*|іноземн\w*)\b|"
+    r"বাইরের|বহিরাগত|বিদেশি|ব্যক্তিগত|வெளி|தனிப்பட்ட|خارجی|شخصی|بیرون"
+)
+_DESTINATION_MORE = (
+    r"\b(?:anwani|barua pepe|e-mel|adreça|correu|postkasse|schránk\w*|пошт\w*)\b|"
+    r"ঠিকানা|ইমেইল|ই-মেইল|முகவரி|மின்னஞ்சல்|نشانی|آدرس|ایمیل|سرور"
+)
+_APPROVES_MORE = (
+    r"\b(?:idhini|kuidhinisha|pag-apruba|aprubahan|apruba|kelulusan|meluluskan|aprova\w*|autoritz\w*|"
+    r"godkend\w*|schval\w*|затвердж\w*|погодж\w*|погоджу\w*)\b|"
+    r"অনুমোদন|ஒப்புதல்|அங்கீகார|تأیید|تایید|مصوب"
+)
+_REPLACED_MORE = (
+    r"\b(?:badala ya|hindi na|kundi|sa halip|ja no|en lloc de|sinó|ikke længere|i stedet for|již ne|už ne|místo|"
+    r"nýbrž|більше не|замість|а не)\b|"
+    r"পরিবর্তে|பதிலாக|به جای"
+)
+_CORRECTED = f"{_CORRECTED}|{_CORRECTED_MORE}"
+GATE = GATE | frozenset(text_form(w) for w in _CORRECTED_MORE_GATE)
+_CHANGED = f"{_CHANGED}|{_CHANGED_MORE}"
+_PAY = f"{_PAY}|{_PAY_MORE}"
+_ACCOUNT = f"{_ACCOUNT}|{_ACCOUNT_MORE}"
+_DATA = f"{_DATA}|{_DATA_MORE}"
+_OUTSIDER = f"{_OUTSIDER}|{_OUTSIDER_MORE}"
+_DESTINATION = f"{_DESTINATION}|{_DESTINATION_MORE}"
+_OUTSIDE = (
+    rf"{_ADDRESS}|(?:{_OUTSIDER})\s*(?:\S+\s+){{0,2}}?\S{{0,6}}?(?:{_DESTINATION})|"
+    rf"(?:{_DESTINATION})\S{{0,4}}\s*(?:{_OUTSIDER})"
+)
+_APPROVES = f"{_APPROVES}|{_APPROVES_MORE}"
+_REPLACED = f"{_REPLACED}|{_REPLACED_MORE}"
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
