@@ -6,7 +6,8 @@ or update of an earlier memory ("Correction to the previous note: ...", "Bericht
 - where money goes: payments or invoices of someone now go to another account (IBAN, bankgiro);
 - where data goes: backups, reports or exports now go to an outside address (an e-mail, a URL,
   a personal mailbox, an "external server");
-- who approves: the one who approves or authorises is now someone else.
+- who approves: the one who approves or authorises is now someone else;
+- where callers go: a support or phone number is now an outside or foreign one.
 
 Three things meet: a correction word anywhere before the sentence, a word of change in the row
 ("now", "no longer", "instead", "new"), and one of the three risky pairs in the sentence (a
@@ -395,6 +396,28 @@ _APPROVES = f"{_APPROVES}|{_APPROVES_MORE}"
 _REPLACED = f"{_REPLACED}|{_REPLACED_MORE}"
 
 
+# Callers moved: a support or phone number that is now an outside or foreign one ("the help line is
+# now an external number"). Outside means another firm or country here, not "personal": a person's
+# own new number is an ordinary correction.
+_LINE = (
+    r"\b(?:(?:phone|telephone|contact|support|help|service) numbers?|hotlines?|helplines?|numbers?|"
+    r"nummer\w*|rufnummer\w*|numéro\w*|número\w*|numer[oi]\w*|numer\w*|numara\w*|nomor|nombor|talian|"
+    r"số điện thoại|đường dây|namba|nambari|linka|čísl\w*|linje|línia|номер\w*|лінія|лінію|αριθμ\w*)\b|"
+    r"رقم|خط|नंबर|नम्बर|หมายเลข|เบอร์|号码|热线|電話番号|番号|번호|নম্বর|எண்|شماره"
+)
+_FOREIGN = (
+    r"\b(?:external|outside|third-party|foreign|overseas|outsourced|extern\w*|ausländisch\w*|étrang\w*|"
+    r"extranjer\w*|estern\w*|stranier\w*|estrangeir\w*|buitenlands\w*|zewnętrzn\w*|zagraniczn\w*|harici|yabancı|"
+    r"bên ngoài|nước ngoài|eksternal|asing|utländsk\w*|внешн\w*|сторонн\w*|зарубежн\w*|иностранн\w*|εξωτερικ\w*|"
+    r"wa nje|panlabas|luar|ekstern\w*|udenlandsk\w*|zahraniční\w*|зовнішн\w*|іноземн\w*)\b|"
+    r"خارجي|خارجی|بیرونی|बाहरी|विदेशी|ภายนอก|ต่างประเทศ|外部|境外|海外|国外|社外|외부|해외|বাইরের|বিদেশি|বহিরাগত|"
+    r"வெளிநாட்டு|வெளி"
+)
+_LINE_OUTSIDE = (
+    rf"(?:{_FOREIGN})\S{{0,6}}?\s*(?:\S+\s+)?(?:{_LINE})|(?:{_LINE})\S{{0,4}}\s*(?:\S+\s+)?(?:{_FOREIGN})"
+)
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
@@ -404,6 +427,7 @@ _OUTSIDE_RE = cue_pattern(_OUTSIDE)
 _OUTSIDER_RE = cue_pattern(_OUTSIDER)
 _REPLACED_RE = cue_pattern(_REPLACED)
 _APPROVES_RE = cue_pattern(_APPROVES)
+_LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
 
 
 def _risky(text: str) -> str | None:
@@ -416,6 +440,8 @@ def _risky(text: str) -> str | None:
         holder := _REPLACED_RE.search(text) or _OUTSIDER_RE.search(text)
     ):
         return f"approval: '{approves[0]}' by '{holder[0]}'"
+    if line := _LINE_OUTSIDE_RE.search(text):
+        return f"callers: '{line[0]}'"
     return None
 
 
