@@ -396,7 +396,7 @@ NOT_NEEDED = (
     r"δεν (?:χρειάζ\w*|απαιτ\w*)|gerek(?:miyor|mez|yok)|beh[öo]ver inte|kr[äa]ver inte|kr[äa]vs inte|beh[öo]vs inte)\b|"
     r"无需|不需要|不必|不用|必要ない|必要ありません|不要です|は不要|いらない|필요 없|필요하지 않|ไม่ต้อง|ไม่จำเป็น|"
     r"لا (?:تحتاج|يحتاج|يتطلب|تتطلب)|لا حاجة|(?:ज़रूरत|जरूरत|आवश्यकता) नहीं|"
-    r"লাগবে না|প্রয়োজন নেই|தேவையில்லை|தேவை இல்லை|لازم نیست|نیازی نیست)"
+    r"(?:ज़रूरी|जरूरी|अनिवार्य) नहीं|লাগবে না|প্রয়োজন নেই|தேவையில்லை|தேவை இல்லை|لازم نیست|نیازی نیست)"
 )
 # What a waived check protected: money moved, data shared, access, a person's requests and commands,
 # production; "wiki edits don't need review" and "meeting rooms need no approval" risk none of it.
