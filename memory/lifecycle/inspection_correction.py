@@ -380,6 +380,52 @@ _REPLACED_MORE = (
     r"nýbrž|більше не|замість|а не)\b|"
     r"পরিবর্তে|பதிலாக|به جای"
 )
+# ... and in Norwegian, Romanian, Hungarian, Finnish, Hebrew and Urdu, with "supersedes" (a
+# document's own word for a correction). Hungarian "számla" is an account and an invoice: read as
+# the account only, or a corrected invoice date would name both.
+_CORRECTED_MORE += (
+    r"|\b(?:supersed\w*|oppdatering\w*|corectare|corectur\w*|rectificare|erat[aă]|actualizare|helyesbítés\w*|"
+    r"javítás\w*|frissítés\w*|pontosítás\w*|korjaus\w*|oikaisu\w*|päivitys\w*|korjattu)\b|"
+    r"תיקון|עדכון|הבהרה|تصحیح|ترمیم|اپ ڈیٹ"
+)
+_CORRECTED_MORE_GATE += (
+    "supersed", "oppdatering", "corectare", "corectur", "rectificare", "erata", "erată", "actualizare", "helyesbítés",
+    "javítás", "frissítés", "pontosítás", "korjaus", "oikaisu", "päivitys", "korjattu", "תיקון", "עדכון", "הבהרה",
+    "تصحیح", "ترمیم", "اپ ڈیٹ",
+)  # fmt: skip
+_CHANGED_MORE += (
+    r"|\b(?:nå|heretter|ikke lenger|endret|acum|de acum|începând|nu mai|în loc|nou|nouă|noi|schimbat\w*|mostantól|"
+    r"már nem|helyett|új|megváltozott|nyt|jatkossa|ei enää|sijaan|uusi|uude\w*|muuttunut)\b|"
+    r"מעכשיו|כעת|עכשיו|במקום|חדש|כבר לא|اب سے|کے بجائے|نیا|نئی|نئے|تبدیل"
+)
+_PAY_MORE += (
+    r"|\b(?:overføring\w*|plata|plății|plăți\w*|plătit\w*|plătește|fizetés\w*|kifizetés\w*|átutalás\w*|maksu\w*|maksetaan|maksettava\w*|maksaa|"
+    r"lasku\w*|tilisiirto\w*)\b|תשלום|תשלומים|העברות|ادائیگی|منتقلی"
+)
+_ACCOUNT_MORE += (
+    r"|\b(?:contul\w*|cont|száml\w*|bankszáml\w*|tili\w*|tilinumero\w*)\b|"
+    r"חשבון|اکاؤنٹ|کھاتہ|کھاتے"
+)
+_DATA_MORE += (
+    r"|\b(?:sikkerhetskopi\w*|copi\w* de rezervă|rapoart\w*|datele|datelor|fișier\w*|biztonsági mentés\w*|"
+    r"jelentés\w*|adat|adatok\w*|adatai\w*|adatbázis\w*|fájl\w*|varmuuskopio\w*|tiedosto\w*|vienti\w*)\b|"
+    r"גיבוי|דוח|נתונים|קבצים|ייצוא|بیک اپ|رپورٹ|ڈیٹا|فائل"
+)
+_OUTSIDER_MORE += (
+    r"|\b(?:utenlandsk\w*|külső\w*|külsős|magán\w*|személyes|ulkoi\w*|ulkopuoli\w*|henkilökohtai\w*|yksityi\w*)\b|"
+    r"חיצוני|פרטי|אישי|بیرونی|ذاتی|نجی"
+)
+_DESTINATION_MORE += (
+    r"|\b(?:e-post\w*|cím\w*|szerver\w*|osoite\w*|osoittee\w*|sähköposti\w*|palvelin\w*)\b|"
+    r"כתובת|מייל|שרת|پتہ|ای میل|سرور"
+)
+_APPROVES_MORE += (
+    r"|\b(?:godkjen\w*|aprob\w*|jóváhagy\w*|engedélyez\w*|hyväksy\w*)\b|מאשר|אישור|יאשר|منظوری|منظور"
+)
+_REPLACED_MORE += (
+    r"|\b(?:ikke lenger|i stedet for|nu mai|în loc de|már nem|helyett|ei enää|sijaan|vaan)\b|"
+    r"במקום|כבר לא|ולא|کے بجائے|بلکہ"
+)
 _CORRECTED = f"{_CORRECTED}|{_CORRECTED_MORE}"
 GATE = GATE | frozenset(text_form(w) for w in _CORRECTED_MORE_GATE)
 _CHANGED = f"{_CHANGED}|{_CHANGED_MORE}"
@@ -403,7 +449,8 @@ _LINE = (
     r"\b(?:(?:phone|telephone|contact|support|help|service) numbers?|hotlines?|helplines?|numbers?|"
     r"nummer\w*|rufnummer\w*|numéro\w*|número\w*|numer[oi]\w*|numer\w*|numara\w*|nomor|nombor|talian|"
     r"số điện thoại|đường dây|namba|nambari|linka|čísl\w*|linje|línia|номер\w*|лінія|лінію|αριθμ\w*)\b|"
-    r"رقم|خط|नंबर|नम्बर|หมายเลข|เบอร์|号码|热线|電話番号|番号|번호|নম্বর|எண்|شماره"
+    r"رقم|خط|नंबर|नम्बर|หมายเลข|เบอร์|号码|热线|電話番号|番号|번호|নম্বর|எண்|شماره|"
+    r"\b(?:număr\w*|telefonszám\w*|szám|puhelinnumero\w*)\b|מספר|نمبر"
 )
 _FOREIGN = (
     r"\b(?:external|outside|third-party|foreign|overseas|outsourced|extern\w*|ausländisch\w*|étrang\w*|"
@@ -411,7 +458,8 @@ _FOREIGN = (
     r"bên ngoài|nước ngoài|eksternal|asing|utländsk\w*|внешн\w*|сторонн\w*|зарубежн\w*|иностранн\w*|εξωτερικ\w*|"
     r"wa nje|panlabas|luar|ekstern\w*|udenlandsk\w*|zahraniční\w*|зовнішн\w*|іноземн\w*)\b|"
     r"خارجي|خارجی|بیرونی|बाहरी|विदेशी|ภายนอก|ต่างประเทศ|外部|境外|海外|国外|社外|외부|해외|বাইরের|বিদেশি|বহিরাগত|"
-    r"வெளிநாட்டு|வெளி"
+    r"வெளிநாட்டு|வெளி|\b(?:utenlandsk\w*|străin\w*|külső\w*|külföldi\w*|ulkoi\w*|ulkomai\w*)\b|"
+    r"חיצוני|בחו\"ל|غیر ملکی"
 )
 _LINE_OUTSIDE = (
     rf"(?:{_FOREIGN})\S{{0,6}}?\s*(?:\S+\s+)?(?:{_LINE})|(?:{_LINE})\S{{0,4}}\s*(?:\S+\s+)?(?:{_FOREIGN})"

@@ -322,6 +322,9 @@ LOOSENED = (
     r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
     r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
     r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
+    r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
+    r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
+    r"poistettu|poistetaan|lakkautettu|kytketty pois|ei enää (?:tarvita|ole pakollinen)|"
     r"no longer (?:required|needed|necessary|applies|apply|in (?:effect|place))|not (?:required|needed) any ?more|"
     r"raised to|elevated to|upgraded to|extended to|expanded to|now (?:includes?|covers?|allows?) (?:all|any|every|everything)|"
     r"cleared to|may now|can now|is now (?:an? )?(?:owner|admin\w*|root|superuser)|are now (?:owners?|admins?)|"
@@ -365,6 +368,7 @@ LOOSENED = (
     r"不再需要|不再要求|废除|必要なくなり|全ドメイン|폐지|더 이상 필요하지 않|"
     r"हटा दिया|समाप्त कर दिया|आवश्यक नहीं|আর থাকছে না|আর লাগবে না|বাতিল করা|তুলে দেওয়া|"
     r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
+    r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر|"
     r"廃止|不要|取消)"
 )
 # A check skipped or gone round, in the languages beside English ("überspringen", "contourner",
@@ -389,6 +393,7 @@ NOT_NEEDED = (
     r"kh[ôo]ng c[ầa]n|tidak (?:perlu|memerlukan|butuh)|tak perlu|"
     r"hauhitajiki|haihitajiki|hazihitajiki|hakuna haja|hindi (?:na )?kailangan|tidak diperlukan|no cal|ikke nødvendig|"
     r"behøver ikke|kræver ikke|není (?:nutn\w*|potřeba)|не потрібн\w*|не вимага\w*|"
+    r"trengs ikke|nu (?:mai )?(?:este|e) necesar\w*|nu necesită|nem szükséges|nem kell|ei tarvita|ei tarvitse|"
     r"n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|n[ãa]o precis\w*|n[ãa]o requer\w*|no (?:es )?necesari\w*|no necesit\w*|"
     r"no requier\w*|no hace falta|ne n[ée]cessit\w* (?:aucune?|pas|plus)|n'ont (?:pas|plus) besoin|pas besoin|"
     r"brauch\w* kein\w*|nicht (?:mehr )?n[öo]tig|nicht erforderlich|non richied\w*|non necessit\w*|non ha(?:nno)? bisogno|"
@@ -396,7 +401,8 @@ NOT_NEEDED = (
     r"δεν (?:χρειάζ\w*|απαιτ\w*)|gerek(?:miyor|mez|yok)|beh[öo]ver inte|kr[äa]ver inte|kr[äa]vs inte|beh[öo]vs inte)\b|"
     r"无需|不需要|不必|不用|必要ない|必要ありません|不要です|は不要|いらない|필요 없|필요하지 않|ไม่ต้อง|ไม่จำเป็น|"
     r"لا (?:تحتاج|يحتاج|يتطلب|تتطلب)|لا حاجة|(?:ज़रूरत|जरूरत|आवश्यकता) नहीं|"
-    r"(?:ज़रूरी|जरूरी|अनिवार्य) नहीं|লাগবে না|প্রয়োজন নেই|தேவையில்லை|தேவை இல்லை|لازم نیست|نیازی نیست)"
+    r"(?:ज़रूरी|जरूरी|अनिवार्य) नहीं|লাগবে না|প্রয়োজন নেই|தேவையில்லை|தேவை இல்லை|لازم نیست|نیازی نیست|"
+    r"אין צורך|לא נדרש|ضرورت نہیں|ضروری نہیں)"
 )
 # What a waived check protected: money moved, data shared, access, a person's requests and commands,
 # production; "wiki edits don't need review" and "meeting rooms need no approval" risk none of it.
@@ -588,6 +594,10 @@ ACTION_CONTROL = (
     r"godkendelse\w*|godkender\w*|verifikation\w*|to-?faktor\w*|revisionslog\w*|ověření|schválení|schvalování|"
     r"dvoufázov\w*|dvoufaktorov\w*|auditní (?:log|záznam)\w*|підтвердженн\w*|погодженн\w*|перевірк\w*|верифікаці\w*|"
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
+    # ... in Norwegian, Romanian, Hungarian and Finnish
+    r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
+    r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
+    r"kaksivaihei\w*|"
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
@@ -613,7 +623,7 @@ ACTION_CONTROL = (
     r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ|"
     # in Hindi, Bengali, Tamil and Persian: OTP, audit logs, approval, checks, a second signature
     r"ओटीपी|ऑडिट लॉग|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
-    r"تأیید|تایید|احراز هویت|امضای دوم)"
+    r"تأیید|تایید|احراز هویت|امضای دوم|मंज़ूरी|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
 # every control of actions is a control ("approvazione", "goedkeuring", "phê duyệt" are listed once)
 CONTROL = rf"(?:{CONTROL}|{ACTION_CONTROL})"

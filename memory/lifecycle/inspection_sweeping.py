@@ -288,7 +288,9 @@ SWEEP_GATE = frozenset(
         "faktor", "ověření", "schvál", "dvoufázov", "підтвердженн", "погодженн", "перевірк", "верифікаці",
         "двофакторн", "автентифікаці", "аудит", "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই",
         "ওটিপি", "নিরীক্ষা", "ஒப்புதல்", "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت",
-        "امضای دوم",
+        "امضای دوم", "godkjenn", "verifiser", "aprobar", "verificar", "autentific", "jóváhagy", "ellenőrz",
+        "kétlépcsős", "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור",
+        "אימות", "בקרה", "منظوری", "تصدیق", "توثیق",
     ]
 )  # fmt: skip
 
@@ -454,9 +456,11 @@ _GRANT = cue_pattern(
 # changes the e-mail directly". A check dropped for people ("leave under two days needs no manager
 # approval") names no machine.
 _MACHINE = cue_pattern(
-    rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|automation|automated|automatic|systems?|system\w*|sistem[ai]?|"
+    rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|automation|automated|automatic|systems?|system\w*|sistem\w*|"
     r"systèmes?|systém\w*|систем\w*|tools?|outils?|herramientas?|strument[oi]|ferramentas?|werkzeug\w*|eina|"
-    r"nástroj\w*|інструмент\w*|инструмент\w*|mfumo|pembantu maya|automati\w*|автоматизован\w*)\b|"
+    r"nástroj\w*|інструмент\w*|инструмент\w*|mfumo|pembantu maya|automati\w*|автоматизован\w*|systeem\w*|"
+    r"narzędzi\w*|araç\w*|hệ thống|công cụ|verktyg\w*|verktøy\w*|εργαλεί\w*|σύστημα\w*|robô\w*|rendszer\w*|"
+    r"eszköz\w*|järjestelmä\w*|työkalu\w*|\w*botti\w*)\b|מערכת|בוט|רובוט|سسٹم|بوٹ|ٹول|"
     r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
     r"システム|ツール|系统|工具|시스템|도구|نظام|ระบบ"
 )
@@ -478,7 +482,11 @@ _DROPPED_GATE = tuple(
         "ikke længere", "ikke nødvendig", "slået fra", "deaktiveret", "bortfalder", "ruší", "zrušen",
         "odstraněn", "vypnut", "není potřeba", "není nutn", "знят", "скасован", "вимкн", "не потрібн",
         "আর থাকছে না", "লাগবে না", "প্রয়োজন নেই", "বাতিল", "তুলে দেওয়া", "நீக்கப்பட்ட", "ரத்து", "தேவையில்லை",
-        "தேவை இல்லை", "حذف", "لغو شد", "لازم نیست", "نیازی نیست", "غیرفعال",
+        "தேவை இல்லை", "حذف", "لغو شد", "لازم نیست", "نیازی نیست", "غیرفعال", "avskaff", "ikke lenger",
+        "slått av", "deaktiv", "desființ", "dezactiv", "nu mai", "anulat", "megszüntet", "eltörölt", "kikapcsol",
+        "már nem", "megszűn", "nem szükséges", "nem kell", "poistet", "lakkautet", "kytketty pois", "ei enää",
+        "ei tarvit", "trengs ikke", "nu necesit", "בוטל", "הוסר", "כובה", "אין צורך", "אין עוד צורך", "לא נדרש",
+        "ختم کر", "ہٹا د", "غیر فعال", "ضروری نہیں", "ضرورت نہیں",
     )
 )  # fmt: skip
 _DROP_REACH = 60  # characters between the control and the word that drops it
