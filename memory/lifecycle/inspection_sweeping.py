@@ -489,6 +489,7 @@ _DROPPED_GATE = tuple(
         "ختم کر", "ہٹا د", "غیر فعال", "ضروری نہیں", "ضرورت نہیں",
     )
 )  # fmt: skip
+_DROPPED_GATE_RE = re.compile("|".join(re.escape(w) for w in sorted(set(_DROPPED_GATE), key=len, reverse=True)))
 _DROP_REACH = 60  # characters between the control and the word that drops it
 
 
@@ -524,7 +525,7 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     approve = _APPROVE_RE.search(norm) or _APPROVE_LAST_RE.search(norm) or _UNCHECKED_RE.search(norm)
     hand = _SHARE_RE.search(norm)
     granting = _GRANT.search(norm)
-    dropping = any(word in norm for word in _DROPPED_GATE) and _DROPPED.search(norm)
+    dropping = _DROPPED_GATE_RE.search(norm) and _DROPPED.search(norm)
     if not (off or approve or hand or granting or dropping):
         return None
     found = list(sentences)
@@ -549,4 +550,4 @@ def _may_sweep(norm: str) -> bool:
     return any(
         pattern.search(norm)
         for pattern in (_UNLIMITED_RE, _GRANT, _HISTORY_RE, _EVERY_LAST_RE, _CONTROL_RE, _CHECK_RE)
-    ) or (any(word in norm for word in _DROPPED_GATE) and _DROPPED_CONTROL.search(norm) is not None)
+    ) or (_DROPPED_GATE_RE.search(norm) is not None and _DROPPED_CONTROL.search(norm) is not None)
