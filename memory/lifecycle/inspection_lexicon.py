@@ -316,15 +316,6 @@ CONTROL = (
 # A control loosened or widened, reported as news.
 LOOSENED = (
     r"(?:\b(?:removed|retired|dropped|lifted|waived|scrapped|abolished|suspended|switched off|turned off|disabled|"
-    # removed, abolished, switched off, no longer needed: Swahili, Tagalog, Malay, Catalan, Danish, Czech, Ukrainian
-    r"imeondolewa|zimeondolewa|imefutwa|imezimwa|hauhitajiki tena|haihitajiki tena|hindi na kailangan|hindi na kinakailangan|"
-    r"tinanggal|inalis|dimatikan|dimansuhkan|dihapuskan|tidak lagi diperlukan|ja no cal|ja no és necessàri\w*|eliminat\w*|"
-    r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
-    r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
-    r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
-    r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
-    r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
-    r"poistettu|poistetaan|lakkautettu|kytketty pois|ei enää (?:tarvita|ole pakollinen)|"
     r"no longer (?:required|needed|necessary|applies|apply|in (?:effect|place))|not (?:required|needed) any ?more|"
     r"raised to|elevated to|upgraded to|extended to|expanded to|now (?:includes?|covers?|allows?) (?:all|any|every|everything)|"
     r"cleared to|may now|can now|is now (?:an? )?(?:owner|admin\w*|root|superuser)|are now (?:owners?|admins?)|"
@@ -366,9 +357,6 @@ LOOSENED = (
     r"obejmuje (?:teraz )?wszystkie|περιλαμβάνει (?:πλέον )?όλ\w*)\b|"
     r"لم (?:تعد|يعد) \w*|ألغي\w*|إلغاء|ख़त्म|खत्म|हटा दी|अब ज़रूरी नहीं|अनिवार्य नहीं|ยกเลิก|ไม่จำเป็นอีกต่อไป|"
     r"不再需要|不再要求|废除|必要なくなり|全ドメイン|폐지|더 이상 필요하지 않|"
-    r"हटा दिया|समाप्त कर दिया|आवश्यक नहीं|আর থাকছে না|আর লাগবে না|বাতিল করা|তুলে দেওয়া|"
-    r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
-    r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر|"
     r"廃止|不要|取消)"
 )
 # A check skipped or gone round, in the languages beside English ("überspringen", "contourner",
@@ -588,16 +576,6 @@ MODEL_EMPOWERED = (
 # Controls of actions (approvals, reviews, checks, filters): loosened, they need no sweeping word.
 ACTION_CONTROL = (
     r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|"
-    # the checks in Swahili, Tagalog, Malay, Catalan, Danish, Czech and Ukrainian
-    r"uthibitisho|uthibitishaji|idhini|ukaguzi|pag-apruba|beripikasyon|pagpapatunay|kelulusan|pengesahan|log audit|"
-    r"jejak audit|verificaci[óo]|aprovaci[óo]|autoritzaci[óo]|validaci[óo]|verificació en dos passos|registre d'auditoria|"
-    r"godkendelse\w*|godkender\w*|verifikation\w*|to-?faktor\w*|revisionslog\w*|ověření|schválení|schvalování|"
-    r"dvoufázov\w*|dvoufaktorov\w*|auditní (?:log|záznam)\w*|підтвердженн\w*|погодженн\w*|перевірк\w*|верифікаці\w*|"
-    r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
-    # ... in Norwegian, Romanian, Hungarian and Finnish
-    r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
-    r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*|"
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
     r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
@@ -620,10 +598,37 @@ ACTION_CONTROL = (
     r"lista dozwolonych|izin listesi|danh sách (?:cho phép|trắng)|daftar (?:izin|putih)|till[åa]telselista|vitlista|"
     r"белый список|список разреш\w*)\b|المصادقة|प्रमाणीकरण|การยืนยันตัวตน|双重验证|多因素|二要素|多要素|2단계 인증|다중 인증|"
     r"القائمة المسموح|अनुमति सूची|รายการที่อนุญาต|白名单|允许列表|許可リスト|허용 목록|承認|確認|审批|批准|审核|审查|核准|審査|決裁|승인|검토|결재|موافقة|مراجعة|اعتماد|"
-    r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ|"
-    # in Hindi, Bengali, Tamil and Persian: OTP, audit logs, approval, checks, a second signature
-    r"ओटीपी|ऑडिट लॉग|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
-    r"تأیید|تایید|احراز هویت|امضای دوم|मंज़ूरी|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
+    r"अनुमोदन|मंजूरी|समीक्षा|सत्यापन|อนุมัติ)"
+)
+# LOOSENED and ACTION_CONTROL in the languages the semantic layer's gates do not read: Swahili,
+# Tagalog, Malay, Catalan, Danish, Czech, Ukrainian, Norwegian, Romanian, Hungarian, Finnish, and
+# Hindi, Bengali, Tamil, Persian, Hebrew, Urdu. Kept apart: the semantic layer runs LOOSENED and
+# CONTROL on most rows, and these alternatives (new scripts above all) made LOOSENED alone 70%
+# slower on English text; inspection_sweeping reads them behind its own literal gate.
+LOOSENED_MORE = (
+    r"(?:\b(?:imeondolewa|zimeondolewa|imefutwa|imezimwa|hauhitajiki tena|haihitajiki tena|hindi na kailangan|hindi na kinakailangan|"
+    r"tinanggal|inalis|dimatikan|dimansuhkan|dihapuskan|tidak lagi diperlukan|ja no cal|ja no és necessàri\w*|eliminat\w*|"
+    r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
+    r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
+    r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
+    r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
+    r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
+    r"poistettu|poistetaan|lakkautettu|kytketty pois|ei enää (?:tarvita|ole pakollinen))\b|"
+    r"हटा दिया|समाप्त कर दिया|आवश्यक नहीं|আর থাকছে না|আর লাগবে না|বাতিল করা|তুলে দেওয়া|"
+    r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
+    r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر)"
+)
+ACTION_CONTROL_MORE = (
+    r"(?:\b(?:uthibitisho|uthibitishaji|idhini|ukaguzi|pag-apruba|beripikasyon|pagpapatunay|kelulusan|pengesahan|log audit|"
+    r"jejak audit|verificaci[óo]|aprovaci[óo]|autoritzaci[óo]|validaci[óo]|verificació en dos passos|registre d'auditoria|"
+    r"godkendelse\w*|godkender\w*|verifikation\w*|to-?faktor\w*|revisionslog\w*|ověření|schválení|schvalování|"
+    r"dvoufázov\w*|dvoufaktorov\w*|auditní (?:log|záznam)\w*|підтвердженн\w*|погодженн\w*|перевірк\w*|верифікаці\w*|"
+    r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
+    r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
+    r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
+    r"kaksivaihei\w*)\b|"
+    r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
+    r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
 # every control of actions is a control ("approvazione", "goedkeuring", "phê duyệt" are listed once)
 CONTROL = rf"(?:{CONTROL}|{ACTION_CONTROL})"
