@@ -292,13 +292,14 @@ SWEEP_GATE = frozenset(
         "λειτουργία", "وضع", "मोड", "โหมด", "模式", "モード", "모드",
         # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
         "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
-        "pengesahan", "audit", "aprovaci", "autoritzaci", "validaci", "verificaci", "godkend", "verifikation",
-        "faktor", "ověření", "schvál", "dvoufázov", "підтвердженн", "погодженн", "перевірк", "верифікаці",
-        "двофакторн", "автентифікаці", "аудит", "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই",
-        "ওটিপি", "নিরীক্ষা", "ஒப்புதல்", "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت",
-        "امضای دوم", "godkjenn", "verifiser", "aprobar", "verificar", "autentific", "jóváhagy", "ellenőrz",
-        "kétlépcsős", "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור",
-        "אימות", "בקרה", "منظوری", "تصدیق", "توثیق",
+        "pengesahan", "log audit", "jejak audit", "auditní", "aprovaci", "autoritzaci", "validaci",
+        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "dvoufázov",
+        "підтвердженн", "погодженн", "перевірк", "верифікаці", "двофакторн", "автентифікаці", "аудит",
+        "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই", "ওটিপি", "নিরীক্ষা", "ஒப்புதல்",
+        "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت", "امضای دوم", "godkjenn",
+        "verifiser", "aprobare", "aprobări", "verificare", "autentific", "jóváhagy", "ellenőrz", "kétlépcsős",
+        "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור", "אימות", "בקרה",
+        "منظوری", "تصدیق", "توثیق",
     ]
 )  # fmt: skip
 
