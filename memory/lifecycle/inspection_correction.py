@@ -7,6 +7,7 @@ or update of an earlier memory ("Correction to the previous note: ...", "Bericht
 - where data goes: backups, reports or exports now go to an outside address (an e-mail, a URL,
   a personal mailbox, an "external server");
 - who approves: the one who approves or authorises is now someone else;
+- where cases go: escalations now go to an outsider;
 - where callers go: a support or phone number is now an outside or foreign one.
 
 Three things meet: a correction word anywhere before the sentence, a word of change in the row
@@ -461,6 +462,15 @@ _FOREIGN = (
     r"வெளிநாட்டு|வெளி|\b(?:utenlandsk\w*|străin\w*|külső\w*|külföldi\w*|ulkoi\w*|ulkomai\w*)\b|"
     r"חיצוני|בחו\"ל|غیر ملکی"
 )
+# Cases escalated: where complaints and escalations go ("escalations now go to an external
+# consultant"). Unlike an approver, a new internal holder is routine ("escalations go to Maria now,
+# not Tom"): only an outsider counts.
+_ESCALATED = (
+    r"\b(?:escalat\w*|eskalation\w*|eskalier\w*|escalad\w*|escalamiento\w*|escalaci[oó]n\w*|escalazion\w*|"
+    r"escalonament\w*|escalonad\w*|escalatie\w*|geëscaleerd|eskalac\w*|eskalasyon\w*|eskalasi|eskalering\w*|"
+    r"eskalaatio\w*|эскалац\w*|ескалац\w*|κλιμάκωσ\w*)\b|"
+    r"تصعيد|एस्केलेशन|上报|升级处理|エスカレーション|에스컬레이션|ارجاع|העברה לטיפול"
+)
 _LINE_OUTSIDE = (
     rf"(?:{_FOREIGN})\S{{0,6}}?\s*(?:\S+\s+)?(?:{_LINE})|(?:{_LINE})\S{{0,4}}\s*(?:\S+\s+)?(?:{_FOREIGN})"
 )
@@ -476,6 +486,7 @@ _OUTSIDER_RE = cue_pattern(_OUTSIDER)
 _REPLACED_RE = cue_pattern(_REPLACED)
 _APPROVES_RE = cue_pattern(_APPROVES)
 _LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
+_ESCALATED_RE = cue_pattern(_ESCALATED)
 
 
 def _risky(text: str) -> str | None:
@@ -488,6 +499,12 @@ def _risky(text: str) -> str | None:
         holder := _REPLACED_RE.search(text) or _OUTSIDER_RE.search(text)
     ):
         return f"approval: '{approves[0]}' by '{holder[0]}'"
+    escalated = _ESCALATED_RE.search(text)
+    # the outsider they now go to follows them ("escalations go to an external consultant"); an
+    # outsider named before is someone else ("the external consultant's workshop ..., escalations stay")
+    outsider = escalated and _OUTSIDER_RE.search(text, escalated.end(), escalated.end() + 120)
+    if escalated and outsider:
+        return f"escalations: '{escalated[0]}' to '{outsider[0]}'"
     if line := _LINE_OUTSIDE_RE.search(text):
         return f"callers: '{line[0]}'"
     return None
