@@ -6,7 +6,9 @@ or update of an earlier memory ("Correction to the previous note: ...", "Bericht
 - where money goes: payments or invoices of someone now go to another account (IBAN, bankgiro);
 - where data goes: backups, reports or exports now go to an outside address (an e-mail, a URL,
   a personal mailbox, an "external server");
-- who approves: the one who approves or authorises is now someone else.
+- who approves: the one who approves or authorises is now someone else;
+- where cases go: escalations now go to an outsider;
+- where callers go: a support or phone number is now an outside or foreign one.
 
 Three things meet: a correction word anywhere before the sentence, a word of change in the row
 ("now", "no longer", "instead", "new"), and one of the three risky pairs in the sentence (a
@@ -323,6 +325,157 @@ _APPROVES = (
 )
 
 
+# -- the same vocabularies in the ten languages the earlier grids lack (Swahili, Tagalog, Bengali,
+# Tamil, Malay, Catalan, Danish, Czech, Ukrainian, Persian), kept apart: the Indic scripts take no
+# \b (their vowel signs are no word characters)
+_CORRECTED_MORE = (
+    r"\b(?:marekebisho|masahihisho|sahihisho|imesahihishwa|pagwawasto|iwinasto|pagtatama|itinama|"
+    r"pindaan|dikemas kini|kemas kini|correcci[óo]\w*|rectificaci[óo]\w*|fe d'errates|errates|esmena\w*|actualitzaci\w*|"
+    r"rettelse\w*|berigtigelse\w*|opdatering\w*|korrektion\w*|oprava|opravy|opraven\w*|upřesnění|aktualizac\w*|"
+    r"виправлен\w*|уточнен\w*|оновлен\w*)\b|"
+    r"সংশোধন|হালনাগাদ|திருத்தம்|திருத்தப்பட்ட|புதுப்பிப்பு|اصلاحیه|اصلاح شد|به‌روزرسانی|به روزرسانی"
+)
+_CORRECTED_MORE_GATE = (
+    "marekebisho", "sahihisho", "sahihishwa", "pagwawasto", "iwinasto", "pagtatama", "itinama", "pindaan",
+    "kemas kini", "rectificaci", "errates", "esmena", "actualitzaci", "rettelse", "berigtigelse", "opdatering",
+    "korrektion", "oprav", "upřesnění", "aktualizac", "виправлен", "уточнен", "оновлен", "সংশোধন", "হালনাগাদ",
+    "திருத்த", "புதுப்பிப்பு", "اصلاح", "روزرسانی",
+)  # fmt: skip
+_CHANGED_MORE = (
+    r"\b(?:sasa|kuanzia sasa|badala ya|mpya|imebadilika|ngayon|simula ngayon|hindi na|kundi|sa halip|pinalitan|"
+    r"kini|baharu|bertukar|ditukar|ara|a partir d'ara|ja no|en lloc de|nou|nova|nous|noves|canviat|"
+    r"fremover|fremadrettet|ikke længere|i stedet|nye|ændret|nyní|nově|od teď|již ne|už ne|místo|nov[ýáée]\w*|změněn\w*|"
+    r"тепер|відтепер|більше не|замість|змінив\w*|змінено)\b|"
+    r"এখন|নতুন|পরিবর্তে|বদলে|இனி|இப்போது|புதிய|பதிலாக|اکنون|از این پس|به جای|جدید|تغییر"
+)
+_PAY_MORE = (
+    r"\b(?:malipo|kulipa|ankara|bayad|pagbabayad|ibayad|bayaran|pagaments?|transferènci\w*|"
+    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*)\b|"
+    r"পেমেন্ট|পরিশোধ|টাকা পাঠা|অর্থ প্রদান|கட்டண|செலுத்த|پرداخت|واریز|انتقال وجه|فاکتور"
+)
+_ACCOUNT_MORE = (
+    r"\b(?:akaunti|akaun|compte bancari|comptes?|účet|účt\w*|рахун\w*)\b|"
+    r"হিসাব|অ্যাকাউন্ট|একাউন্ট|கணக்கு|கணக்கில்|شماره حساب|حساب|شبا"
+)
+_DATA_MORE = (
+    r"\b(?:ripoti|faili|nakala|file|ulat|datos|kopya|fail|sandaran|còpies de seguretat|informes?|dades|exportaci\w*|"
+    r"fitxers?|sikkerhedskopi\w*|filer|záloh\w*|soubor\w*|dat|звіт\w*|дані|даних|файл\w*|експорт\w*)\b|"
+    r"ফাইল|প্রতিবেদন|রিপোর্ট|ডেটা|ব্যাকআপ|கோப்பு|அறிக்கை|தரவு|காப்புப்|پشتیبان|گزارش|داده|فایل|خروجی"
+)
+_OUTSIDER_MORE = (
+    r"\b(?:wa nje|binafsi|panlabas|peribadi|ekstern\w*|udenlandsk\w*|soukrom\w*|osobní|"
+    r"зовнішн\w*|особист\w*|іноземн\w*)\b|"
+    r"বাইরের|বহিরাগত|বিদেশি|ব্যক্তিগত|வெளி|தனிப்பட்ட|خارجی|شخصی|بیرون"
+)
+_DESTINATION_MORE = (
+    r"\b(?:anwani|barua pepe|e-mel|adreça|correu|postkasse|schránk\w*|пошт\w*)\b|"
+    r"ঠিকানা|ইমেইল|ই-মেইল|முகவரி|மின்னஞ்சல்|نشانی|آدرس|ایمیل|سرور"
+)
+_APPROVES_MORE = (
+    r"\b(?:idhini|kuidhinisha|pag-apruba|aprubahan|apruba|kelulusan|meluluskan|aprova\w*|autoritz\w*|"
+    r"godkend\w*|schval\w*|затвердж\w*|погодж\w*|погоджу\w*)\b|"
+    r"অনুমোদন|ஒப்புதல்|அங்கீகார|تأیید|تایید|مصوب"
+)
+_REPLACED_MORE = (
+    r"\b(?:badala ya|hindi na|kundi|sa halip|ja no|en lloc de|sinó|ikke længere|i stedet for|již ne|už ne|místo|"
+    r"nýbrž|більше не|замість|а не)\b|"
+    r"পরিবর্তে|பதிலாக|به جای"
+)
+# ... and in Norwegian, Romanian, Hungarian, Finnish, Hebrew and Urdu, with "supersedes" (a
+# document's own word for a correction). Hungarian "számla" is an account and an invoice: read as
+# the account only, or a corrected invoice date would name both.
+_CORRECTED_MORE += (
+    r"|\b(?:supersed\w*|oppdatering\w*|corectare|corectur\w*|rectificare|erat[aă]|actualizare|helyesbítés\w*|"
+    r"javítás\w*|frissítés\w*|pontosítás\w*|korjaus\w*|oikaisu\w*|päivitys\w*|korjattu)\b|"
+    r"תיקון|עדכון|הבהרה|تصحیح|ترمیم|اپ ڈیٹ"
+)
+_CORRECTED_MORE_GATE += (
+    "supersed", "oppdatering", "corectare", "corectur", "rectificare", "erata", "erată", "actualizare", "helyesbítés",
+    "javítás", "frissítés", "pontosítás", "korjaus", "oikaisu", "päivitys", "korjattu", "תיקון", "עדכון", "הבהרה",
+    "تصحیح", "ترمیم", "اپ ڈیٹ",
+)  # fmt: skip
+_CHANGED_MORE += (
+    r"|\b(?:nå|heretter|ikke lenger|endret|acum|de acum|începând|nu mai|în loc|nou|nouă|noi|schimbat\w*|mostantól|"
+    r"már nem|helyett|új|megváltozott|nyt|jatkossa|ei enää|sijaan|uusi|uude\w*|muuttunut)\b|"
+    r"מעכשיו|כעת|עכשיו|במקום|חדש|כבר לא|اب سے|کے بجائے|نیا|نئی|نئے|تبدیل"
+)
+_PAY_MORE += (
+    r"|\b(?:overføring\w*|plata|plății|plăți\w*|plătit\w*|plătește|fizetés\w*|kifizetés\w*|átutalás\w*|maksu\w*|maksetaan|maksettava\w*|maksaa|"
+    r"lasku\w*|tilisiirto\w*)\b|תשלום|תשלומים|העברות|ادائیگی|منتقلی"
+)
+_ACCOUNT_MORE += (
+    r"|\b(?:contul\w*|cont|száml\w*|bankszáml\w*|tili\w*|tilinumero\w*)\b|"
+    r"חשבון|اکاؤنٹ|کھاتہ|کھاتے"
+)
+_DATA_MORE += (
+    r"|\b(?:sikkerhetskopi\w*|copi\w* de rezervă|rapoart\w*|datele|datelor|fișier\w*|biztonsági mentés\w*|"
+    r"jelentés\w*|adat|adatok\w*|adatai\w*|adatbázis\w*|fájl\w*|varmuuskopio\w*|tiedosto\w*|vienti\w*)\b|"
+    r"גיבוי|דוח|נתונים|קבצים|ייצוא|بیک اپ|رپورٹ|ڈیٹا|فائل"
+)
+_OUTSIDER_MORE += (
+    r"|\b(?:utenlandsk\w*|külső\w*|külsős|magán\w*|személyes|ulkoi\w*|ulkopuoli\w*|henkilökohtai\w*|yksityi\w*)\b|"
+    r"חיצוני|פרטי|אישי|بیرونی|ذاتی|نجی"
+)
+_DESTINATION_MORE += (
+    r"|\b(?:e-post\w*|cím\w*|szerver\w*|osoite\w*|osoittee\w*|sähköposti\w*|palvelin\w*)\b|"
+    r"כתובת|מייל|שרת|پتہ|ای میل|سرور"
+)
+_APPROVES_MORE += (
+    r"|\b(?:godkjen\w*|aprob\w*|jóváhagy\w*|engedélyez\w*|hyväksy\w*)\b|מאשר|אישור|יאשר|منظوری|منظور"
+)
+_REPLACED_MORE += (
+    r"|\b(?:ikke lenger|i stedet for|nu mai|în loc de|már nem|helyett|ei enää|sijaan|vaan)\b|"
+    r"במקום|כבר לא|ולא|کے بجائے|بلکہ"
+)
+_CORRECTED = f"{_CORRECTED}|{_CORRECTED_MORE}"
+GATE = GATE | frozenset(text_form(w) for w in _CORRECTED_MORE_GATE)
+_CHANGED = f"{_CHANGED}|{_CHANGED_MORE}"
+_PAY = f"{_PAY}|{_PAY_MORE}"
+_ACCOUNT = f"{_ACCOUNT}|{_ACCOUNT_MORE}"
+_DATA = f"{_DATA}|{_DATA_MORE}"
+_OUTSIDER = f"{_OUTSIDER}|{_OUTSIDER_MORE}"
+_DESTINATION = f"{_DESTINATION}|{_DESTINATION_MORE}"
+_OUTSIDE = (
+    rf"{_ADDRESS}|(?:{_OUTSIDER})\s*(?:\S+\s+){{0,2}}?\S{{0,6}}?(?:{_DESTINATION})|"
+    rf"(?:{_DESTINATION})\S{{0,4}}\s*(?:{_OUTSIDER})"
+)
+_APPROVES = f"{_APPROVES}|{_APPROVES_MORE}"
+_REPLACED = f"{_REPLACED}|{_REPLACED_MORE}"
+
+
+# Callers moved: a support or phone number that is now an outside or foreign one ("the help line is
+# now an external number"). Outside means another firm or country here, not "personal": a person's
+# own new number is an ordinary correction.
+_LINE = (
+    r"\b(?:(?:phone|telephone|contact|support|help|service) numbers?|hotlines?|helplines?|numbers?|"
+    r"nummer\w*|rufnummer\w*|numéro\w*|número\w*|numer[oi]\w*|numer\w*|numara\w*|nomor|nombor|talian|"
+    r"số điện thoại|đường dây|namba|nambari|linka|čísl\w*|linje|línia|номер\w*|лінія|лінію|αριθμ\w*)\b|"
+    r"رقم|خط|नंबर|नम्बर|หมายเลข|เบอร์|号码|热线|電話番号|番号|번호|নম্বর|எண்|شماره|"
+    r"\b(?:număr\w*|telefonszám\w*|szám|puhelinnumero\w*)\b|מספר|نمبر"
+)
+_FOREIGN = (
+    r"\b(?:external|outside|third-party|foreign|overseas|outsourced|extern\w*|ausländisch\w*|étrang\w*|"
+    r"extranjer\w*|estern\w*|stranier\w*|estrangeir\w*|buitenlands\w*|zewnętrzn\w*|zagraniczn\w*|harici|yabancı|"
+    r"bên ngoài|nước ngoài|eksternal|asing|utländsk\w*|внешн\w*|сторонн\w*|зарубежн\w*|иностранн\w*|εξωτερικ\w*|"
+    r"wa nje|panlabas|luar|ekstern\w*|udenlandsk\w*|zahraniční\w*|зовнішн\w*|іноземн\w*)\b|"
+    r"خارجي|خارجی|بیرونی|बाहरी|विदेशी|ภายนอก|ต่างประเทศ|外部|境外|海外|国外|社外|외부|해외|বাইরের|বিদেশি|বহিরাগত|"
+    r"வெளிநாட்டு|வெளி|\b(?:utenlandsk\w*|străin\w*|külső\w*|külföldi\w*|ulkoi\w*|ulkomai\w*)\b|"
+    r"חיצוני|בחו\"ל|غیر ملکی"
+)
+# Cases escalated: where complaints and escalations go ("escalations now go to an external
+# consultant"). Unlike an approver, a new internal holder is routine ("escalations go to Maria now,
+# not Tom"): only an outsider counts.
+_ESCALATED = (
+    r"\b(?:escalat\w*|eskalation\w*|eskalier\w*|escalad\w*|escalamiento\w*|escalaci[oó]n\w*|escalazion\w*|"
+    r"escalonament\w*|escalonad\w*|escalatie\w*|geëscaleerd|eskalac\w*|eskalasyon\w*|eskalasi|eskalering\w*|"
+    r"eskalaatio\w*|эскалац\w*|ескалац\w*|κλιμάκωσ\w*)\b|"
+    r"تصعيد|एस्केलेशन|上报|升级处理|エスカレーション|에스컬레이션|ارجاع|העברה לטיפול"
+)
+_LINE_OUTSIDE = (
+    rf"(?:{_FOREIGN})\S{{0,6}}?\s*(?:\S+\s+)?(?:{_LINE})|(?:{_LINE})\S{{0,4}}\s*(?:\S+\s+)?(?:{_FOREIGN})"
+)
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
@@ -332,6 +485,8 @@ _OUTSIDE_RE = cue_pattern(_OUTSIDE)
 _OUTSIDER_RE = cue_pattern(_OUTSIDER)
 _REPLACED_RE = cue_pattern(_REPLACED)
 _APPROVES_RE = cue_pattern(_APPROVES)
+_LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
+_ESCALATED_RE = cue_pattern(_ESCALATED)
 
 
 def _risky(text: str) -> str | None:
@@ -344,6 +499,14 @@ def _risky(text: str) -> str | None:
         holder := _REPLACED_RE.search(text) or _OUTSIDER_RE.search(text)
     ):
         return f"approval: '{approves[0]}' by '{holder[0]}'"
+    escalated = _ESCALATED_RE.search(text)
+    # the outsider they now go to follows them ("escalations go to an external consultant"); an
+    # outsider named before is someone else ("the external consultant's workshop ..., escalations stay")
+    outsider = escalated and _OUTSIDER_RE.search(text, escalated.end(), escalated.end() + 120)
+    if escalated and outsider:
+        return f"escalations: '{escalated[0]}' to '{outsider[0]}'"
+    if line := _LINE_OUTSIDE_RE.search(text):
+        return f"callers: '{line[0]}'"
     return None
 
 

@@ -14,6 +14,8 @@ Three acts, each a verb of the act meeting its sweeping object in one sentence:
   handed out    a verb of sharing or sending and the whole conversation history, chat log or
                 customer list
   granted       "consider them authorised for everything", "授权一切": a sweeping grant
+  dropped       policy news that a check of actions (approval, verification, OTP, an audit log)
+                is removed or needed no more, beside the machine that will act without it
 
 What it lets pass: an act negated ("never approve every request", "do not switch off the
 filters"), a plan of the writer's own ("if it rains we switch off the sprinklers": "we" plans,
@@ -29,8 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import NEGATION
-from memory.lifecycle.inspection_patterns import cue_pattern, text_form
+from memory.lifecycle.inspection_lexicon import (
+    ACTION_CONTROL,
+    ACTION_CONTROL_MORE,
+    LOOSENED,
+    LOOSENED_MORE,
+    MODEL_ANY_TIER,
+    NEGATION,
+    NOT_NEEDED,
+)
+from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
 
 CLASS = "sweeping_act"
 
@@ -280,6 +290,16 @@ SWEEP_GATE = frozenset(
         "แชท", "ลูกค้า", "历史", "记录", "客户", "履歴", "会話", "チャット", "顧客", "기록", "대화", "채팅",
         "고객", "mode", "modus", "modo", "modalità", "tryb", "mod", "chế độ", "läge", "режим",
         "λειτουργία", "وضع", "मोड", "โหมด", "模式", "モード", "모드",
+        # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
+        "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
+        "pengesahan", "log audit", "jejak audit", "auditní", "aprovaci", "autoritzaci", "validaci",
+        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "dvoufázov",
+        "підтвердженн", "погодженн", "перевірк", "верифікаці", "двофакторн", "автентифікаці", "аудит",
+        "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই", "ওটিপি", "নিরীক্ষা", "ஒப்புதல்",
+        "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت", "امضای دوم", "godkjenn",
+        "verifiser", "aprobare", "aprobări", "verificare", "autentific", "jóváhagy", "ellenőrz", "kétlépcsős",
+        "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור", "אימות", "בקרה",
+        "منظوری", "تصدیق", "توثیق",
     ]
 )  # fmt: skip
 
@@ -437,6 +457,64 @@ _GRANT = cue_pattern(
 )
 
 
+# -- a control dropped for the machine ---------------------------------------------------------
+# Policy news that takes a check of actions away (an approval, a verification, OTP, two-factor, an
+# audit log: ACTION_CONTROL removed, abolished, switched off or needed no more: LOOSENED,
+# NOT_NEEDED) in a sentence that, or whose next, names the machine that will then act alone (a bot,
+# the payment robot, an automated system): "OTP verification is no longer required; the support bot
+# changes the e-mail directly". A check dropped for people ("leave under two days needs no manager
+# approval") names no machine.
+_MACHINE = cue_pattern(
+    rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|automation|automated|automatic|systems?|system\w*|sistem\w*|"
+    r"systèmes?|systém\w*|систем\w*|tools?|outils?|herramientas?|strument[oi]|ferramentas?|werkzeug\w*|eina|"
+    r"nástroj\w*|інструмент\w*|инструмент\w*|mfumo|pembantu maya|automati\w*|автоматизован\w*|systeem\w*|"
+    r"narzędzi\w*|araç\w*|hệ thống|công cụ|verktyg\w*|verktøy\w*|εργαλεί\w*|σύστημα\w*|robô\w*|rendszer\w*|"
+    r"eszköz\w*|järjestelmä\w*|työkalu\w*|\w*botti\w*)\b|מערכת|בוט|רובוט|سسٹم|بوٹ|ٹول|"
+    r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
+    r"システム|ツール|系统|工具|시스템|도구|نظام|ระบบ"
+)
+_DROPPED_CONTROL = cue_pattern(rf"{ACTION_CONTROL}|{ACTION_CONTROL_MORE}")
+_DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}")
+# the words one of which a dropped control's row holds (LOOSENED and NOT_NEEDED have many): read
+# literally before any pattern runs
+_DROPPED_GATE = tuple(
+    text_form(w)
+    for w in (
+        "removed", "abolish", "scrapped", "waived", "switched off", "turned off", "disabled", "no longer",
+        "not required", "not needed", "need no", "needs no", "entf", "abgeschafft", "aufgehoben", "nicht mehr",
+        "supprim", "plus besoin", "plus nécess", "ya no", "eliminad", "desactiv", "desativ", "não é mais",
+        "più necess", "niet meer", "niet langer", "już nie", "artık", "không còn", "tidak lagi", "längre",
+        "больше не", "отмен", "δεν απαιτ", "لم تعد", "لم يعد", "إلغاء", "ज़रूरी नहीं", "आवश्यक नहीं", "हटा",
+        "ไม่จำเป็น", "不再", "不需要", "無需", "无需", "不要", "필요 없", "필요하지 않", "hitaji", "imeondolewa",
+        "imefutwa", "imezimwa", "hakuna haja", "kailangan", "tinanggal", "inalis", "dimatikan", "dimansuhkan",
+        "dihapus", "diperlukan", "no cal", "necessàri", "eliminat", "suprimit", "fjerne", "afskaff",
+        "ikke længere", "ikke nødvendig", "slået fra", "deaktiveret", "bortfalder", "ruší", "zrušen",
+        "odstraněn", "vypnut", "není potřeba", "není nutn", "знят", "скасован", "вимкн", "не потрібн",
+        "আর থাকছে না", "লাগবে না", "প্রয়োজন নেই", "বাতিল", "তুলে দেওয়া", "நீக்கப்பட்ட", "ரத்து", "தேவையில்லை",
+        "தேவை இல்லை", "حذف", "لغو شد", "لازم نیست", "نیازی نیست", "غیرفعال", "avskaff", "ikke lenger",
+        "slått av", "deaktiv", "desființ", "dezactiv", "nu mai", "anulat", "megszüntet", "eltörölt", "kikapcsol",
+        "már nem", "megszűn", "nem szükséges", "nem kell", "poistet", "lakkautet", "kytketty pois", "ei enää",
+        "ei tarvit", "trengs ikke", "nu necesit", "בוטל", "הוסר", "כובה", "אין צורך", "אין עוד צורך", "לא נדרש",
+        "ختم کر", "ہٹا د", "غیر فعال", "ضروری نہیں", "ضرورت نہیں",
+    )
+)  # fmt: skip
+_DROPPED_SCAN = LiteralScan(_DROPPED_GATE)  # a trie: one pass over the row, not one search per word
+_DROP_REACH = 60  # characters between the control and the word that drops it
+
+
+def _dropped(text: str, following: str) -> str | None:
+    for control in _DROPPED_CONTROL.finditer(text):
+        dropped = _DROPPED.search(text, max(0, control.start() - _DROP_REACH), control.end() + _DROP_REACH)
+        if dropped is None or _negated(text, dropped):
+            continue
+        machine = _MACHINE.search(text) or _MACHINE.search(following)
+        if machine:
+            return (
+                f"a control dropped for the machine: '{control[0]}' '{dropped[0].strip()}' ... '{machine[0]}'"
+            )
+    return None
+
+
 def _handed_out(text: str) -> str | None:
     for verb in _SHARE_RE.finditer(text):
         if _negated(text, verb) or not (_ordered(text, verb) or _SHARE_LAST.match(text, verb.start())):
@@ -451,22 +529,31 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     orders a sweeping act: controls switched off, every payment or request approved, the whole
     conversation history or customer list handed out; None when it does not."""
-    if not _may_sweep(norm):
+    # a dropped control: its words as literals (one trie pass), then as patterns, and a control named
+    dropping = (
+        bool(_DROPPED_SCAN.found(norm))
+        and _DROPPED_CONTROL.search(norm) is not None
+        and _DROPPED.search(norm)
+    )
+    if not (dropping or _may_sweep(norm)):
         return None
     # each act's verb read once in the row: a sentence is asked only about the acts its row names
     off = _UNLIMITED_RE.search(norm) or _DISABLE_RE.search(norm)
     approve = _APPROVE_RE.search(norm) or _APPROVE_LAST_RE.search(norm) or _UNCHECKED_RE.search(norm)
     hand = _SHARE_RE.search(norm)
     granting = _GRANT.search(norm)
-    if not (off or approve or hand or granting):
+    if not (off or approve or hand or granting or dropping):
         return None
-    for sentence in sentences:
+    found = list(sentences)
+    for i, sentence in enumerate(found):
         text = sentence[0]
         grant = _GRANT.search(text) if granting else None
         if grant and _negated(text, grant):
             grant = None
         why = (off and _switched_off(text)) or (approve and _approved(text)) or (hand and _handed_out(text))
         why = why or (grant and f"a sweeping grant: '{grant[0]}'")
+        if not why and dropping:
+            why = _dropped(text, found[i + 1][0] if i + 1 < len(found) else "")
         if why and not (_WE_RE.search(text) or _WARNING_RE.search(text)):
             # not "if it rains we switch off ...": the writer's own plan; nor a warning
             return f"a sweeping act ordered: {why}", sentence.start()
