@@ -295,7 +295,15 @@ def fake_embedder(kind: str) -> None:
     embeddings.embed_query = embed  # type: ignore[assignment]
 
 
-def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) -> None:
+def _host_jiffies() -> tuple[int, int]:
+    """(idle, total) jiffies of the whole machine so far (/proc/stat): how busy the shared host
+    was during a run, which decides whether two statements in flight can overlap at all."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    return values[3] + values[4], sum(values)
+
+
+def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True, again: bool = True) -> None:
     """keyword, hybrid (pgvector), hybrid reading its rows again afterwards (the path before the
     keyword and vector statements read whole rows: retrieve._rows_kept off) and the vector step
     alone as hybrid runs it (deliverable(), the 20-row pool, the rerank columns), interleaved,
@@ -330,8 +338,9 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
     variants = {
         "keyword chunk_search": (False, False, True),
         "hybrid chunk_search (pgvector)": (True, False, True),
-        "hybrid, rows read again": (True, False, False),
     }
+    if again:
+        variants["hybrid, rows read again"] = (True, False, False)
     if ahead:
         variants["hybrid, search ahead"] = (True, True, True)
     times: dict[str, list[float]] = {label: [] for label in variants}
@@ -343,6 +352,7 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
         counted[0] += 1
         return execute(sql, params, many, context)
 
+    idle_at, total_at = _host_jiffies()
     for q in texts:
         rng.shuffle(order)
         for label in order:
@@ -374,6 +384,10 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
             settings.PROTOMEM_PGVECTOR = True
+    idle_to, total_to = _host_jiffies()
+    idle = (idle_to - idle_at) / max(total_to - total_at, 1)
+    cores = os.cpu_count()
+    print(f"  host CPU idle during the run: {idle:.0%} of {cores} cores (this bench's own use included)")
     summary = {}
     for label in variants:
         summary[label] = common.print_latency(label, times[label])
@@ -618,7 +632,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
     parser.add_argument("--round-trips", action="store_true", help="only the round-trip diagnostics")
     parser.add_argument(
-        "--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old,ahead"
+        "--skip",
+        default="",
+        help="comma list of steps to skip: agreement,latency,fresh,old,ahead,again (rows read again)",
     )
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
@@ -697,7 +713,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if "latency" not in skip:
         in_process = args.rows <= 200_000 and "old" not in skip
-        latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
+        latency(
+            args.vectors,
+            args.queries,
+            in_process=in_process,
+            ahead="ahead" not in skip,
+            again="again" not in skip,
+        )
     if "fresh" in skip:
         return
     kw = fresh("keyword", args.vectors, args.rows, args.search_ef)
