@@ -122,9 +122,13 @@ hnsw.iterative_scan off saves ~5%. --compare-graph 256 (the same vectors in a se
 indexed with ef_construction 256; 300 queries, every graph and ef of a query in shuffled order;
 shared_buffers 4 GB, load ~5): agreement 0.897 / 0.955 / 0.974 / 0.980 (128) against 0.894 /
 0.963 / 0.985 / 0.994 (256) at ef_search 100 / 200 / 300 / 400, server p50 the same within noise
-(17.8 vs 17.5 ms at 400 under that load); hence HNSW_EF_CONSTRUCTION 256. Its build took 33 min
-(load 5-7). The bench runs the migrations, so a database built before migration 0020 gets its
-index rebuilt with 256 on its next run (as long as a build); `manage.py migrate memory 0020
+(17.8 vs 17.5 ms at 400 under that load); the same step on the bench's own 200 queries
+(--compare-graph 256 --ef 200,300,400, load 1.5-4.5): 0.948 / 0.973 / 0.978 against 0.973 /
+0.993 / 0.996 (min 0.9 from ef 300: no query misses its topic), server p50 5.8 / 9.7 / 9.6
+against 6.2 / 8.0 / 8.8 ms. Hence HNSW_EF_CONSTRUCTION 256; ef_search stays (300 would give
+0.993 here for ~13% fewer buffers, but real questions at 1M are not measured). Its build took 33
+min (load 5-7). The bench runs the migrations, so a database built before migration 0020 gets
+its index rebuilt with 256 on its next run (as long as a build); `manage.py migrate memory 0020
 --fake` on that database keeps the old graph, e.g. for --compare-graph.
 """
 
