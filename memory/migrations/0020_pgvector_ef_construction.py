@@ -3,8 +3,10 @@
 A graph built with a longer candidate list per insertion has better neighbour lists, so a search
 of the same length (hnsw.ef_search) reaches more of the true nearest rows at the same cost per
 query; it is built once, about twice as long (memory.store.pgvector_index, bench/pgvector.py).
-Only indexes built with another ef_construction are rebuilt, so a database whose indexes 0018
-just built with the new value is left alone. A no-op on SQLite or without the pgvector column.
+The drop and the build share the migration's transaction, so vector reads and writes wait for
+it (as for 0018): on a large store, migrate in a quiet window. Only indexes built with another
+ef_construction are rebuilt, so a database whose indexes 0018 just built with the new value is
+left alone. A no-op on SQLite or without the pgvector column.
 
 Reverse rebuilds them with ef_construction = 128 (its own copy of that SQL).
 """
