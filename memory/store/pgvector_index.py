@@ -90,7 +90,8 @@ HNSW_M = 16
 # vectors (bench/pgvector.py's set; the same vectors in two graphs, 300 queries alternating)
 # top-10 agreement at ef_search 300 / 400 went 0.974 / 0.980 -> 0.985 / 0.994 at the same server
 # time per search (200 other queries: 0.973 / 0.978 -> 0.993 / 0.996, no query missing its topic);
-# the build takes about twice as long (1M: 14 min at load 2-5 -> 33 min at load 5-7).
+# the build takes about twice as long (1M: 14 min at load 2-5 -> 33 min at load 5-7), and one
+# vector write at 1M (an UPDATE of the embedding, rolled back) 12.0 -> 14.0 ms p50.
 HNSW_EF_CONSTRUCTION = 256
 RERANK = 2  # rows walked by the half-precision index per row returned (at most ef_search: _ef_search)
 MAX_INDEXED_DIM = 4000  # pgvector's HNSW limit for `halfvec`; larger dims are searched exactly
