@@ -113,23 +113,26 @@ another job that kept one core busy). shared_buffers 2 GB, index prewarmed, 1000
 interleaved (host CPU idle 7% during the run): keyword p50/p99 3.1/6.4 ms, hybrid 12.6/20.6
 (x4.03 / x3.21), hybrid with the search ahead (pgvector_ahead: the vector statement on a second
 connection) 13.1/20.7 (x4.21 / x3.22); vector step alone 8.9/15.4. A 600-query run before it:
-x4.24 / x2.36 against x4.45 / x2.10. The overlap does not happen on this host: with one core
-free, the second backend's walk and the keyword statement take turns (keyword + vector on two
-connections: 14.8 ms p50 against 3.7 + 10.4 apart). The walk: ~4,200 index buffers at ef 400,
-all shared hits, ~1.3 us each (EXPLAIN ANALYZE BUFFERS; 1,900 / 2,100 / 3,100 / 5,400 buffers at
-40 / 100 / 200 / 800), so its cost is the elements visited, not their arithmetic;
-hnsw.iterative_scan off saves ~5%. --compare-graph 256 (the same vectors in a second table,
-indexed with ef_construction 256; 300 queries, every graph and ef of a query in shuffled order;
-shared_buffers 4 GB, load ~5): agreement 0.897 / 0.955 / 0.974 / 0.980 (128) against 0.894 /
-0.963 / 0.985 / 0.994 (256) at ef_search 100 / 200 / 300 / 400, server p50 the same within noise
-(17.8 vs 17.5 ms at 400 under that load); the same step on the bench's own 200 queries
-(--compare-graph 256 --ef 200,300,400, load 1.5-4.5): 0.948 / 0.973 / 0.978 against 0.973 /
-0.993 / 0.996 (min 0.9 from ef 300: no query misses its topic), server p50 5.8 / 9.7 / 9.6
-against 6.2 / 8.0 / 8.8 ms. Hence HNSW_EF_CONSTRUCTION 256; ef_search stays (300 would give
-0.993 here for ~13% fewer buffers, but real questions at 1M are not measured). Its build took 33
-min (load 5-7). The bench runs the migrations, so a database built before migration 0020 gets
-its index rebuilt with 256 on its next run (as long as a build); `manage.py migrate memory 0020
---fake` on that database keeps the old graph, e.g. for --compare-graph.
+x4.24 / x2.36 against x4.45 / x2.10. Later, 1000 queries on a saturated host (0% idle): x4.45 /
+x3.46 against x4.27 / x3.58; at shared_buffers 128 MB with 33% idle (600 queries): x5.33 / x2.89
+against x5.07 / x2.57 (hybrid p50/p99 19.3/46.8 -> 18.3/41.5 ms), the only run where the search
+ahead paid. The overlap mostly does not happen on this host: with one core free, the second
+backend's walk and the keyword statement take turns (keyword + vector on two connections: 14.8
+ms p50 against 3.7 + 10.4 apart). The walk: ~4,200 index buffers at ef 400, all shared hits,
+~1.3 us each (EXPLAIN ANALYZE BUFFERS; 1,900 / 2,100 / 3,100 / 5,400 buffers at 40 / 100 / 200 /
+800), so its cost is the elements visited, not their arithmetic; hnsw.iterative_scan off saves
+~5%. --compare-graph 256 (the same vectors in a second table, indexed with ef_construction 256;
+300 queries, every graph and ef of a query in shuffled order; shared_buffers 4 GB, load ~5):
+agreement 0.897 / 0.955 / 0.974 / 0.980 (128) against 0.894 / 0.963 / 0.985 / 0.994 (256) at
+ef_search 100 / 200 / 300 / 400, server p50 the same within noise (17.8 vs 17.5 ms at 400 under
+that load); the same step on the bench's own 200 queries (--compare-graph 256 --ef 200,300,400,
+load 1.5-4.5): 0.948 / 0.973 / 0.978 against 0.973 / 0.993 / 0.996 (min 0.9 from ef 300: no
+query misses its topic), server p50 5.8 / 9.7 / 9.6 against 6.2 / 8.0 / 8.8 ms. Hence
+HNSW_EF_CONSTRUCTION 256; ef_search stays (300 would give 0.993 here for ~13% fewer buffers, but
+real questions at 1M are not measured). Its build took 33 min (load 5-7). The bench runs the
+migrations, so a database built before migration 0020 gets its index rebuilt with 256 on its
+next run (as long as a build); `manage.py migrate memory 0020 --fake` on that database keeps the
+old graph, e.g. for --compare-graph.
 """
 
 from __future__ import annotations
