@@ -107,6 +107,32 @@ At 300k real (2026-12-07, one build: chunk prep 172 s, HNSW 325 s; 400 questions
 0.987 / 0.992 / 0.993 at ef_search 100 / 200 / 278 / 400 (deliverable() within 0.001; some
 questions miss their neighbourhood at every ef); vector-only p50 4.9 / 6.1 / 10.2 / 12.2 ms.
 ef_for_rows(300k) is 278 since it gives 200 at 100k (it was 194: ~0.986).
+
+2026-12-07, 1M clustered (one build, 24 min: chunk prep 341 s, HNSW 840 s; the host shared with
+another job that kept one core busy). shared_buffers 2 GB, index prewarmed, 1000 queries
+interleaved (host CPU idle 7% during the run): keyword p50/p99 3.1/6.4 ms, hybrid 12.6/20.6
+(x4.03 / x3.21), hybrid with the search ahead (pgvector_ahead: the vector statement on a second
+connection) 13.1/20.7 (x4.21 / x3.22); vector step alone 8.9/15.4. A 600-query run before it:
+x4.24 / x2.36 against x4.45 / x2.10. Later, 1000 queries on a saturated host (0% idle): x4.45 /
+x3.46 against x4.27 / x3.58; at shared_buffers 128 MB with 33% idle (600 queries): x5.33 / x2.89
+against x5.07 / x2.57 (hybrid p50/p99 19.3/46.8 -> 18.3/41.5 ms), the only run where the search
+ahead paid. The overlap mostly does not happen on this host: with one core free, the second
+backend's walk and the keyword statement take turns (keyword + vector on two connections: 14.8
+ms p50 against 3.7 + 10.4 apart). The walk: ~4,200 index buffers at ef 400, all shared hits,
+~1.3 us each (EXPLAIN ANALYZE BUFFERS; 1,900 / 2,100 / 3,100 / 5,400 buffers at 40 / 100 / 200 /
+800), so its cost is the elements visited, not their arithmetic; hnsw.iterative_scan off saves
+~5%. --compare-graph 256 (the same vectors in a second table, indexed with ef_construction 256;
+300 queries, every graph and ef of a query in shuffled order; shared_buffers 4 GB, load ~5):
+agreement 0.897 / 0.955 / 0.974 / 0.980 (128) against 0.894 / 0.963 / 0.985 / 0.994 (256) at
+ef_search 100 / 200 / 300 / 400, server p50 the same within noise (17.8 vs 17.5 ms at 400 under
+that load); the same step on the bench's own 200 queries (--compare-graph 256 --ef 200,300,400,
+load 1.5-4.5): 0.948 / 0.973 / 0.978 against 0.973 / 0.993 / 0.996 (min 0.9 from ef 300: no
+query misses its topic), server p50 5.8 / 9.7 / 9.6 against 6.2 / 8.0 / 8.8 ms. Hence
+HNSW_EF_CONSTRUCTION 256; ef_search stays (300 would give 0.993 here for ~13% fewer buffers, but
+real questions at 1M are not measured). Its build took 33 min (load 5-7). The bench runs the
+migrations, so a database built before migration 0020 gets its index rebuilt with 256 on its
+next run (as long as a build); `manage.py migrate memory 0020 --fake` on that database keeps the
+old graph, e.g. for --compare-graph.
 """
 
 from __future__ import annotations
@@ -295,7 +321,15 @@ def fake_embedder(kind: str) -> None:
     embeddings.embed_query = embed  # type: ignore[assignment]
 
 
-def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) -> None:
+def _host_jiffies() -> tuple[int, int]:
+    """(idle, total) jiffies of the whole machine so far (/proc/stat): how busy the shared host
+    was during a run, which decides whether two statements in flight can overlap at all."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    return values[3] + values[4], sum(values)
+
+
+def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True, again: bool = True) -> None:
     """keyword, hybrid (pgvector), hybrid reading its rows again afterwards (the path before the
     keyword and vector statements read whole rows: retrieve._rows_kept off) and the vector step
     alone as hybrid runs it (deliverable(), the 20-row pool, the rerank columns), interleaved,
@@ -330,8 +364,9 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
     variants = {
         "keyword chunk_search": (False, False, True),
         "hybrid chunk_search (pgvector)": (True, False, True),
-        "hybrid, rows read again": (True, False, False),
     }
+    if again:
+        variants["hybrid, rows read again"] = (True, False, False)
     if ahead:
         variants["hybrid, search ahead"] = (True, True, True)
     times: dict[str, list[float]] = {label: [] for label in variants}
@@ -343,6 +378,7 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
         counted[0] += 1
         return execute(sql, params, many, context)
 
+    idle_at, total_at = _host_jiffies()
     for q in texts:
         rng.shuffle(order)
         for label in order:
@@ -374,6 +410,10 @@ def latency(kind: str, queries: int, *, in_process: bool, ahead: bool = True) ->
             settings.PROTOMEM_PGVECTOR = False
             t_old.append(common.timed_ms(lambda q=q: chunk_search(q, k=5))[0])
             settings.PROTOMEM_PGVECTOR = True
+    idle_to, total_to = _host_jiffies()
+    idle = (idle_to - idle_at) / max(total_to - total_at, 1)
+    cores = os.cpu_count()
+    print(f"  host CPU idle during the run: {idle:.0%} of {cores} cores (this bench's own use included)")
     summary = {}
     for label in variants:
         summary[label] = common.print_latency(label, times[label])
@@ -453,6 +493,107 @@ def profile(kind: str, queries: int, ef_values: list[int]) -> None:
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + search, params)
         print("    " + "\n    ".join(row[0][:160] for row in cursor.fetchall()))
     del settings.PROTOMEM_PGVECTOR_EF_SEARCH
+
+
+GRAPH_COPY = "bench_pgvector_graph_b"  # --compare-graph: the same vectors in a table of their own
+
+
+def _index_options(index: str) -> str:
+    """An index's build options as PostgreSQL stores them ("m=16,ef_construction=128")."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(array_to_string(reloptions, ','), '') FROM pg_class WHERE relname = %s", [index]
+        )
+        row = cursor.fetchone()
+    return row[0] if row else "(no index)"
+
+
+def compare_graph(kind: str, queries: int, ef_values: list[int], ef_construction: int) -> None:
+    """The product's HNSW index against one over a copy of the same vectors built with another
+    ef_construction (GRAPH_COPY, built once and kept while its options match): top-10 agreement
+    with exact cosine and the server's time (EXPLAIN ANALYZE) per hnsw.ef_search, every (graph,
+    ef) pair of a query in a shuffled order. Both walk by the same SQL (nearest_ids' shape:
+    RERANK x 10 rows by halfvec distance, the best 10 by float32 distance)."""
+    import numpy as np
+    from django.db import connection
+
+    from memory.store import pgvector_index
+
+    copy_index = f"{GRAPH_COPY}_hnsw"
+    wanted = f"m={pgvector_index.HNSW_M},ef_construction={int(ef_construction)}"
+    if _index_options(copy_index) != wanted:
+        start = time.perf_counter()
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {GRAPH_COPY}")
+            cursor.execute(
+                f"CREATE TABLE {GRAPH_COPY} AS SELECT chunk_id, embedding FROM memory_chunk_vector "
+                f"WHERE dim = {DIM} AND model = %s",
+                [MODEL],
+            )
+            cursor.execute(f"ALTER TABLE {GRAPH_COPY} ADD PRIMARY KEY (chunk_id)")
+            cursor.execute("SELECT set_config('maintenance_work_mem', '6GB', false)")
+            cursor.execute(
+                f"CREATE INDEX {copy_index} ON {GRAPH_COPY} USING hnsw ((embedding::halfvec({DIM})) "
+                f"halfvec_cosine_ops) WITH (m = {pgvector_index.HNSW_M}, "
+                f"ef_construction = {int(ef_construction)})"
+            )
+            cursor.execute(f"VACUUM ANALYZE {GRAPH_COPY}")
+        print(f"  built {copy_index} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s ORDER BY chunk_id", [MODEL]
+        )
+        rows = cursor.fetchall()
+    ids = np.array([r[0] for r in rows], dtype=np.int64)
+    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4").reshape(len(rows), DIM)
+    del rows
+    walk = (
+        "SELECT chunk_id FROM (SELECT v.chunk_id, v.embedding::vector({dim}) <=> %(q)s::vector({dim}) "
+        "AS distance FROM {table} AS v {where} "
+        "ORDER BY v.embedding::halfvec({dim}) <=> %(q)s::halfvec({dim}) LIMIT {walked}) AS w "
+        "ORDER BY distance LIMIT {k}"
+    )
+    product_index = f"memory_chunk_halfvec_hnsw_{DIM}"
+    graphs = {
+        f"product index ({_index_options(product_index)})": walk.format(
+            dim=DIM,
+            table="memory_chunk_vector",
+            where=f"WHERE v.dim = {DIM} AND v.model = '{MODEL}'",
+            walked=pgvector_index.RERANK * K,
+            k=K,
+        ),
+        f"copy ({_index_options(copy_index)})": walk.format(
+            dim=DIM, table=GRAPH_COPY, where="", walked=pgvector_index.RERANK * K, k=K
+        ),
+    }
+    connection.ensure_connection()
+    raw = connection.connection
+    rng = random.Random(SEED + 13)
+    found: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    for q in query_vectors(kind, queries):
+        text, want = pgvector_index.as_text(q), set(exact_top(matrix, ids, q, K))
+        trials = [(graph, ef) for graph in graphs for ef in ef_values]
+        rng.shuffle(trials)
+        for graph, ef in trials:
+            with raw.transaction(), raw.cursor() as cursor:
+                cursor.execute(f"SET LOCAL hnsw.ef_search = {int(ef)}")
+                cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + graphs[graph], {"q": text})
+                server = cursor.fetchone()[0][0]["Execution Time"]
+                cursor.execute(graphs[graph], {"q": text})
+                got = {row[0] for row in cursor.fetchall()}
+            found.setdefault((graph, ef), []).append((len(got & want) / K, server))
+    print(f"  graphs compared over {len(ids):,} vectors, {queries} queries, top-{K} agreement with exact:")
+    for graph in graphs:
+        for ef in ef_values:
+            share = [a for a, _ in found[graph, ef]]
+            server = common.summarize([t for _, t in found[graph, ef]])
+            print(
+                f"    {graph:48} ef_search {ef:>4}: {np.mean(share):.3f} (min {min(share):.1f}), "
+                f"server p50 {server['p50']:.2f} p99 {server['p99']:.2f} ms"
+            )
 
 
 def round_trips(kind: str, queries: int) -> None:
@@ -618,7 +759,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", action="store_true", help="only the vector step's profile, per --ef")
     parser.add_argument("--round-trips", action="store_true", help="only the round-trip diagnostics")
     parser.add_argument(
-        "--skip", default="", help="comma list of steps to skip: agreement,latency,fresh,old,ahead"
+        "--compare-graph",
+        type=int,
+        metavar="EF_CONSTRUCTION",
+        help="only: the product index against a copy of the vectors indexed with this ef_construction (--ef)",
+    )
+    parser.add_argument(
+        "--skip",
+        default="",
+        help="comma list of steps to skip: agreement,latency,fresh,old,ahead,again (rows read again)",
     )
     parser.add_argument("--reuse-chunks", action="store_true", help="keep the chunks, replace the vectors")
     parser.add_argument("--child", choices=("keyword", "hybrid", "in-process"), help=argparse.SUPPRESS)
@@ -666,9 +815,10 @@ def main(argv: list[str] | None = None) -> None:
 
     state = pgvector_index.status()
     print(
-        f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW m="
-        f"{pgvector_index.HNSW_M} ef_construction={pgvector_index.HNSW_EF_CONSTRUCTION}, default ef_search "
-        f"{pgvector_index.EF_SEARCH}"
+        f"pgvector {state.installed}: {args.rows:,} chunks x {DIM}-dim {args.vectors} vectors, HNSW as built "
+        f"{_index_options(f'memory_chunk_halfvec_hnsw_{DIM}')} (new builds: ef_construction "
+        f"{pgvector_index.HNSW_EF_CONSTRUCTION}), default ef_search {pgvector_index.EF_SEARCH}; "
+        f"shared_buffers {state.shared_buffers_bytes / 2**30:.2f} GB"
     )
     print(
         "  build (bench/pg_bulk.py): "
@@ -685,6 +835,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.round_trips:
         round_trips(args.vectors, args.queries)
         return
+    if args.compare_graph:
+        compare_graph(args.vectors, args.queries, [int(x) for x in args.ef.split(",")], args.compare_graph)
+        return
     if args.ef and "agreement" not in skip:
         agreement(args.vectors, args.queries, [int(x) for x in args.ef.split(",")])
         if args.search_ef:
@@ -697,7 +850,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if "latency" not in skip:
         in_process = args.rows <= 200_000 and "old" not in skip
-        latency(args.vectors, args.queries, in_process=in_process, ahead="ahead" not in skip)
+        latency(
+            args.vectors,
+            args.queries,
+            in_process=in_process,
+            ahead="ahead" not in skip,
+            again="again" not in skip,
+        )
     if "fresh" in skip:
         return
     kw = fresh("keyword", args.vectors, args.rows, args.search_ef)

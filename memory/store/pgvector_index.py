@@ -24,7 +24,7 @@ visited rows: a filter that passes fewer rows than that in the whole store (an a
 rows, a small namespace) can come back short, and then the rows that pass are ranked exactly
 in a second statement (they are few, by the same token).
 
-Recall (bench/pgvector.py, 100k x 384 dims, m=16, ef_construction=128, index built once after
+Recall (bench/pgvector.py, 100k x 384 dims, m=16, ef_construction=128 then, index built once after
 the bulk load; top-10 agreement with exact cosine, 200 queries, two builds): vectors clustered
 like real sentence embeddings (200 topics) 0.982-0.987 at ef_search 40 (pgvector's default),
 0.995-1.000 at 100 (one query in 200 can miss its topic entirely), 1.000 at 200 and 400, the same
@@ -39,6 +39,11 @@ top 10 are as hard to tell apart as in random data; one build, 200 queries): 0.7
 at 1M, and less on smaller tables (ef_for_rows(): a smaller graph needs a shorter walk).
 Its cost, server time of the vector step p50 (p99): 1.1 (2.8) / 4.8 (9.3) / 8.0 (17.1) ms at
 40 / 200 / 400; the whole step as hybrid calls it 10.8 ms at 200 and 11.5 ms at 400 (p50).
+A graph built with ef_construction 256 (HNSW_EF_CONSTRUCTION, since 2026-12-07) reaches 0.994 at
+ef_search 400 on that set (0.980 with 128, same vectors and queries) for the same time per search.
+The walk's cost is the elements it visits (~1.3 us each, all in shared buffers: ~4,200 index
+buffers a search at ef 400), not their arithmetic, so a smaller element (binary quantisation)
+would save little per step and lose agreement.
 
 Without the extension (or with settings.PROTOMEM_PGVECTOR = False) `active()` is False and
 memory.store.vectors keeps its in-process path; `manage.py protomem pgvector-enable` (enable())
@@ -81,7 +86,13 @@ EF_AT_100K = 200
 EF_SIZE_TTL = 60.0
 EF_SEARCH_ROWS_UNKNOWN = 1_000_000  # never analysed: assume a large table (the safe side)
 HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 128
+# Candidates per insertion while the graph is built (migration 0020). 256, not 128: at 1M clustered
+# vectors (bench/pgvector.py's set; the same vectors in two graphs, 300 queries alternating)
+# top-10 agreement at ef_search 300 / 400 went 0.974 / 0.980 -> 0.985 / 0.994 at the same server
+# time per search (200 other queries: 0.973 / 0.978 -> 0.993 / 0.996, no query missing its topic);
+# the build takes about twice as long (1M: 14 min at load 2-5 -> 33 min at load 5-7), and one
+# vector write at 1M (an UPDATE of the embedding, rolled back) 12.0 -> 14.0 ms p50.
+HNSW_EF_CONSTRUCTION = 256
 RERANK = 2  # rows walked by the half-precision index per row returned (at most ef_search: _ef_search)
 MAX_INDEXED_DIM = 4000  # pgvector's HNSW limit for `halfvec`; larger dims are searched exactly
 BACKFILL_BATCH = 2000
