@@ -864,3 +864,220 @@ CONSEQUENTIAL = (
     r"grant\w*|spend\w*|order\w*|execut\w*|publish\w*|wire\w*|book\w*|hire\w*|fire\w*|close\w*|settle\w*|"
     r"genehmig\w*|freigeb\w*|bezahl\w*|kauf\w*|aprob\w*|pag\w*|compr\w*|aprov\w*|approuv\w*|achet\w*|d[ée]ploy\w*)\b"
 )
+
+# -- a standing or triggered rule for the machine reader (inspection_standing) -------------------
+# Regular-expression fragments by language; "unspaced" holds the words of scripts \b does not
+# bound (no spaces, or vowel marks that end a \w run), found as they stand.
+# A rule that lasts: "from now on", "permanently", "in all future conversations", "every answer".
+STANDING_LASTING_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("from now on", "going forward", "henceforth", "hereafter", "from here on", "from today", "permanently", "for good",
+           "until further notice", r"in force permanently", r"(?:all|every|each) (?:future|subsequent|later|upcoming) \w+",
+           r"(?:every|each|all) (?:answers?|repl(?:y|ies)|responses?|conversations?|chats?)"),
+    "de": ("ab sofort", "von nun an", "ab jetzt", "ab heute", r"k[üu]nftig\w*", r"zuk[üu]nftig\w*", r"dauerhaft\w*", r"f[üu]r immer",
+           "fortan", "bis auf weiteres", r"(?:bei |in )?jede[rnm]? (?:antwort|frage|anfrage|unterhaltung|gespr[äa]ch)\w*",
+           r"(?:in )?allen (?:k[üu]nftigen |weiteren )?(?:gespr[äa]chen|unterhaltungen|antworten|chats)"),
+    "fr": ("d[ée]sormais", "dor[ée]navant", r"[àa] partir de maintenant", r"[àa] partir d'aujourd'hui", r"[àa] l'avenir",
+           "en permanence", r"de (?:fa[çc]on|mani[èe]re) permanente", "jusqu'[àa] nouvel ordre",
+           r"(?:toutes les|chaque) (?:r[ée]ponses?|conversations?|[ée]changes?)", r"conversations [àa] venir"),
+    "es": ("a partir de ahora", "de ahora en adelante", "desde ahora", "en adelante", r"permanentemente", r"de (?:forma|manera) permanente",
+           "hasta nuevo aviso", r"(?:en )?(?:cada|todas las) (?:respuestas?|conversaci\w+)", r"conversaciones futuras"),
+    "pt": ("a partir de agora", r"daqui (?:para a frente|em diante|pra frente)", "de agora em diante", "permanentemente",
+           r"de (?:forma|maneira) permanente", r"(?:em )?(?:cada|todas as|qualquer) (?:respostas?|conversas?)", "conversas futuras"),
+    "it": (r"d'ora in (?:poi|avanti)", "da ora in poi", r"(?:in modo )?permanente(?:mente)?",
+           r"(?:in )?(?:ogni|tutte le) (?:risposte?|conversazion[ei])", "conversazioni future"),
+    "nl": ("vanaf nu", "voortaan", "permanent", r"(?:in )?(?:elk|ieder) antwoord", r"alle (?:toekomstige )?gesprekken"),
+    "ru": (r"отныне", r"впредь", r"с этого момента", r"с сегодняшнего дня", r"навсегда", r"на постоянной основе", r"до особого распоряжения",
+           r"во? (?:всех|каждом) (?:будущих |последующих )?(?:диалог\w*|разговор\w*|бесед\w*|ответ\w*)", r"каждый ответ"),
+    "uk": (r"відтепер", r"віднині", r"надалі", r"назавжди", r"на постійній основі",
+           r"[ув] (?:всіх|усіх|кожній|кожному) (?:майбутніх )?(?:розмов\w*|діалог\w*|відповід\w*)", r"кожно[їй] відповіді"),
+    "pl": ("od teraz", "od tej pory", r"na sta[łl]e", r"(?:w )?(?:ka[żz]dej|wszystkich) (?:przysz[łl]ych )?(?:odpowiedzi|rozmow\w*)"),
+    "cs": (r"odte[ďd]", r"od nyn[ěe]j[šs]ka", r"nap[řr][íi][šs]t[ěe]", r"natrvalo", r"trvale",
+           r"(?:ve )?v[šs]ech (?:budouc[íi]ch )?(?:konverzac\w*|rozhovor\w*|odpov[ěe]d\w*)", r"(?:ka[žz]dou|v ka[žz]d[ée]) odpov[ěe]\w*"),
+    "da/no": ("fremover", r"fra nu (?:af|av)", "permanent", r"(?:i )?(?:hvert|ethvert) svar",
+              r"(?:i )?alle (?:kommende|fremtidige) (?:samtaler|svar)"),
+    "sv": ("fr[åa]n och med nu", r"h[äa]danefter", r"fram[öo]ver", r"(?:i )?varje svar", r"alla (?:framtida|kommande) samtal"),
+    "tr": ("bundan sonra", r"bundan b[öo]yle", r"kal[ıi]c[ıi] olarak", r"her (?:yan[ıi]tta|cevapta)", r"t[üu]m (?:gelecek )?konu[şs]malarda"),
+    "vi": ("từ nay", "từ giờ", "vĩnh viễn", "mọi câu trả lời", "mọi cuộc trò chuyện"),
+    "id/ms": ("mulai sekarang", "mulai saat ini", "mulai hari ini", "secara kekal", "secara permanen", "selamanya",
+              r"setiap (?:jawapan|jawaban|balasan)", r"semua (?:perbualan|percakapan)(?: akan datang| mendatang)?"),
+    "tl": (r"(?:mula|simula) ngayon", "magpakailanman", r"sa lahat ng (?:susunod na )?(?:usapan|sagot)", "bawat sagot"),
+    "sw": ("kuanzia sasa", "tangu sasa", "kwa kudumu", "milele", r"mazungumzo yote(?: yajayo)?", "kila jibu"),
+    "ca": (r"a partir d'ara", r"d'ara endavant", r"de manera permanent", "permanentment",
+           r"(?:totes les|cada) (?:respostes?|converses?)", "converses futures"),
+    "el": (r"από εδώ και (?:πέρα|στο εξής)", r"από τώρα και στο εξής", r"μόνιμα", r"σε κάθε απάντηση", r"σε όλες τις (?:μελλοντικές )?συνομιλίες"),
+    "unspaced": ("من الآن فصاعد", "من الآن", "بشكل دائم", "بصفة دائمة", "في كل المحادثات", "المحادثات القادمة", "كل رد", "كل إجابة",
+                 "از این پس", "از این به بعد", "از حالا", "برای همیشه", "به طور دائم", "هر پاسخ", "گفتگوهای آینده",
+                 "आगे से", "अब से", "हमेशा के लिए", "स्थायी रूप से", "हर जवाब", "हर उत्तर", "सभी भविष्य",
+                 "এখন থেকে", "আজ থেকে", "স্থায়ীভাবে", "ভবিষ্যৎ কথোপকথন", "প্রতিটি উত্তর",
+                 "இனிமேல்", "நிரந்தரமாக", "எல்லா உரையாடல்", "ஒவ்வொரு பதில்",
+                 "今後", "これから", "以後", "恒久", "すべての会話", "すべての回答", "全ての回答",
+                 "今后", "以后", "从现在起", "从今天起", "长期有效", "永久", "所有对话", "每个回答", "每次回答",
+                 "앞으로", "지금부터", "영구적으로", "모든 대화", "모든 답변",
+                 "ต่อไปนี้", "ตั้งแต่นี้", "อย่างถาวร", "ทุกคำตอบ", "ทุกการสนทนา"),
+}  # fmt: skip
+# A rule set off by what someone says: the condition ("if", "whenever") ...
+STANDING_IF_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("if", "when", "whenever", "every time", "each time", "any time", "anytime", "in case"),
+    "de": ("wenn", "falls", "sobald", "jedes mal", "immer wenn"),
+    "fr": ("si", "s'il", "s'ils", "quand", r"lorsqu\w*", "chaque fois", r"d[èe]s qu\w*"),
+    "es/pt/ca": ("si", "se", "cuando", "quando", "quan", "siempre que", "sempre que", "cada vez que", "toda vez que",
+                 "cada vegada que"),
+    "it": ("se", "quando", "ogni volta che", "qualora"),
+    "nl": ("als", "wanneer", "zodra", "telkens"),
+    "ru/uk": (r"если", r"когда", r"каждый раз", r"как только", r"якщо", r"коли", r"щоразу", r"кожного разу"),
+    "pl": (r"je[śs]li", r"je[żz]eli", "gdy", "kiedy", r"za ka[żz]dym razem"),
+    "cs": ("pokud", r"kdy[žz]", r"jestli[žz]e", r"kdykoliv?", "jakmile"),
+    "da/no/sv": ("hvis", r"n[åa]r", "hver gang", "om", r"n[äa]r", r"varje g[åa]ng"),
+    "tr": (r"e[ğg]er", "zaman"),
+    "vi": ("nếu", "khi", "mỗi khi"),
+    "id/ms": ("jika", "kalau", "apabila", "bila", "ketika", "setiap kali", "sekiranya"),
+    "tl": ("kapag", "kung", "tuwing"),
+    "sw": ("kama", "iwapo", "ikiwa", "wakati", r"\w+aki\w+", r"\w+ki(?:uliza|taja|andika|lalamika)\w*"),
+    "el": ("αν", "όταν", "κάθε φορά"),
+    "unspaced": ("إذا", "اذا", "عندما", "كلما", "متى", "اگر", "هرگاه", "هر وقت", "وقتی",
+                 "अगर", "यदि", "जब", "যদি", "যখন", "ால்", "எப்போதாவது", "எப்போது",
+                 "たら", "れば", "場合", "際は", "ときは", "時は", "如果", "若", "一旦", "只要", "凡是", "每当",
+                 "으면", "하면", "경우", "때", "ถ้า", "หาก", "เมื่อ"),
+}  # fmt: skip
+# ... and what the one in the conversation does: asks, mentions, writes, complains.
+STANDING_ASKS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"ask\w*", r"mention\w*", r"writes?", "says", r"complain\w*", r"brings? up", r"rais(?:es|ing)", r"inquir\w*",
+           r"enquir\w*", r"requests?", r"talks? about", r"uses? the word", r"types?"),
+    "de": (r"frag\w*", r"erw[äa]hn\w*", r"schreib\w*", r"beschwer\w*", r"anfrag\w*", r"nachfrag\w*", r"spricht", r"sagt"),
+    "fr": (r"demand\w*", r"[ée]voqu\w*", r"mentionn\w*", r"[ée]cri\w*", r"parl\w*", r"plaint?\w*", r"interroge\w*"),
+    "es/pt/ca": (r"pregunt\w*", r"mencion\w*", r"escrib\w*", r"escrev\w*", r"escriu\w*", r"hable", r"habla\w*", r"fal(?:e|ar|a)",
+                 r"quej\w*", r"queix\w*", r"reclam\w*", r"consult\w*", r"pergunt\w*", r"esment\w*", r"parli"),
+    "it": (r"chied\w*", r"domand\w*", r"menzion\w*", r"scriv\w*", r"parl\w*", r"lament\w*"),
+    "nl": (r"vra(?:ag|gen)\w*", r"noemt", r"schrijft", r"klaagt", r"begint over"),
+    "ru/uk": (r"спраш\w*", r"спрос\w*", r"пиш\w*", r"напиш\w*", r"упомина\w*", r"упомян\w*", r"жалу\w*", r"интересу\w*",
+              r"пита\w*", r"запита\w*", r"згаду\w*", r"скарж\w*", r"заговор\w*"),
+    "pl": (r"pyta\w*", r"zapyta\w*", r"pisze", r"napisze", r"wspomni\w*", r"wspomina\w*", r"skar[żz]\w*"),
+    "cs": (r"zept[áa]\w*", r"pt[áa]\w*", r"zm[íi]n[íi]\w*", r"zmi[ňn]uje", r"nap[íi][šs]e", r"p[íi][šs]e", r"st[ěe][žz]uje"),
+    "da/no/sv": (r"sp[øo]rg\w*", r"skriv\w*", r"n[æä]vn\w*", r"klag\w*", r"fr[åa]gar", r"nämner"),
+    "tr": (r"sor\w*", r"bahsed\w*", r"yaz\w*", r"[şs]ikayet\w*"),
+    "vi": ("hỏi", "nhắc", "viết", "phàn nàn", "than phiền"),
+    "id/ms": (r"\w*tanya\w*", r"(?:me)?nyebut\w*", r"sebut\w*", r"(?:me)?nulis", "tulis", r"mengadu", r"mengeluh", r"komplain"),
+    "tl": (r"\w*tanong\w*", r"\w*banggit\w*", r"sumulat", r"\w*reklamo"),
+    "sw": (r"\w*uliza\w*", r"\w*taja\w*", r"\w*andika\w*", r"\w*lalamik\w*"),
+    "el": (r"ρωτ\w*", r"αναφέρ\w*", r"γράψ\w*", r"γράφ\w*", r"παραπον\w*"),
+    "unspaced": ("سأل", "يسأل", "ذكر", "يذكر", "كتب", "يكتب", "اشتكى", "يشتكي", "استفسر",
+                 "پرسید", "بپرسد", "می‌پرسد", "شکایت", "بنویسد", "اشاره کرد",
+                 "पूछ", "शिकायत", "लिखे", "ज़िक्र", "जिक्र", "জিজ্ঞেস", "জানতে চা", "অভিযোগ", "লেখে",
+                 "கேட்டால்", "கேட்கும்", "கேள்வி", "புகார்", "எழுதினால்", "குறிப்பிட்டால்",
+                 "問い合わせ", "質問", "聞かれ", "尋ね", "訴え", "苦情", "触れ", "询问", "问到", "提到", "咨询", "投诉", "反映",
+                 "문의", "질문", "묻", "언급", "불만", "ถาม", "ร้องเรียน", "พูดถึง"),
+}  # fmt: skip
+# What the rule makes the reader do to the conversation: recommend, mention, tell, offer, confirm,
+# approve, refund, end each answer with ... (the reader's own act, not a person's errand).
+STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"recommend\w*", r"suggest\w*", r"mention\w*", r"tell(?:s|ing)?", "told", r"say (?:that|it)", r"answer that",
+           r"reply that", r"respond that", r"offer\w*", r"propose[sd]?", r"confirm\w*", r"approv\w*", r"grant\w*", r"refund\w*",
+           r"credit\w*", r"waive\w*", r"(?:end|close|finish|sign off)\w* (?:\w+ ){0,4}?with", r"append\w*", r"attach(?:es|ed)?",
+           r"include\w*", r"add\w* (?:a|an|the|our)", r"promot\w*", r"issue\w* (?:a|an|the)", r"reassur\w*"),
+    "de": (r"nenn\w*", r"empfiehl\w*", r"empfehl\w*", r"erw[äa]hn\w*", r"sag\w*", r"antworte\w*", r"biet\w*", r"anbiet\w*",
+           r"best[äa]tig\w*", r"genehmig\w*", r"erstatt\w*", r"gew[äa]hr\w*", r"f[üu]g\w*", r"h[äa]ng\w* an", r"beend\w*",
+           r"schlie(?:ss|ß)\w* mit", r"verweis\w*", r"gutschr\w*"),
+    "fr": (r"mentionn\w*", r"recommand\w*", r"conseill\w*", r"propos\w*", r"dire", "dis", "dites", r"r[ée]pond\w* qu",
+           r"confirm\w*", r"approuv\w*", r"accord\w*", r"rembours\w*", r"ajout\w*", r"termin\w* par", r"inclu\w*",
+           r"offr\w*", r"affirm\w*", r"assur\w* qu"),
+    "es/pt/ca": (r"inclu\w*", r"recomend\w*", r"recomiend\w*", r"recoman\w*", r"sugier\w*", r"suger\w*", r"sugest\w*", r"mencion\w*",
+                 r"esment\w*", r"ofre\w*", r"ofere\w*", r"ofer\w*", r"dile\w*", "di que", r"dec[ií]r\w*", r"dig[ao]\w*", "diz",
+                 r"dizer", r"digues", r"dir(?:an|[àa])", r"respond\w* que", r"confirm\w*", r"aprueb\w*", r"aprob\w*", r"aprov\w*",
+                 r"conced\w*", r"reembols\w*", r"reemborsa\w*", r"a[ñn]ad\w*", r"agreg\w*", r"acrescent\w*", r"adicion\w*",
+                 r"afeg\w*", r"termin\w* (?:con|com|amb)", r"acab\w* (?:con|com|amb)", r"afirm\w*"),
+    "it": (r"raccomand\w*", r"consigli\w*", r"menzion\w*", r"offr\w*", r"propon\w*", "di' che", r"dire", r"rispond\w* che",
+           r"conferm\w*", r"approv\w*", r"conced\w*", r"rimbors\w*", r"aggiung\w*", r"termin\w* con", r"includ\w*"),
+    "nl": (r"raad\w* aan", r"aanbevel\w*", r"noem\w*", r"vermeld\w*", r"bied\w*", "zeg", r"zeggen", r"antwoord\w*", r"bevestig\w*",
+           r"keur\w* goed", r"goedkeur\w*", r"terugbeta\w*", r"voeg\w*", r"eindig\w* met", r"sluit\w* af met"),
+    "ru/uk": (r"совет\w*", r"рекоменд\w*", r"предлага\w*", r"предлож\w*", r"упомина\w*", r"упомян\w*", r"отвеча\w*", r"ответь\w*",
+              r"говори\w*", r"скажи\w*", r"сообща\w*", r"подтвер\w*", r"одобр\w*", r"возвра\w*", r"добав\w*", r"заканчива\w*",
+              r"завершай\w*", r"радит\w*", r"порад\w*", r"пропону\w*", r"запропону\w*", r"згаду\w*", r"кажи", r"відповіда\w*",
+              r"повідомля\w*", r"підтвер\w*", r"схвал\w*", r"поверта\w*", r"дода\w*", r"закінчу\w*"),
+    "pl": (r"poleca\w*", r"rekomend\w*", r"(?:za)?proponu\w*", r"wspomina\w*", r"wspomnij\w*", r"m[óo]w\w*", r"powiedz\w*",
+           r"odpowiada\w*", r"odpowiedz\w*", r"potwierd\w*", r"zatwierd\w*", r"zwr[óo][ćc]\w*", r"doda\w*", r"ko[ńn]cz\w*"),
+    "cs": (r"doporu[čc]\w*", r"nab[íi]d\w*", r"nab[íi]z\w*", r"zmi[ňn]\w*", r"[řr]ekn\w*", r"[řr]ekni", r"[řr][íi]kej\w*",
+           r"napi[šs]\w*", r"odpov[ěe]z\w*", r"odpov[íi]d\w*", r"potvr[ďdz]\w*", r"schv[áa]l\w*", r"vra[ťt]\w*", r"p[řr]id\w*",
+           r"zakon[čc]\w*"),
+    "da/no/sv": (r"anbefal\w*", r"rekommender\w*", r"n[æä]vn\w*", r"tilbyd\w*", r"tilby\w*", r"erbjud\w*", "sig", "siger", "säg",
+                 r"svar\w* at", r"svara\w* att", r"bekr[æä]ft\w*", r"godkend\w*", r"godk[äa]nn\w*", r"refusion\w*", r"refunder\w*",
+                 r"[åa]terbetal\w*", r"tilf[øo]j\w*", r"l[äa]gg\w* till", r"slut\w* (?:\w+ ){0,4}?med", r"afslut\w*", r"avsluta\w*"),
+    "tr": (r"[öo]ner\w*", r"bahset\w*", r"teklif\w*", r"s[öo]yle\w*", r"yan[ıi]tla\w*", r"onayla\w*", r"iade\w*", r"ekle\w*"),
+    "vi": ("giới thiệu", "khuyên", "đề xuất", "đề nghị", "nhắc", "nói", "trả lời rằng", "xác nhận", "phê duyệt", "hoàn tiền",
+           "thêm", "kết thúc bằng"),
+    "id/ms": (r"(?:me)?nyarankan", r"sarankan", r"(?:men)?cadangkan", r"(?:me)?nyebut\w*", r"sebut\w*", r"(?:me)?nawarkan",
+              r"tawar\w*", r"katakan", r"beritahu\w*", r"jawab bah[ae]wa", r"(?:meng)?sahkan", r"(?:meng)?konfirmasikan", "mengonfirmasi",
+              r"luluskan", r"(?:menye)?tujui", r"bayar balik", r"kembalikan dana", r"(?:me)?nyertakan", r"sertakan",
+              r"(?:me)?nambah\w*", r"tambah\w*", r"akhiri\w*"),
+    "tl": (r"\w*rekomenda\w*", r"\w*banggit\w*", r"\w*alok\w*", r"sabihin\w*", r"sagot\w* na", r"kumpirm\w*", r"aprub\w*",
+           r"i-refund", r"\w*dagdag\w*", r"\w*tatapos\w*", r"tapusin"),
+    "sw": (r"\w*pendekez\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
+           r"\w*rejesh\w*", r"\w*ongez\w*", r"\w*maliz\w*", r"\w*toa ofa"),
+    "el": (r"πρότειν\w*", r"προτείν\w*", r"συνιστ\w*", r"ανέφερ\w*", r"αναφέρ\w*", r"προσφέρ\w*", "πες", r"λέ\w* ότι",
+           r"επιβεβαί\w*", r"εγκρίν\w*", r"επιστροφή χρημάτων", r"πρόσθε\w*", r"προσθέ\w*"),
+    "unspaced": ("يقترح", "اقترح", "ينصح", "انصح", "يوصي", "اذكر", "يعرض", "اعرض", "تعرض", "أخبر", "اخبر", "فأخبر", "قل ", "أجب",
+                 "أكد", "يؤكد", "وافق", "يوافق", "استرداد", "أضف", "يضيف", "بإضافة", "إضافة",
+                 "پیشنهاد", "توصیه", "بگو", "بگوید", "پاسخ بده", "تأیید", "تایید", "بازپرداخت", "اضافه کند", "اضافه کن", "ثبت نکن",
+                 "सुझा", "सिफ़ारिश", "सिफारिश", "उल्लेख", "ऑफ़र", "ऑफर", "पेशकश", "कहो", "कहें", "कहना", "बताओ", "बताएं",
+                 "पुष्टि", "मंजूर", "मंज़ूर", "रिफंड", "जोड़",
+                 "সুপারিশ", "পরামর্শ", "উল্লেখ", "অফার", "প্রস্তাব", "বলবে", "বলুন", "বলো", "জানাবে", "নিশ্চিত", "অনুমোদন",
+                 "ফেরত", "যোগ কর",
+                 "பரிந்துரை", "குறிப்பிட", "வழங்க", "சொல்", "கூறு", "உறுதி", "ஒப்புக்கொள்", "ஒப்புதல்", "திருப்பி", "சேர்",
+                 "勧め", "すすめ", "推奨", "案内", "言及", "提案", "伝え", "答え", "返信", "承認", "返金", "付け", "添え", "追加", "発行",
+                 "推荐", "建议", "提及", "告诉", "回复", "答复", "确认", "批准", "退款", "附上", "加上", "添加",
+                 "추천", "권유", "제안", "제공", "말하", "답하", "안내", "확인", "승인", "환불", "덧붙", "추가",
+                 "แนะนำ", "เสนอ", "บอก", "ตอบว่า", "ยืนยัน", "อนุมัติ", "คืนเงิน", "เพิ่ม"),
+}  # fmt: skip
+# Automated replies named as the reader ("the automated replies", "respuestas automáticas", "the
+# system that answers customers"): the machine reader without a model noun.
+AUTOMATED_REPLIES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"automat(?:ed|ic) (?:repl(?:y|ies)|answers?|responses?|responders?)", r"auto-?repl(?:y|ies)\w*",
+           r"(?:system|tool|program) that (?:answers|replies|responds)"),
+    "de": (r"automatische\w* antwort\w*", r"autoantwort\w*", r"automatische\w* chat\w*"),
+    "fr": (r"r[ée]ponses? automatiques?", r"agents? conversationnels?", r"r[ée]pondeurs? automatiques?"),
+    "es/pt/ca": (r"respuestas? autom[áa]ticas?", r"respostas? autom[àá]tiques?", r"respostas? autom[áa]ticas?",
+                 r"sistemas? que responde\w*"),
+    "it": (r"rispost[ae] automatic[hea]\w*",),
+    "nl": (r"automatische antwoord\w*",),
+    "ru/uk": (r"автоответ\w*", r"автоматическ\w* ответ\w*", r"автовідповід\w*", r"автоматичн\w* відповід\w*"),
+    "pl": (r"automatyczn\w* odpowied\w*",),
+    "cs": (r"automatick\w* odpov[ěe]d\w*",),
+    "da/no/sv": (r"automatiske? svar", "autosvar", r"automatiska svar"),
+    "tr": (r"otomatik (?:yan[ıi]t|cevap)\w*",),
+    "vi": ("trả lời tự động",),
+    "id/ms": (r"(?:balasan|jawapan|jawaban) (?:automatik|otomatis)", r"sistem yang menjawab"),
+    "tl": ("awtomatikong sagot",),
+    "sw": (r"majibu ya kiotomatiki", r"mfumo unaojibu"),
+    "el": (r"αυτόματ\w* απαντήσ\w*",),
+    "unspaced": ("الردود الآلية", "الرد الآلي", "الردود التلقائية", "النظام الذي يرد", "پاسخ خودکار", "پاسخ‌گوی خودکار",
+                 "پاسخگوی خودکار", "स्वचालित उत्तर", "स्वचालित जवाब", "ऑटो-रिप्लाई", "স্বয়ংক্রিয় উত্তর", "தானியங்கி பதில்",
+                 "自動応答", "自動返信", "自動回答", "自动回复", "自动应答", "智能客服", "자동 응답", "자동 답변", "ตอบกลับอัตโนมัติ"),
+}  # fmt: skip
+# The reader's configuration told as the past ("last quarter it was set to hand over after two
+# failed answers"): a report, not a rule.
+STANDING_PAST = (
+    r"\b(?:last (?:quarter|year|month|week|time)|previously|used to|was (?:set|configured|programmed)|had (?:been )?(?:set|configured)|"
+    r"im letzten (?:quartal|jahr|monat)|fr[üu]her|war (?:\w+ )?(?:eingestellt|konfiguriert)|le trimestre dernier|auparavant|[ée]tait configur\w*|"
+    r"el (?:trimestre|a[ñn]o|mes) pasado|antes|estaba configurad\w*|no (?:trimestre|ano|m[êe]s) passado|estava configurad\w*|"
+    r"в прошлом|раньше|был\w* настроен\w*|минулого|раніше|був\w* налаштован\w*|w zesz[łl]ym|wcze[śs]niej|"
+    r"v minul[ée]m|d[řr][íi]ve|byl\w* nastaven\w*|sidste (?:kvartal|[åa]r)|tidligere|var (?:sat op|indstillet))\b|"
+    r"في الربع الماضي|سابقًا|سابقا|قبلاً|پیش‌تر|قبلا|पिछली|पहले|আগে|முன்பு|以前|先月|前回|去年|上季度|之前|지난"
+)
+
+
+def _by_language(vocabulary: dict[str, tuple[str, ...]]) -> str:
+    """A by-language vocabulary as one alternation: spaced words between word boundaries, the
+    "unspaced" ones as they stand."""
+    spaced = "|".join(w for lang, ws in vocabulary.items() if lang != "unspaced" for w in ws)
+    unspaced = "|".join(vocabulary.get("unspaced", ()))
+    return rf"\b(?:{spaced})\b" + (f"|{unspaced}" if unspaced else "")
+
+
+STANDING_LASTING = _by_language(STANDING_LASTING_BY_LANGUAGE)
+STANDING_IF = _by_language(STANDING_IF_BY_LANGUAGE)
+STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
+STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)
+# The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
+# automated replies (not "agent" or a bare "model": a support agent, a pricing model).
+STANDING_READER = (
+    rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"
+)
