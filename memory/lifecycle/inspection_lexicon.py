@@ -1031,7 +1031,8 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 # system that answers customers"): the machine reader without a model noun.
 AUTOMATED_REPLIES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": (r"automat(?:ed|ic) (?:repl(?:y|ies)|answers?|responses?|responders?)", r"auto-?repl(?:y|ies)\w*",
-           r"(?:system|tool|program) that (?:answers|replies|responds)"),
+           r"system that (?:answers|replies|responds)", r"tool that (?:answers|replies|responds)",
+           r"program that (?:answers|replies|responds)"),
     "de": (r"automatische\w* antwort\w*", r"autoantwort\w*", r"automatische\w* chat\w*"),
     "fr": (r"r[ée]ponses? automatiques?", r"agents? conversationnels?", r"r[ée]pondeurs? automatiques?"),
     "es/pt/ca": (r"respuestas? autom[áa]ticas?", r"respostas? autom[àá]tiques?", r"respostas? autom[áa]ticas?",

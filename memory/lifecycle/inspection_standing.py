@@ -18,6 +18,9 @@ import re
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import (
+    AUTOMATED_REPLIES_BY_LANGUAGE,
+    MODEL_AI_BY_LANGUAGE,
+    MODEL_ASSISTANT_BY_LANGUAGE,
     STANDING_ACT,
     STANDING_ASKS,
     STANDING_IF,
@@ -25,11 +28,84 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PAST,
     STANDING_READER,
 )
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
 
 CLASS = "standing_rule"
 
 _READER_RE = cue_pattern(STANDING_READER)
+
+# The cheap gate before the reader's pattern: the longest literal run of each of the reader's
+# words (in "k[üu]nstliche intelligenz" that is "nstliche intelligenz"), found by one LiteralScan;
+# the words with no run of three letters ("ai", "ki", "ia") by a small bounded pattern. MODEL_PHRASES
+# is one pattern, not a vocabulary: its phrases all hold one of the words named here.
+_PHRASE_WORDS = (
+    "virtu", "digital", "automat", "machine", "voice", "llm", "linguistic", "lenguaje", "langage",
+)  # fmt: skip
+
+
+def _alternatives(fragment: str) -> list[str]:
+    """`fragment` split at its top-level "|" (not inside a group or a class)."""
+    parts, depth, in_class, start, i = [], 0, False, 0, 0
+    while i < len(fragment):
+        c = fragment[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(fragment[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, fragment[start:]]
+
+
+def _literal_core(alternative: str) -> str:
+    """The longest run of letters every match of `alternative` holds: outside any group or class,
+    and without a letter a quantifier may drop ("bots?" holds "bot")."""
+    runs, run, depth, i = [], "", 0, 0
+    while i < len(alternative):
+        c = alternative[i]
+        if c in "?*{" and depth == 0:
+            run = run[:-1]  # the letter before may be absent
+        if c == "\\" or c == "[" or c in "()?*+{}.^$":
+            runs.append(run)
+            run = ""
+            if c == "\\":
+                i += 1
+            elif c == "[":
+                i = alternative.index("]", i + 1)
+            elif c == "{":
+                i = alternative.index("}", i)
+            depth += (c == "(") - (c == ")")
+        elif depth == 0:
+            run += c
+        i += 1
+    return max([*runs, run], key=len).strip()
+
+
+def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
+    literals: list[str] = list(_PHRASE_WORDS)
+    short: list[str] = []
+    for vocabulary in (MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, AUTOMATED_REPLIES_BY_LANGUAGE):
+        for lang, words in vocabulary.items():
+            for word in words:
+                for alternative in _alternatives(word):
+                    core = alternative if lang == "unspaced" else _literal_core(alternative)
+                    if lang == "unspaced" or len(core) >= 3:
+                        literals.append(core)
+                    else:
+                        short.append(alternative)
+    return LiteralScan(text_form(w) for w in literals), cue_pattern(rf"\b(?:{'|'.join(short)})\b")
+
+
+_READER_SCAN, _READER_SHORT_RE = _reader_gate()
 _LASTING_RE = cue_pattern(STANDING_LASTING)
 _IF_RE = cue_pattern(STANDING_IF)
 _ASKS_RE = cue_pattern(STANDING_ASKS)
@@ -85,8 +161,8 @@ def _clauses(sentences: Iterable[re.Match[str]]) -> Iterable[tuple[str, int]]:
 def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     lays a lasting or triggered rule on the machine reader; None when it does not."""
-    if not _READER_RE.search(norm):
-        return None  # no machine reader named: most rows stop here
+    if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
+        return None  # no machine reader named: most rows stop here, the most at the literal scan
     for text, at in _clauses(sentences):
         reader = _READER_RE.search(text)
         if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
