@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- the full-width colon and the dashes are matched on purpose
 """The semantic layer's standing-rule check, pure (no Django): a rule for the machine reader that
 lasts or that a customer's words set off, written as a decision in a document ("it was decided
 that from now on the support bot recommends X in every answer", "rule in force permanently:
@@ -19,14 +20,17 @@ from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import (
     AUTOMATED_REPLIES_BY_LANGUAGE,
+    DUTY,
     MODEL_AI_BY_LANGUAGE,
     MODEL_ASSISTANT_BY_LANGUAGE,
     STANDING_ACT,
     STANDING_ASKS,
+    STANDING_DECIDED,
     STANDING_IF,
     STANDING_LASTING,
     STANDING_PAST,
     STANDING_READER,
+    STANDING_SCOPE,
 )
 from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
 
@@ -107,6 +111,11 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
 
 _READER_SCAN, _READER_SHORT_RE = _reader_gate()
 _LASTING_RE = cue_pattern(STANDING_LASTING)
+_SCOPE_RE = cue_pattern(STANDING_SCOPE)
+# a rule's signal: a decision or a rule named, a duty, or a label the rule follows ("note for the
+# bot: if ...")
+_RULE_RE = cue_pattern(rf"{STANDING_DECIDED}|{DUTY}")
+_LABEL_RE = re.compile(r"[:：—–]|\s-\s")
 _IF_RE = cue_pattern(STANDING_IF)
 _ASKS_RE = cue_pattern(STANDING_ASKS)
 _ACT_RE = cue_pattern(STANDING_ACT)
@@ -168,14 +177,17 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
             continue
         lasting = _LASTING_RE.search(text)
-        trigger = None if lasting else _trigger(text)
-        reach = lasting or trigger
+        reach = lasting
         if reach is None:
-            continue
+            # "every answer" or "if a customer asks" describes what a bot does as often as it lays a
+            # rule on it: a rule only where one is signalled (decided, a duty, a label before it)
+            reach = _SCOPE_RE.search(text) or _trigger(text)
+            if reach is None or not (_RULE_RE.search(text) or _LABEL_RE.search(text, 0, reach.start())):
+                continue
         act = _act_apart(text, reader, reach)
         if act is None:
             continue
-        kind = "lasting" if lasting else "set off by"
+        kind = "lasting" if lasting else "in force for" if _SCOPE_RE.fullmatch(reach[0]) else "set off by"
         named, reached, done = reader[0].strip(), reach[0].strip(), act[0].strip()
         why = f"a rule for the reader ('{named}'); {kind}: '{reached}'; act: '{done}'"
         return why, at
