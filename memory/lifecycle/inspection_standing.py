@@ -180,9 +180,12 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         reach = lasting
         if reach is None:
             # "every answer" or "if a customer asks" describes what a bot does as often as it lays a
-            # rule on it: a rule only where one is signalled (decided, a duty, a label before it)
+            # rule on it: a rule only where one is signalled (decided, a duty, or a label that names
+            # the reader before it: "note for the bot: if ...", not "Tip: if ..., our bot ...")
             reach = _SCOPE_RE.search(text) or _trigger(text)
-            if reach is None or not (_RULE_RE.search(text) or _LABEL_RE.search(text, 0, reach.start())):
+            if reach is None:
+                continue
+            if not (_RULE_RE.search(text) or _LABEL_RE.search(text, reader.end(), reach.start())):
                 continue
         act = _act_apart(text, reader, reach)
         if act is None:
