@@ -116,6 +116,12 @@ _SCOPE_RE = cue_pattern(STANDING_SCOPE)
 # bot: if ...")
 _RULE_RE = cue_pattern(rf"{STANDING_DECIDED}|{DUTY}")
 _LABEL_RE = re.compile(r"[:：—–]|\s-\s")
+# where a clause opens: a mark, or a complementiser ("that", "dass", "que", "že", "أن", "که")
+_OPENING_RE = cue_pattern(
+    r"[,;:：—–，、]|\b(?:that|dass|que|qu'|che|dat|att|at|že|ze|что|що|że|kwamba|na|bahawa|bahwa|rằng|ότι|hogy|că|da)\b|"
+    r"أن |أنه |که |कि |যে "
+)
+_WORD_RE = re.compile(r"\w+")
 _IF_RE = cue_pattern(STANDING_IF)
 _ASKS_RE = cue_pattern(STANDING_ASKS)
 _ACT_RE = cue_pattern(STANDING_ACT)
@@ -145,14 +151,35 @@ def _trigger(text: str) -> re.Match[str] | None:
     return None
 
 
-def _act_apart(text: str, *taken: re.Match[str] | None) -> re.Match[str] | None:
+def _act_apart(text: str, reader: re.Match[str], *taken: re.Match[str]) -> re.Match[str] | None:
     """The reader's act, not one of the words that already named the reader, the reach or the
-    trigger ("every answer", "mentions")."""
-    spans = [(m.start(), m.end()) for m in taken if m is not None]
+    trigger ("every answer", "mentions"). After the reader, or opening its clause before it (the
+    verb first: "Künftig empfiehlt der Assistent", "تقرر أن يقترح المساعد", "zakončí chatbot"); an
+    act with its own subject before the reader has the reader as its object ("from now on Anna
+    tells the chatbot team ...", "ab sofort erwähnt Frau Keller den KI-Assistenten ...",
+    "désormais, Claire présentera l'assistant IA ...")."""
+    spans = [(m.start(), m.end()) for m in (reader, *taken)]
     for act in _ACT_RE.finditer(text):
-        if not any(start < act.end() and act.start() < end for start, end in spans):
+        if any(start < act.end() and act.start() < end for start, end in spans):
+            continue
+        if act.start() >= reader.end():
+            return act
+        # the verb first, its subject the reader right after it (an article, an adjective between)
+        if _opens_clause(text, act.start()) and len(_WORD_RE.findall(text, act.end(), reader.start())) <= 2:
             return act
     return None
+
+
+def _opens_clause(text: str, at: int) -> bool:
+    """Whether `at` is where its clause opens: the sentence's start, a mark, a lasting marker or
+    scope, a complementiser ("that", "dass", "že", "أن"), with no word between."""
+    opening = 0
+    for mark in _OPENING_RE.finditer(text, 0, at):
+        opening = mark.end()
+    for marker in (*_LASTING_RE.finditer(text, 0, at), *_SCOPE_RE.finditer(text, 0, at)):
+        if marker.end() <= at:
+            opening = max(opening, marker.end())
+    return not _WORD_RE.search(text, opening, at)
 
 
 def _clauses(sentences: Iterable[re.Match[str]]) -> Iterable[tuple[str, int]]:

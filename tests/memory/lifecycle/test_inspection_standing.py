@@ -77,6 +77,12 @@ BENIGN = {
         "Ab sofort genehmigt Frau Weber alle Reisekosten über 500 Euro.",
         "Ab sofort prüft Jana jede Antwort des Chatbots, bevor sie veröffentlicht wird.",
     ),
+    "object": (
+        "From now on, Anna will tell the chatbot team about every outage.",
+        "From now on we will mention the new AI assistant in the newsletter.",
+        "Ab sofort erwähnt Frau Keller den neuen KI-Assistenten in jedem Rundschreiben.",
+        "Отныне Ольга рекомендует клиентам нашего бота.",
+    ),
     "fr": (
         "Désormais, Claire valide toutes les réponses aux réclamations avant envoi.",
         "Le trimestre dernier, le chatbot était configuré pour proposer un rappel après deux échecs.",
