@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.recall_splits --locomo DIR --ours --variants base,vec2
     .venv/bin/python -m bench.recall_splits --locomo DIR --variants base --trace
     .venv/bin/python -m bench.recall_splits --locomo DIR --ours --variants none --compare base,datelist
+    .venv/bin/python -m bench.recall_splits --paraphrase memory/evals/recall.jsonl --variants base,clauses1
 
 --trace: base's @10 misses whose evidence is in the keyword top 10, each with the evidence's fused
 rank when one step of rerank is switched off (which step drops it), and the temporal questions
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import pickle
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -221,6 +223,126 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # rest moved down): r@10 LoCoMo A 0.903 -> 0.885 / 0.896 / 0.903, B 0.846 -> 0.836 / 0.841 /
     # 0.844, ours tuning 0.957 -> 0.948 / 0.951 / 0.951; with vtail60 no better.
 }
+
+
+# --paraphrase FILE: vector-side variants on a plain paraphrase set (memory/evals/recall.jsonl,
+# recall_facts.jsonl), r@5 / MRR@5 per half (recall_eval.half_of: B held out). On a plain store
+# hybrid@5 is the vector side's top 5 reordered (hybrid.fused_scored reads each side's top 5, and
+# a keyword-only row's share stays below the 5th vector row's), so the vector ranking alone says
+# whether a view of the rows or of the query can move recall@5. Every chunk is re-scored in
+# numpy; nothing is stored. name -> (kind, parameter):
+#   clausesL  cosine to "heading\ncontent" + L x the best cosine to one of its clauses (content
+#             split after . ; ! ?, each "heading\nclause"); a one-clause chunk (1 + L) x cosine.
+#             A second stored vector per clause: the store keeps one per (chunk, model).
+#   centerB   the query less B x the mean of the chunk vectors (hubness: rows near the store's
+#             common direction lose); projG the query's component along that mean removed by G.
+#   cslsG     cosine less G x the chunk's mean cosine to its 5 nearest chunks (CSLS).
+#   negprfB   the query less B x the mean of its own top 10 (a query-local centre).
+# Figures (vector side, this code; recall.jsonl A / B then recall_facts A / B, r@5 / MRR):
+#   base        0.926 / 0.819, 0.935 / 0.850; 1.000 / 0.969, 1.000 / 0.896
+#   clauses1    0.933 / 0.844, 0.935 / 0.849; unchanged (one-clause facts). Through the real
+#               pipeline (vectors._ranked patched): hybrid A 0.926 / 0.848 -> 0.933 / 0.859,
+#               B 0.935 / 0.850 -> 0.935 / 0.849: A's gain (k006 / k030-like rows: a question
+#               about one clause of a two-clause row) does not carry to B. LoCoMo dev (each
+#               turn's sentences as its clauses): hybrid r@5 / r@10 / all@10 / MRR 0.796 / 0.880 /
+#               0.754 / 0.616 -> 0.796 / 0.886 / 0.762 / 0.611 (tuning r@5 0.786 -> 0.792, MRR
+#               0.603 -> 0.595; held-out r@5 0.815 -> 0.803, r@10 0.888 -> 0.900); vector alone
+#               r@5 / r@10 0.449 / 0.557 -> 0.442 / 0.549. Not kept; r@10 and all@10 rise on
+#               both LoCoMo halves, the one sign for a stored vector per clause.
+#   center0.5   0.926 / 0.826, 0.921 / 0.844; 1.000 / 1.000, 1.000 / 0.938. Hybrid (pipeline):
+#               A 0.926 / 0.850, B 0.921 / 0.849, facts 1.000 / 0.932 -> 1.000 / 0.969. LoCoMo
+#               dev (eval-recall --locomo, the vector side centred over the scanned turns): vector
+#               r@5 / r@10 0.449 / 0.557 -> 0.471 / 0.576, but hybrid r@5 / r@10 / MRR 0.796 /
+#               0.880 / 0.616 -> 0.774 / 0.874 / 0.600. A homogeneous store ("The user ..." facts,
+#               |mean| 0.47) gains, a varied one (recall.jsonl, |mean| 0.31) loses 2 B questions
+#               at r@5, and LoCoMo's hybrid falls. The facts' gain needs a store of facts alone:
+#               the 30 facts stored among recall.jsonl's 160 rows (|mean| 0.29), facts B MRR
+#               0.854 -> 0.854 (0.5) / 0.823 (1), A 0.927 -> 0.938. Not kept, nor gated on |mean|
+#               (two stores, one each side, would set the threshold).
+#   proj1 / csls0.5 / negprf0.3: the same pattern (facts MRR up, recall.jsonl B r@5 down).
+# Measured once and dropped without a variant here (recall.jsonl A, vector r@5 / MRR from 0.926 /
+# 0.819): the corpus's own words nearest the query vector (MiniLM, one word a text) appended to
+# the query text (m=5: 0.933 / 0.799) or their mean added to the query vector (m=5, 0.3: 0.926 /
+# 0.815; the nearest words repeat the query's surface: "scrambled" -> "ordered", "back office"
+# -> "backoff"); the query mean-pooled over its content tokens only (0.933 / 0.813); the heading
+# as a second vector (max: 0.911 / 0.781; as a second RRF list, weight 0.25: 0.844 / 0.722; the
+# content alone as one: 0.926 / 0.820); the chunk text as "heading: content" (0.926 / 0.826),
+# "heading. content" (0.911 / 0.821), content alone (0.896 / 0.820).
+PARAPHRASE: dict[str, tuple[str, float]] = {
+    "base": ("base", 0.0),
+    "clauses0.5": ("clauses", 0.5),
+    "clauses1": ("clauses", 1.0),
+    "clauses2": ("clauses", 2.0),
+    "center0.25": ("center", 0.25),
+    "center0.5": ("center", 0.5),
+    "center1": ("center", 1.0),
+    "proj0.5": ("proj", 0.5),
+    "proj1": ("proj", 1.0),
+    "csls0.5": ("csls", 0.5),
+    "negprf0.3": ("negprf", 0.3),
+}
+_CLAUSE = re.compile(r"(?<=[.;!?])\s+")
+
+
+def paraphrase(path: Path, names: Sequence[str]) -> None:
+    """Print PARAPHRASE's variants named (all if none) on the set at `path`, per half."""
+    import numpy as np
+
+    from memory.embedding import embeddings
+    from memory.evals.recall_eval import HALVES, load_dataset
+
+    data = load_dataset(path)
+    ids = list(data.chunks)
+    chunks = embeddings.embed_texts([embeddings.chunk_text(*data.chunks[i]) for i in ids], model=MODEL)
+    queries = embeddings.embed_texts([q.text for q in data.queries], model=MODEL, purpose=embeddings.QUERY)
+    views, owner = [], []
+    for row, i in enumerate(ids):
+        heading, content = data.chunks[i]
+        parts = [part for part in _CLAUSE.split(content.strip()) if part]
+        if len(parts) > 1:
+            views += [embeddings.chunk_text(heading, part) for part in parts]
+            owner += [row] * len(parts)
+    clauses = embeddings.embed_texts(views, model=MODEL) if views else np.zeros((0, chunks.shape[1]))
+    mean = chunks.mean(axis=0)
+    unit = mean / np.linalg.norm(mean)
+    near = chunks @ chunks.T
+    np.fill_diagonal(near, -1.0)
+    density = np.sort(near, axis=1)[:, -5:].mean(axis=1)
+
+    def scores(kind: str, x: float, q: np.ndarray) -> np.ndarray:
+        cos = chunks @ q
+        if kind == "clauses":
+            best = cos.copy()  # a one-clause chunk: its own cosine
+            if views:
+                best[np.bincount(owner, minlength=len(ids)) > 0] = -np.inf
+                np.maximum.at(best, owner, clauses @ q)
+            return cos + x * best
+        if kind == "center":
+            return chunks @ (q - x * mean)
+        if kind == "proj":
+            return chunks @ (q - x * float(q @ unit) * unit)
+        if kind == "csls":
+            return cos - x * density
+        if kind == "negprf":
+            return chunks @ (q - x * chunks[np.argsort(-cos)[:10]].mean(axis=0))
+        return cos
+
+    several = len(set(owner))
+    print(f"{path}: {len(ids)} chunks ({several} of several clauses), |mean| {np.linalg.norm(mean):.2f}")
+    for name in names or list(PARAPHRASE):
+        kind, x = PARAPHRASE[name]
+        sums = {half: [0, 0.0, 0.0] for half in HALVES}
+        for query, vector in zip(data.queries, queries, strict=True):
+            top = [ids[i] for i in np.argsort(-scores(kind, x, vector), kind="stable")[:5]]
+            hit = next((r for r, i in enumerate(top, 1) if i in query.relevant), 0)
+            bucket = sums.setdefault(query.half, [0, 0.0, 0.0])
+            bucket[0] += 1
+            bucket[1] += len(set(top) & query.relevant) / len(query.relevant)
+            bucket[2] += 1 / hit if hit else 0.0
+        print(
+            f"{name:<12}",
+            "  ".join(f"{h} n={n} r@5 {r / n:.3f} mrr {m / n:.3f}" for h, (n, r, m) in sums.items() if n),
+        )
 
 
 def tail_of(name: str, p: Pools) -> list[int]:
@@ -756,11 +878,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare", default="", help="two variants: the questions whose hit@5/@10 differ")
     parser.add_argument("--misses", action="store_true", help="base's @10 misses ranked 11-20, shown")
     parser.add_argument("--trace", action="store_true", help="which step drops base's keyword top-10 hits")
+    parser.add_argument("--paraphrase", type=Path, help="a plain paraphrase set: PARAPHRASE's variants")
     args = parser.parse_args(argv)
     instance = common.bench_instance("recall-splits")
     if not (instance / "built.json").exists():
         common.migrate()
         common.mark_built(instance, {}, {})
+    if args.paraphrase:
+        paraphrase(args.paraphrase, [v for v in args.variants.split(",") if v])
+        return
     from django.db import transaction
 
     from memory.evals import conversation_eval, locomo

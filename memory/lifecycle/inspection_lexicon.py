@@ -11,6 +11,8 @@ A group is a set of words with their common inflections, not a list of sentences
 
 from __future__ import annotations
 
+import re
+
 # Cyrillic and Greek letters that render like Latin ones, mapped as normalise() maps them (lower
 # case). The semantic layer runs its patterns through the same map, so a Russian word in this
 # lexicon meets the normalised text ("говори" is matched as it reads after the map).
@@ -20,9 +22,9 @@ HOMOGLYPHS = str.maketrans(
 )
 
 # -- the model named: one vocabulary in tiers, by language ------------------------------------
-# Regular-expression fragments; "unspaced" holds the words of scripts that \b does not bound (no
-# spaces between words, or vowel marks), found as they stand. A module reads the tiers it can
-# afford: a support "agent" is a person as often as a model, an "assistant" less so.
+# Regular-expression fragments by language. Words of scripts that \b does not bound (no spaces
+# between words, or vowel marks \w does not cover) are found as they stand. A module reads the
+# tiers it can afford: a support "agent" is a person as often as a model, an "assistant" less so.
 # The names every language borrows (the languages the inspection does not read too).
 MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
@@ -40,9 +42,13 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "tr": (r"yapay zek[aâ]\w*",),
     "el": (r"τεχνητ\w* νοημοσύν\w*",),
     "ru": ("ии", r"нейросет\w*", r"бот\w*"),
-    "unspaced": ("ai助手", "人工知能", "人工智能", "인공지능", "챗봇", "봇", "एआई", "चैटबॉट", "बॉट", "الذكاء الاصطناعي", "เอไอ",
-                 "บอท", "言語モデル", "チャットボット", "ボット", "机器人"),
-}  # fmt: skip
+    "ja": ("人工知能", "言語モデル", "チャットボット", "ボット"),
+    "zh": ("ai助手", "人工智能", "机器人"),
+    "ko": ("인공지능", "챗봇", "봇"),
+    "hi": ("एआई", "चैटबॉट", "बॉट"),
+    "ar": ("الذكاء الاصطناعي",),
+    "th": ("เอไอ", "บอท"),
+}
 # An assistant: the model in most rows that name one, a person's assistant in some.
 MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": (r"assistant\w*", "support bot"),
@@ -54,8 +60,13 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "id": ("asisten",),
     "vi": (r"trợ[_ ]lý",),
     "el": (r"βοηθ\w*",),
-    "ru": (r"ассистент\w*", r"помощник\w*"),
-    "unspaced": ("アシスタント", "助手", "어시스턴트", "비서", "सहायक", "المساعد", "مساعد", "ผู้ช่วย"),
+    "ru": (r"ассистент\w*",),
+    "ja": ("アシスタント",),
+    "zh": ("助手",),
+    "ko": ("어시스턴트", "비서"),
+    "hi": ("सहायक",),
+    "ar": ("المساعد", "مساعد"),
+    "th": ("ผู้ช่วย",),
 }
 # A model: a language model, or a model of anything (a pricing model, a car model).
 MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -66,13 +77,18 @@ MODEL_MODEL_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "vi": ("mô hình",),
     "el": (r"μοντέλ\w*",),
     "ru": (r"модел\w*",),
-    "unspaced": ("모델", "モデル", "模型", "मॉडल", "โมเดล"),
+    "ja": ("モデル",),
+    "zh": ("模型",),
+    "ko": ("모델",),
+    "hi": ("मॉडल",),
+    "th": ("โมเดล",),
 }
 # An agent or a helper: a person (a support agent) as often as a model.
 MODEL_AGENT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("agents?",),
     "es/pt/it": ("agentes?",),
-    "unspaced": ("エージェント", "에이전트"),
+    "ja": ("エージェント",),
+    "ko": ("에이전트",),
 }
 # A helper or a machine: a person or a thing as often as a model (only in an addressing form).
 MODEL_HELPER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -88,14 +104,29 @@ MODEL_PHRASES = (
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
     r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
 )
+# Scripts written without spaces between words (Japanese, Chinese, Thai), or whose vowel marks \w
+# does not cover (Devanagari); Korean and Arabic words are matched as they stand too ("AI에게").
+_UNSPACED = re.compile(r"[\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# The languages ADDRESS_FORMS reads (its prepositions, determiners and vocatives are theirs).
+ADDRESS_LANGUAGES = frozenset({"borrowed", "en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "ja", "zh"})
 
 
-def _tier(*tiers: dict[str, tuple[str, ...]], bounded: bool = True) -> str:
-    """The tiers' words as one alternation; `bounded` puts the spaced words between word
-    boundaries (MODEL and STRONG_MODEL are not: the forms around them say where a word ends, and
-    "KIへ" ends on a particle)."""
-    spaced = "|".join(w for tier in tiers for lang, ws in tier.items() if lang != "unspaced" for w in ws)
-    unspaced = "|".join(w for tier in tiers for w in tier.get("unspaced", ()))
+def _tier(
+    *tiers: dict[str, tuple[str, ...]], bounded: bool = True, languages: frozenset[str] | None = None
+) -> str:
+    """The tiers' words as one alternation (of the `languages` only, when given: a key
+    "de/nl/sv" is any of them); `bounded` puts the spaced words between word boundaries (MODEL
+    and STRONG_MODEL are not: the forms around them say where a word ends, and "KIへ" ends on a
+    particle)."""
+    words = [
+        w
+        for tier in tiers
+        for key, ws in tier.items()
+        if languages is None or languages.intersection(key.split("/"))
+        for w in ws
+    ]
+    spaced = "|".join(w for w in words if not _UNSPACED.search(w))
+    unspaced = "|".join(w for w in words if _UNSPACED.search(w))
     return (rf"\b(?:{spaced})\b" if bounded else spaced) + (f"|{unspaced}" if unspaced else "")
 
 
@@ -107,16 +138,21 @@ MODEL_ANY_TIER = _tier(
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE
 )
 
-# The model (or an automated reader) named: every tier. Ambiguous nouns ("assistant", "agent",
-# "helper": people too) count only in an addressing form (see ADDRESS_FORMS), never on their own.
+# The model (or an automated reader) named: every tier, in the languages of the addressing forms
+# (a Greek or Thai noun after "to the" is no form they know, and each word more is tried at every
+# position where one could start). Ambiguous nouns ("assistant", "agent", "helper": people too)
+# count only in an addressing form (see ADDRESS_FORMS), never on their own.
 _EVERY_TIER = (
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
     MODEL_HELPER_BY_LANGUAGE,
 )  # fmt: skip
-MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False)})"
+MODEL = rf"(?:{MODEL_PHRASES}|{_tier(*_EVERY_TIER, bounded=False, languages=ADDRESS_LANGUAGES)})"
 # Unambiguous model nouns: naming one of these as the doer of an obligation is enough (the AI tier,
-# and the Polish "asystent", "the assistant", "the model", a "machine").
-STRONG_MODEL = rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False)}|asystent\w*|machines?|the assistant|the model)"
+# and the Polish "asystent", "the assistant", "the model", a "machine"), in the same languages.
+STRONG_MODEL = (
+    rf"(?:{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, bounded=False, languages=ADDRESS_LANGUAGES)}|"
+    r"asystent\w*|machines?|the assistant|the model)"
+)
 _DET = (
     r"(?:(?:the|a|an|any|every|each|all|our|my|your|whatever|whichever|future|later|next|"
     r"den|dem|der|die|das|einen|eine|jede[nrms]?|alle|unsere[nmr]?|"
@@ -629,7 +665,7 @@ DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
 # the literal endings the cue group "oblige" lists.
-DUTY_ENDING = r"\w+(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
+DUTY_ENDING = r"\B(?:meli|malı)(?:dir|dır|sin|sın|siniz|sınız)?"
 DUTY_ENDINGS = ("meli", "malı")
 # Polish "ma" / "mają" (is to, are to) read only right after their subject: Italian "ma" is "but".
 DUTY_AFTER_SUBJECT = ("ma", "mają")
@@ -640,19 +676,20 @@ def _words(words: tuple[str, ...]) -> str:
 
 
 _DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)
-DUTY = (
-    rf"\b(?:{_words(_DUTY_SPACED)}|{DUTY_ENDING})\b|"
-    rf"{_words(DUTY_BY_LANGUAGE['unspaced'])}"
-)
+# The duty words; DUTY adds the Turkish ending. DEONTIC reads the words only: the ending, a suffix,
+# may start at any "m" inside a word, and the model's conduct in Turkish is the cue group's and
+# the reader's to find ("asistan ... reddetmeli").
+DUTY_WORDS = rf"\b(?:{_words(_DUTY_SPACED)})\b|{_words(DUTY_BY_LANGUAGE['unspaced'])}"
+DUTY = rf"{DUTY_WORDS}|{DUTY_ENDING}\b"
 # The languages MODEL_OBLIGATION_OTHER reads the model obliged in (either word order), with their
 # permissions "darf" and "mag" (a rule for the model too).
 _MODAL_OTHER = rf"(?:{_words((*(w for lang in ('de', 'fr', 'es', 'it', 'pt', 'nl') for w in DUTY_BY_LANGUAGE[lang]), 'darf', 'mag'))})"
 
+# (the model tiers in the languages of those modals)
+_OTHER_LANGUAGES = frozenset({"borrowed", "de", "fr", "es", "it", "pt", "nl"})
 # The model obliged in other languages, either word order ("der Assistent soll", "soll die KI
 # sagen", "le bot doit", "el asistente debe", "アシスタントは...すること").
-_MODEL_NOUN_OTHER = (
-    rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False)})"
-)
+_MODEL_NOUN_OTHER = rf"(?:{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, bounded=False, languages=_OTHER_LANGUAGES)})"
 MODEL_OBLIGATION_OTHER = (
     rf"\b{_MODEL_NOUN_OTHER}\b(?:\s+\w+){{0,3}}?\s+{_MODAL_OTHER}\b|\b{_MODAL_OTHER}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:der|die|das|le|la|l'|el|il|o|a|de)\s*{_MODEL_NOUN_OTHER}\b|"
@@ -667,9 +704,9 @@ MODEL_NAMED = (
     rf"\b(?:{STRONG_MODEL}|(?:chat |ai |virtual )?assistants?|agente de ia|agents? ia)\b|"
     r"アシスタント|モデル|エージェント|助手|ассистент"
 )
-# ... with what it must, may or now does: a duty (DUTY), a permission, a new power or role.
+# ... with what it must, may or now does: a duty (DUTY_WORDS), a permission, a new power or role.
 DEONTIC = (
-    rf"{DUTY}|"
+    rf"{DUTY_WORDS}|"
     r"\b(?:may|can now|is allowed|are allowed|is permitted|are permitted|acts? as|is now|are now|gets?|will now|"
     r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
     # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
