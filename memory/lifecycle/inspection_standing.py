@@ -94,6 +94,12 @@ def _literal_core(alternative: str) -> str:
     return max([*runs, run], key=len).strip()
 
 
+def _spaced(word: str) -> bool:
+    """Whether `word` is written in a script that spaces its words (Latin, Greek, Cyrillic): the
+    words of the others are found as they stand ("봇" in "챗봇은"), never between boundaries."""
+    return all(ord(c) < 0x0590 for c in word)
+
+
 def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
     literals: list[str] = list(_PHRASE_WORDS)
     short: list[str] = []
@@ -101,8 +107,9 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
         for lang, words in vocabulary.items():
             for word in words:
                 for alternative in _alternatives(word):
-                    core = alternative if lang == "unspaced" else _literal_core(alternative)
-                    if lang == "unspaced" or len(core) >= 3:
+                    as_it_stands = lang == "unspaced" or not _spaced(alternative)
+                    core = alternative if as_it_stands else _literal_core(alternative)
+                    if as_it_stands or len(core) >= 3:
                         literals.append(core)
                     else:
                         short.append(alternative)
