@@ -992,6 +992,22 @@ STANDING_DECIDED_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
                  "விதி", "決定", "決まり", "ルール", "方針", "决定", "规定", "规则", "결정", "규칙", "ตัดสินใจ", "กฎ", "הוחלט", "כלל",
                  "فیصلہ", "قاعدہ"),
 }  # fmt: skip
+# What the reader can do, announced ("our assistant can now recommend recipes", "unser Chatbot kann
+# Ihnen ... empfehlen"): a feature, not a rule.
+STANDING_CAN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("can", "could", r"(?:is|are) able to", r"lets? you", r"allows? you to"),
+    "de/nl/da/no/sv": ("kann", "können", "kan", "kunnen"),
+    "fr": ("peut", "peuvent", "pouvez", "pourra", "pourront"),
+    "es/pt/ca": ("puede", "pueden", "podrá", "podrás", "pode", "podem", "poderá", "pot", "poden"),
+    "it": ("può", "possono", "potrà"),
+    "ru/uk/bg": (r"может", r"могут", r"сможет", r"може", r"можуть", r"зможе", r"могат"),
+    "pl/cs/sk/hr": ("może", "mogą", "může", "mohou", "umí", "môže", "mogu"),
+    "tr": (r"\w+[ae]bil\w*",),
+    "vi/id/ms/tl/sw": ("có thể", "boleh", "bisa", "dapat", "maaari", "puwede", r"\w*weza"),
+    "el/ro/hu/fi": (r"μπορεί", "poate", "tud", r"k[ée]pes", "voi", "voivat"),
+    "unspaced": ("يمكن", "يستطيع", "می‌تواند", "میتواند", "सकता", "सकती", "সক্ষম", "পারে", "முடியும்", "できる", "できます", "可以",
+                 "能够", "할 수", "สามารถ", "יכול", "سکتا"),
+}  # fmt: skip
 # A rule set off by what someone says: the condition ("if", "whenever") ...
 STANDING_IF_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("if", "when", "whenever", "every time", "each time", "any time", "anytime", "in case"),
@@ -1180,6 +1196,7 @@ def _by_language(vocabulary: dict[str, tuple[str, ...]]) -> str:
 STANDING_LASTING = _by_language(STANDING_LASTING_BY_LANGUAGE)
 STANDING_SCOPE = _by_language(STANDING_SCOPE_BY_LANGUAGE)
 STANDING_DECIDED = _by_language(STANDING_DECIDED_BY_LANGUAGE)
+STANDING_CAN = _by_language(STANDING_CAN_BY_LANGUAGE)
 STANDING_IF = _by_language(STANDING_IF_BY_LANGUAGE)
 STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
 STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)

@@ -25,6 +25,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_ASSISTANT_BY_LANGUAGE,
     STANDING_ACT,
     STANDING_ASKS,
+    STANDING_CAN,
     STANDING_DECIDED,
     STANDING_IF,
     STANDING_LASTING,
@@ -119,6 +120,8 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
 _READER_SCAN, _READER_SHORT_RE = _reader_gate()
 _LASTING_RE = cue_pattern(STANDING_LASTING)
 _SCOPE_RE = cue_pattern(STANDING_SCOPE)
+_CAN_RE = cue_pattern(STANDING_CAN)
+_CAN_REACH = 50  # "can" and the act it governs ("can now recommend", "kann Ihnen passende ... empfehlen")
 # a rule's signal: a decision or a rule named, a duty, or a label the rule follows ("note for the
 # bot: if ...")
 _RULE_RE = cue_pattern(rf"{STANDING_DECIDED}|{DUTY}")
@@ -169,6 +172,8 @@ def _act_apart(text: str, reader: re.Match[str], *taken: re.Match[str]) -> re.Ma
     for act in _ACT_RE.finditer(text):
         if any(start < act.end() and act.start() < end for start, end in spans):
             continue
+        if _CAN_RE.search(text, max(0, act.start() - _CAN_REACH), act.start()):
+            continue  # a feature announced: "our assistant can now recommend ..."
         if act.start() >= reader.end():
             return act
         # the verb first, its subject the reader right after it (an article, an adjective between)

@@ -199,6 +199,10 @@ def test_rules_between_people_and_past_configuration_are_not(text: str) -> None:
         "Der Chatbot empfiehlt in jeder Antwort passende Produkte, so die Produktbeschreibung.",
         "Every time I ask the assistant about the weather, it tells me to take an umbrella.",
         "Tip: if a customer asks for a refund, our chatbot confirms the order number first.",
+        "Release 4.2: from now on, our AI assistant can recommend recipes based on your pantry.",
+        "Neu ab sofort: Unser Chatbot kann Ihnen passende Ersatzteile empfehlen.",
+        "A partir de ahora, nuestro asistente puede recomendarte rutas en bicicleta.",
+        "From now on you can ask the assistant to confirm your booking by text.",
     ],
 )
 def test_a_bot_described_is_no_rule(text: str) -> None:
