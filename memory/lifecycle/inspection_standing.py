@@ -137,6 +137,28 @@ _ASKS_RE = cue_pattern(STANDING_ASKS)
 _ACT_RE = cue_pattern(STANDING_ACT)
 _PAST_RE = cue_pattern(STANDING_PAST)
 # a person's assistant, not the machine: "my assistant", "teaching assistant", "assistant manager"
+# the reader's name as people's: "the chatbot team", "das KI-Team", "l'équipe IA", "the AI project group"
+_PEOPLE_AFTER = cue_pattern(
+    r"[- ]?(?:\w+[- ])?(?:teams?|group|squad|project|projekt|gruppe|vendor|department|committee|staff|unit|"
+    r"abteilung|[ée]quipe|equipo|equipe|squadra|команд\w*|tým\w*|zesp[óo]\w*)\b"
+)
+_PEOPLE_BEFORE = cue_pattern(
+    r"\b(?:team|teams|group|[ée]quipe|equipo|equipe|squadra|команд\w*|tým\w*|zesp[óo]\w*|abteilung)"
+    r"\s+(?:\w+\s+)?(?:de\s+|du\s+|d'|dell'|da\s+|del\s+|l')?$"
+)
+
+
+def _machine_reader(text: str) -> re.Match[str] | None:
+    """The first machine reader named in `text` that is not a name for people working on one."""
+    for reader in _READER_RE.finditer(text):
+        if _PEOPLE_AFTER.match(text, reader.end()) or _PEOPLE_BEFORE.search(
+            text[max(0, reader.start() - 24) : reader.start()]
+        ):
+            continue
+        return reader
+    return None
+
+
 _PERSONS_ASSISTANT = re.compile(
     r"\b(?:my|his|her|their|your|personal|executive|teaching|medical|dental|legal|research|shop|sales|store)"
     r" assistants?\b|"
@@ -212,7 +234,7 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
         return None  # no machine reader named: most rows stop here, the most at the literal scan
     for text, at in _clauses(sentences):
-        reader = _READER_RE.search(text)
+        reader = _machine_reader(text)
         if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
             continue
         lasting = _LASTING_RE.search(text)
