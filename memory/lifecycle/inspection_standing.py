@@ -133,6 +133,17 @@ _OPENING_RE = cue_pattern(
 )
 _WORD_RE = re.compile(r"\w+")
 _IF_RE = cue_pattern(STANDING_IF)
+# where a condition ends: its comma (or the clause's end)
+_CONDITION_END = re.compile(r"[,،，:：]")
+# the one asked, right before the reader: "asks the bot", "fragt den Chatbot"
+_ASKED_RE = cue_pattern(rf"(?:{STANDING_ASKS})\W+(?:\w+\W+){{0,2}}$")
+
+
+def _condition_end(text: str, at: int) -> int:
+    end = _CONDITION_END.search(text, at)
+    return end.start() if end else len(text)
+
+
 _ASKS_RE = cue_pattern(STANDING_ASKS)
 _ACT_RE = cue_pattern(STANDING_ACT)
 _PAST_RE = cue_pattern(STANDING_PAST)
@@ -149,10 +160,18 @@ _PEOPLE_BEFORE = cue_pattern(
 
 
 def _machine_reader(text: str) -> re.Match[str] | None:
-    """The first machine reader named in `text` that is not a name for people working on one."""
+    """The first machine reader named in `text` that is not a name for people working on one, nor
+    named inside a condition ("if a customer asks whether they are talking to a bot, agents ...",
+    "wenn der Chatbot nicht weiterweiß, bietet ein Mitarbeiter ...") unless as the one asked
+    ("if anyone asks the bot about it, ...")."""
+    conditions = [(m.start(), _condition_end(text, m.end())) for m in _IF_RE.finditer(text)]
     for reader in _READER_RE.finditer(text):
         if _PEOPLE_AFTER.match(text, reader.end()) or _PEOPLE_BEFORE.search(
             text[max(0, reader.start() - 24) : reader.start()]
+        ):
+            continue
+        if any(start < reader.start() < end for start, end in conditions) and not _ASKED_RE.search(
+            text[max(0, reader.start() - 30) : reader.start()]
         ):
             continue
         return reader
@@ -164,8 +183,9 @@ _PERSONS_ASSISTANT = re.compile(
     r" assistants?\b|"
     r"\bassistants? (?:manager|director|professor|coach|editor|principal|teacher)s?\b"
 )
-# clauses the sentence splitter does not end: the danda of Indic scripts
-_CLAUSE_END = re.compile(r"[।॥]")
+# clauses the sentence splitter does not end: the danda of Indic scripts, the semicolon ("Mrs Diaz
+# dislikes the chatbot; from now on offer her a call" is two clauses, the second not for the bot)
+_CLAUSE_END = re.compile(r"[।॥;؛；]")
 _TRIGGER_REACH = 60  # the condition and what sets it off, within a clause of each other
 
 
