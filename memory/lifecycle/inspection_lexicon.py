@@ -1176,12 +1176,12 @@ AUTOMATED_REPLIES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 # The reader's configuration told as the past ("last quarter it was set to hand over after two
 # failed answers"): a report, not a rule.
 STANDING_PAST = (
-    r"\b(?:last (?:quarter|year|month|week|time)|previously|used to|was (?:set|configured|programmed)|had (?:been )?(?:set|configured)|"
-    r"im letzten (?:quartal|jahr|monat)|fr[üu]her|war (?:\w+ )?(?:eingestellt|konfiguriert)|le trimestre dernier|auparavant|[ée]tait configur\w*|"
-    r"el (?:trimestre|a[ñn]o|mes) pasado|antes|estaba configurad\w*|no (?:trimestre|ano|m[êe]s) passado|estava configurad\w*|"
-    r"в прошлом|раньше|был\w* настроен\w*|минулого|раніше|був\w* налаштован\w*|w zesz[łl]ym|wcze[śs]niej|"
-    r"v minul[ée]m|d[řr][íi]ve|byl\w* nastaven\w*|sidste (?:kvartal|[åa]r)|tidligere|var (?:sat op|indstillet))\b|"
-    r"في الربع الماضي|سابقًا|سابقا|قبلاً|پیش‌تر|قبلا|पिछली|पहले|আগে|முன்பு|以前|先月|前回|去年|上季度|之前|지난"
+    r"\b(?:last (?:quarter|year|month|week|time)|used to|was (?:set|configured|programmed)|had (?:been )?(?:set|configured)|"
+    r"im letzten (?:quartal|jahr|monat)|war (?:\w+ )?(?:eingestellt|konfiguriert)|le trimestre dernier|l'an dernier|[ée]tait configur\w*|"
+    r"el (?:trimestre|a[ñn]o|mes) pasado|estaba configurad\w*|no (?:trimestre|ano|m[êe]s) passado|estava configurad\w*|"
+    r"в прошлом (?:квартале|году|месяце)|был\w* настроен\w*|минулого (?:кварталу|року|місяця)|був\w* налаштован\w*|"
+    r"w zesz[łl]ym (?:kwartale|roku|miesi[ąa]cu)|v minul[ée]m|byl\w* nastaven\w*|sidste (?:kvartal|[åa]r)|var (?:sat op|indstillet))\b|"
+    r"في الربع الماضي|العام الماضي|پارسال|سه‌ماهه گذشته|पिछली तिमाही|पिछले साल|গত বছর|先月|前回|去年|上季度|지난 분기|지난해"
 )
 
 
