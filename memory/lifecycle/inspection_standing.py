@@ -102,21 +102,28 @@ def _spaced(word: str) -> bool:
 
 
 def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
+    """The literal runs of the reader's words, and a small pattern for the words without one (too
+    short, or all in groups: "ai", "(?:ال|لل)?بوت"), between boundaries where the script spaces its
+    words and as they stand where it does not."""
     literals: list[str] = list(_PHRASE_WORDS)
-    short: list[str] = []
+    bounded: list[str] = []
+    unbounded: list[str] = []
     for vocabulary in (MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, AUTOMATED_REPLIES_BY_LANGUAGE):
-        for lang, words in vocabulary.items():
+        for words in vocabulary.values():
             for word in words:
                 for alternative in _alternatives(word):
-                    as_it_stands = lang == "unspaced" or not _spaced(alternative)
-                    core = alternative if as_it_stands else _literal_core(alternative)
-                    if as_it_stands or len(core) >= 3:
+                    spaced = _spaced(alternative)
+                    plain = not _METACHARACTERS.search(alternative)
+                    core = alternative if plain else _literal_core(alternative)
+                    if len(core) >= (3 if spaced else 1):
                         literals.append(core)
                     else:
-                        short.append(alternative)
-    return LiteralScan(text_form(w) for w in literals), cue_pattern(rf"\b(?:{'|'.join(short)})\b")
+                        (bounded if spaced else unbounded).append(alternative)
+    short = rf"\b(?:{'|'.join(bounded)})\b" + "".join(f"|{w}" for w in unbounded)
+    return LiteralScan(text_form(w) for w in literals), cue_pattern(short)
 
 
+_METACHARACTERS = re.compile(r"[\\\[\]()?*+{}|.^$]")
 _READER_SCAN, _READER_SHORT_RE = _reader_gate()
 _LASTING_RE = cue_pattern(STANDING_LASTING)
 _SCOPE_RE = cue_pattern(STANDING_SCOPE)
