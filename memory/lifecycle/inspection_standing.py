@@ -101,6 +101,18 @@ def _spaced(word: str) -> bool:
     return all(ord(c) < 0x0590 for c in word)
 
 
+def _opening_group(alternative: str) -> list[str]:
+    """An alternative that opens on a plain group ("(?:system|tool)\\w*,? (?:das|der) ...") as one
+    per branch of the group, so that each has a literal run ("system", "tool"); any other as it is."""
+    close = alternative.find(")")
+    inner = alternative[3:close]
+    if not alternative.startswith("(?:") or close < 0 or "(" in inner or "[" in inner or "\\" in inner:
+        return [alternative]
+    if alternative[close + 1 : close + 2] in ("?", "*", "{"):
+        return [alternative]
+    return [branch + alternative[close + 1 :] for branch in inner.split("|")]
+
+
 def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
     """The literal runs of the reader's words, and a small pattern for the words without one (too
     short, or all in groups: "ai", "(?:ال|لل)?بوت"), between boundaries where the script spaces its
@@ -111,7 +123,7 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
     for vocabulary in (MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, AUTOMATED_REPLIES_BY_LANGUAGE):
         for words in vocabulary.values():
             for word in words:
-                for alternative in _alternatives(word):
+                for alternative in (b for a in _alternatives(word) for b in _opening_group(a)):
                     spaced = _spaced(alternative)
                     plain = not _METACHARACTERS.search(alternative)
                     core = alternative if plain else _literal_core(alternative)
