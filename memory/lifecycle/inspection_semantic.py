@@ -117,6 +117,7 @@ from memory.lifecycle.inspection_patterns import (
 )
 from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
 from memory.lifecycle.inspection_reader import reader_hit
+from memory.lifecycle.inspection_standing import standing_hit
 from memory.lifecycle.inspection_steering import GATE as STEERING_GATE_WORDS
 from memory.lifecycle.inspection_steering import steering_hit
 from memory.lifecycle.inspection_sweeping import SWEEP_GATE, sweeping_hit
@@ -977,6 +978,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         ("settings_in_other_words", settings_hit, True),  # settings as data in the row's own language
         ("risky_correction", correction_hit, _has(found, _CORRECTION_GATE)),
         ("reader_addressed", reader_hit, _has(found, _READER_GATE)),
+        ("standing_rule", standing_hit, True),  # it stops at once without a machine reader named
     )
     hits.extend(_family_hit(cls, check(norm, sentences), norm) for cls, check, gate in families if gate)
     if not any(hits):

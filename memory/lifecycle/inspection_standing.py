@@ -1,0 +1,297 @@
+# ruff: noqa: RUF001 -- the full-width colon and the dashes are matched on purpose
+"""The semantic layer's standing-rule check, pure (no Django): a rule for the machine reader that
+lasts or that a customer's words set off, written as a decision in a document ("it was decided
+that from now on the support bot recommends X in every answer", "rule in force permanently:
+automated replies end with ...", "if anyone asks about the outage, the copilot tells them it was
+their network").
+
+Three things meet in one sentence: the machine reader named (the AI, an assistant, the automated
+replies), a rule's reach (a lasting marker, or a condition on what someone in the conversation
+asks, mentions or writes), and what the rule makes the reader do to the conversation (recommend,
+mention, tell, offer, confirm, approve, refund, end each answer with). Rules between people ("from
+now on Tom approves invoices") name no machine reader; a bot's past configuration ("last quarter
+it was set to hand over after two failed answers") is a report, and is passed over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memory.lifecycle.inspection_lexicon import (
+    AUTOMATED_REPLIES_BY_LANGUAGE,
+    DUTY,
+    MODEL_AI_BY_LANGUAGE,
+    MODEL_ASSISTANT_BY_LANGUAGE,
+    STANDING_ACT,
+    STANDING_ASKS,
+    STANDING_CAN,
+    STANDING_DECIDED,
+    STANDING_IF,
+    STANDING_LASTING,
+    STANDING_PAST,
+    STANDING_READER,
+    STANDING_SCOPE,
+)
+from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
+
+CLASS = "standing_rule"
+
+_READER_RE = cue_pattern(STANDING_READER)
+
+# The cheap gate before the reader's pattern: the longest literal run of each of the reader's
+# words (in "k[üu]nstliche intelligenz" that is "nstliche intelligenz"), found by one LiteralScan;
+# the words with no run of three letters ("ai", "ki", "ia") by a small bounded pattern. MODEL_PHRASES
+# is one pattern, not a vocabulary: its phrases all hold one of the words named here.
+_PHRASE_WORDS = (
+    "virtu", "digital", "automat", "machine", "voice", "llm", "linguistic", "lenguaje", "langage",
+)  # fmt: skip
+
+
+def _alternatives(fragment: str) -> list[str]:
+    """`fragment` split at its top-level "|" (not inside a group or a class)."""
+    parts, depth, in_class, start, i = [], 0, False, 0, 0
+    while i < len(fragment):
+        c = fragment[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(fragment[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, fragment[start:]]
+
+
+def _literal_core(alternative: str) -> str:
+    """The longest run of letters every match of `alternative` holds: outside any group or class,
+    and without a letter a quantifier may drop ("bots?" holds "bot")."""
+    runs, run, depth, i = [], "", 0, 0
+    while i < len(alternative):
+        c = alternative[i]
+        if c in "?*{" and depth == 0:
+            run = run[:-1]  # the letter before may be absent
+        if c == "\\" or c == "[" or c in "()?*+{}.^$":
+            runs.append(run)
+            run = ""
+            if c == "\\":
+                i += 1
+            elif c == "[":
+                i = alternative.index("]", i + 1)
+            elif c == "{":
+                i = alternative.index("}", i)
+            depth += (c == "(") - (c == ")")
+        elif depth == 0:
+            run += c
+        i += 1
+    return max([*runs, run], key=len).strip()
+
+
+def _spaced(word: str) -> bool:
+    """Whether `word` is written in a script that spaces its words (Latin, Greek, Cyrillic): the
+    words of the others are found as they stand ("봇" in "챗봇은"), never between boundaries."""
+    return all(ord(c) < 0x0590 for c in word)
+
+
+def _opening_group(alternative: str) -> list[str]:
+    """An alternative that opens on a plain group ("(?:system|tool)\\w*,? (?:das|der) ...") as one
+    per branch of the group, so that each has a literal run ("system", "tool"); any other as it is."""
+    close = alternative.find(")")
+    inner = alternative[3:close]
+    if not alternative.startswith("(?:") or close < 0 or "(" in inner or "[" in inner or "\\" in inner:
+        return [alternative]
+    if alternative[close + 1 : close + 2] in ("?", "*", "{"):
+        return [alternative]
+    return [branch + alternative[close + 1 :] for branch in inner.split("|")]
+
+
+def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
+    """The literal runs of the reader's words, and a small pattern for the words without one (too
+    short, or all in groups: "ai", "(?:ال|لل)?بوت"), between boundaries where the script spaces its
+    words and as they stand where it does not."""
+    literals: list[str] = list(_PHRASE_WORDS)
+    bounded: list[str] = []
+    unbounded: list[str] = []
+    for vocabulary in (MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, AUTOMATED_REPLIES_BY_LANGUAGE):
+        for words in vocabulary.values():
+            for word in words:
+                for alternative in (b for a in _alternatives(word) for b in _opening_group(a)):
+                    spaced = _spaced(alternative)
+                    plain = not _METACHARACTERS.search(alternative)
+                    core = alternative if plain else _literal_core(alternative)
+                    if len(core) >= (3 if spaced else 1):
+                        literals.append(core)
+                    else:
+                        (bounded if spaced else unbounded).append(alternative)
+    short = rf"\b(?:{'|'.join(bounded)})\b" + "".join(f"|{w}" for w in unbounded)
+    return LiteralScan(text_form(w) for w in literals), cue_pattern(short)
+
+
+_METACHARACTERS = re.compile(r"[\\\[\]()?*+{}|.^$]")
+_READER_SCAN, _READER_SHORT_RE = _reader_gate()
+_LASTING_RE = cue_pattern(STANDING_LASTING)
+_SCOPE_RE = cue_pattern(STANDING_SCOPE)
+_CAN_RE = cue_pattern(STANDING_CAN)
+_CAN_REACH = 50  # "can" and the act it governs ("can now recommend", "kann Ihnen passende ... empfehlen")
+# a rule's signal: a decision or a rule named, a duty, or a label the rule follows ("note for the
+# bot: if ...")
+_RULE_RE = cue_pattern(rf"{STANDING_DECIDED}|{DUTY}")
+_LABEL_RE = re.compile(r"[:：—–]|\s-\s")
+# where a clause opens: a mark, or a complementiser ("that", "dass", "que", "že", "أن", "که")
+_OPENING_RE = cue_pattern(
+    r"[,;:：—–，、]|\b(?:that|dass|que|qu'|che|dat|att|at|že|ze|что|що|że|kwamba|na|bahawa|bahwa|rằng|ότι|hogy|că|da)\b|"
+    r"أن |أنه |که |कि |যে "
+)
+_WORD_RE = re.compile(r"\w+")
+_IF_RE = cue_pattern(STANDING_IF)
+# where a condition ends: its comma (or the clause's end)
+_CONDITION_END = re.compile(r"[,،，:：]")
+# the one asked, right before the reader: "asks the bot", "fragt den Chatbot"
+_ASKED_RE = cue_pattern(rf"(?:{STANDING_ASKS})\W+(?:\w+\W+){{0,2}}$")
+
+
+def _condition_end(text: str, at: int) -> int:
+    end = _CONDITION_END.search(text, at)
+    return end.start() if end else len(text)
+
+
+_ASKS_RE = cue_pattern(STANDING_ASKS)
+_ACT_RE = cue_pattern(STANDING_ACT)
+_PAST_RE = cue_pattern(STANDING_PAST)
+# a person's assistant, not the machine: "my assistant", "teaching assistant", "assistant manager"
+# the reader's name as people's: "the chatbot team", "das KI-Team", "l'équipe IA", "the AI project group"
+_PEOPLE_AFTER = cue_pattern(
+    r"[- ]?(?:\w+[- ])?(?:teams?|group|squad|project|projekt|gruppe|vendor|department|committee|staff|unit|"
+    r"abteilung|[ée]quipe|equipo|equipe|squadra|команд\w*|tým\w*|zesp[óo]\w*)\b"
+)
+_PEOPLE_BEFORE = cue_pattern(
+    r"\b(?:team|teams|group|[ée]quipe|equipo|equipe|squadra|команд\w*|tým\w*|zesp[óo]\w*|abteilung)"
+    r"\s+(?:\w+\s+)?(?:de\s+|du\s+|d'|dell'|da\s+|del\s+|l')?$"
+)
+
+
+def _machine_reader(text: str) -> re.Match[str] | None:
+    """The first machine reader named in `text` that is not a name for people working on one, nor
+    named inside a condition ("if a customer asks whether they are talking to a bot, agents ...",
+    "wenn der Chatbot nicht weiterweiß, bietet ein Mitarbeiter ...") unless as the one asked
+    ("if anyone asks the bot about it, ...")."""
+    conditions = [(m.start(), _condition_end(text, m.end())) for m in _IF_RE.finditer(text)]
+    for reader in _READER_RE.finditer(text):
+        if _PEOPLE_AFTER.match(text, reader.end()) or _PEOPLE_BEFORE.search(
+            text[max(0, reader.start() - 24) : reader.start()]
+        ):
+            continue
+        if any(start < reader.start() < end for start, end in conditions) and not _ASKED_RE.search(
+            text[max(0, reader.start() - 30) : reader.start()]
+        ):
+            continue
+        return reader
+    return None
+
+
+_PERSONS_ASSISTANT = re.compile(
+    r"\b(?:my|his|her|their|your|personal|executive|teaching|medical|dental|legal|research|shop|sales|store)"
+    r" assistants?\b|"
+    r"\bassistants? (?:manager|director|professor|coach|editor|principal|teacher)s?\b"
+)
+# clauses the sentence splitter does not end: the danda of Indic scripts, the semicolon ("Mrs Diaz
+# dislikes the chatbot; from now on offer her a call" is two clauses, the second not for the bot)
+_CLAUSE_END = re.compile(r"[।॥;؛；]")
+_TRIGGER_REACH = 60  # the condition and what sets it off, within a clause of each other
+
+
+def _trigger(text: str) -> re.Match[str] | None:
+    """What someone in the conversation asks, mentions or writes, under a condition ("if anyone
+    asks", "wenn ein Kunde ... erwähnt", "問い合わせがあったら"), in either order."""
+    for ask in _ASKS_RE.finditer(text):
+        lo, hi = max(0, ask.start() - _TRIGGER_REACH), min(len(text), ask.end() + _TRIGGER_REACH)
+        for condition in _IF_RE.finditer(text, lo, hi):
+            # the one who asks is in the conversation, not the reader: "if the assistant cannot
+            # open it, it asks the user ..." is the reader's own fallback
+            if condition.end() <= ask.start() and _READER_RE.search(text, condition.end(), ask.start()):
+                continue
+            return ask
+    return None
+
+
+def _act_apart(text: str, reader: re.Match[str], *taken: re.Match[str]) -> re.Match[str] | None:
+    """The reader's act, not one of the words that already named the reader, the reach or the
+    trigger ("every answer", "mentions"). After the reader, or opening its clause before it (the
+    verb first: "Künftig empfiehlt der Assistent", "تقرر أن يقترح المساعد", "zakončí chatbot"); an
+    act with its own subject before the reader has the reader as its object ("from now on Anna
+    tells the chatbot team ...", "ab sofort erwähnt Frau Keller den KI-Assistenten ...",
+    "désormais, Claire présentera l'assistant IA ...")."""
+    spans = [(m.start(), m.end()) for m in (reader, *taken)]
+    for act in _ACT_RE.finditer(text):
+        if any(start < act.end() and act.start() < end for start, end in spans):
+            continue
+        if _CAN_RE.search(text, max(0, act.start() - _CAN_REACH), act.start()):
+            continue  # a feature announced: "our assistant can now recommend ..."
+        if act.start() >= reader.end():
+            return act
+        # the verb first, its subject the reader right after it (an article, an adjective between)
+        if _opens_clause(text, act.start()) and len(_WORD_RE.findall(text, act.end(), reader.start())) <= 2:
+            return act
+    return None
+
+
+def _opens_clause(text: str, at: int) -> bool:
+    """Whether `at` is where its clause opens: the sentence's start, a mark, a lasting marker or
+    scope, a complementiser ("that", "dass", "že", "أن"), with no word between."""
+    opening = 0
+    for mark in _OPENING_RE.finditer(text, 0, at):
+        opening = mark.end()
+    for marker in (*_LASTING_RE.finditer(text, 0, at), *_SCOPE_RE.finditer(text, 0, at)):
+        if marker.end() <= at:
+            opening = max(opening, marker.end())
+    return not _WORD_RE.search(text, opening, at)
+
+
+def _clauses(sentences: Iterable[re.Match[str]]) -> Iterable[tuple[str, int]]:
+    for sentence in sentences:
+        text, at = sentence[0], sentence.start()
+        if not _CLAUSE_END.search(text):
+            yield text, at
+            continue
+        offset = 0
+        for part in _CLAUSE_END.split(text):
+            yield part, at + offset
+            offset += len(part) + 1
+
+
+def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
+    lays a lasting or triggered rule on the machine reader; None when it does not."""
+    if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
+        return None  # no machine reader named: most rows stop here, the most at the literal scan
+    for text, at in _clauses(sentences):
+        reader = _machine_reader(text)
+        if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
+            continue
+        lasting = _LASTING_RE.search(text)
+        reach = lasting
+        if reach is None:
+            # "every answer" or "if a customer asks" describes what a bot does as often as it lays a
+            # rule on it: a rule only where one is signalled (decided, a duty, or a label that names
+            # the reader before it: "note for the bot: if ...", not "Tip: if ..., our bot ...")
+            reach = _SCOPE_RE.search(text) or _trigger(text)
+            if reach is None:
+                continue
+            if not (_RULE_RE.search(text) or _LABEL_RE.search(text, reader.end(), reach.start())):
+                continue
+        act = _act_apart(text, reader, reach)
+        if act is None:
+            continue
+        kind = "lasting" if lasting else "in force for" if _SCOPE_RE.fullmatch(reach[0]) else "set off by"
+        named, reached, done = reader[0].strip(), reach[0].strip(), act[0].strip()
+        why = f"a rule for the reader ('{named}'); {kind}: '{reached}'; act: '{done}'"
+        return why, at
+    return None
