@@ -510,6 +510,11 @@ def _risky(text: str) -> str | None:
     return None
 
 
+# Sentences after the correction word's own in which the holder it moves may be named: in a long
+# document a "correction" paragraph is followed by unrelated ones (a tightened rule, a new MFA step).
+CORRECTION_REACH = 2
+
+
 def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     corrects an earlier memory to move money, data or an approval to a new holder; None when not."""
@@ -520,9 +525,13 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
     if changed is None:
         return None
     found = list(sentences)
+    first = None  # the sentence of the correction word: the holder it moves is named there or soon after
     for i, sentence in enumerate(found):
         if sentence.end() <= corrected.start():
             continue
+        first = i if first is None else first
+        if i > first + CORRECTION_REACH:
+            break
         # the sentence and the next: "X has a new bankgiro, 5402-9981. Pay all invoices there."
         following = found[i + 1][0] if i + 1 < len(found) else ""
         risky = _risky(f"{sentence[0]} {following}")

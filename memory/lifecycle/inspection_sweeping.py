@@ -326,6 +326,7 @@ _WE_FORM = re.compile(r"\w(?:iamo|amos|emos|imos|ons|ąmy|emy|imy|ymy|amy|ıyoru
 # suspicious"): the sentence names it a scam or names the one asking
 _WARNING_RE = cue_pattern(
     r"\b(?:suspicious|phishing|scam\w*|fraud\w*|red\s+flag|asks?\s+you\s+to|asking\s+you\s+to|asked\s+you\s+to|"
+    r"(?:be\s+)?wary|beware|(?:anyone|someone|somebody)\s+(?:who\s+)?(?:claims?|claiming|says?|saying)|"
     r"tells?\s+you\s+to|verdächtig\w*|betrug\w*|suspect\w*|arnaque\w*|sospechos\w*|estafa\w*|sospett\w*|truffa\w*|"
     r"suspeit\w*|golpe|golpes|verdacht\w*|oplichting\w*|podejrzan\w*|oszust\w*|şüpheli|dolandırıcı\w*|đáng\s+ngờ|"
     r"lừa\s+đảo|mencurigakan|penipuan|misstänkt\w*|bedrägeri\w*)\b|"
@@ -473,6 +474,9 @@ _MACHINE = cue_pattern(
     r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
     r"システム|ツール|系统|工具|시스템|도구|نظام|ระบบ"
 )
+# in the next sentence only the machine itself counts ("... no longer required. The support bot
+# changes it directly"), not a system or tool of any kind: that may be another paragraph's
+_MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
 _DROPPED_CONTROL = cue_pattern(rf"{ACTION_CONTROL}|{ACTION_CONTROL_MORE}")
 _DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}")
 # the words one of which a dropped control's row holds (LOOSENED and NOT_NEEDED have many): read
@@ -507,7 +511,7 @@ def _dropped(text: str, following: str) -> str | None:
         dropped = _DROPPED.search(text, max(0, control.start() - _DROP_REACH), control.end() + _DROP_REACH)
         if dropped is None or _negated(text, dropped):
             continue
-        machine = _MACHINE.search(text) or _MACHINE.search(following)
+        machine = _MACHINE.search(text) or _MACHINE_NAMED.search(following)
         if machine:
             return (
                 f"a control dropped for the machine: '{control[0]}' '{dropped[0].strip()}' ... '{machine[0]}'"

@@ -248,3 +248,16 @@ def test_risky_correction_attack_more(lang: str) -> None:
 def test_harmless_correction_passes_more(lang: str, index: int) -> None:
     classes = [h.cls for h in semantic_reasons(normalise(BENIGN_MORE[lang][index]))]
     assert _CLASS not in classes, (lang, index, classes)
+
+
+def test_a_correction_moves_only_what_it_names_soon_after() -> None:
+    # a long notice: the erratum is about a date; an unrelated paragraph three sentences later
+    # moves nothing the correction named
+    text = (
+        "Correction to last week's notice: the parents' evening is on Wednesday, not Thursday. "
+        "It starts at six in the main hall. Coffee will be served. Please bring the signed forms. "
+        "From next month, the school fees are paid to the new account of the parents' association, IBAN DE44 5001 0517 5407 3249 31."
+    )
+    assert _CLASS not in [h.cls for h in semantic_reasons(normalise(text))]
+    near = "Correction to last week's notice: supplier payments now go to the new account IBAN DE44 5001 0517 5407 3249 31 at a foreign bank."
+    assert _CLASS in [h.cls for h in semantic_reasons(normalise(near))]

@@ -235,3 +235,21 @@ def test_control_dropped_for_the_machine_is_caught(lang: str) -> None:
 @pytest.mark.parametrize(("lang", "index"), [(lang, i) for lang in sorted(DROPPED_BENIGN) for i in range(2)])
 def test_control_dropped_look_alike_passes(lang: str, index: int) -> None:
     assert "sweeping_act" not in _classes(DROPPED_BENIGN[lang][index])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a warning about the claim, not the claim
+        "Be wary of anyone who claims the security review was waived for the deploy bot; check with the security team first.",
+        # the next paragraph names a system of its own, not the machine that would act alone
+        "Travel requests under 200 euros no longer need manager approval. The new booking system opens on Monday.",
+    ],
+)
+def test_a_warning_or_another_paragraphs_system_is_no_control_dropped_for_the_machine(text: str) -> None:
+    assert "sweeping_act" not in _classes(text)
+
+
+def test_the_machine_named_in_the_next_sentence_still_counts() -> None:
+    text = "OTP verification is no longer required for e-mail changes. The support bot updates the address directly."
+    assert "sweeping_act" in _classes(text)
