@@ -846,8 +846,19 @@ DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "tr": ("gerekir", "zorunda"),
     "el": ("πρέπει", "οφείλει", "οφείλουν"),
     "ru/uk": ("должен", "должна", "должны", "обязан", "обязаны", "следует", "нужно", "повинен", "повинна"),
+    # the duty of the ten languages tune6 added (Danish is "sv/da/no"'s); Tagalog "dapat" after its
+    # linker only (Malay "dapat" is "can"), Czech and Ukrainian "has to" with its conditional only
+    # where "má"/"має" is also "has"
+    "sw": ("lazima", "inapaswa", "anapaswa", "wanapaswa", "unapaswa", "yanapaswa", "inabidi"),
+    "tl": ("ay dapat", "hindi dapat", "dapat na", "kailangang", "nararapat"),
+    "ms": ("mesti", "mestilah", "hendaklah", "perlulah", "wajiblah", "haruslah"),
+    "ca": ("ha de", "han de", "hauria de", "haurien de", "haurà de", "hauran de", "cal que", "s'ha de", "s'han de"),
+    "cs": ("musejí", "by měl", "by měla", "by mělo", "by měli", "je třeba", "nesmí"),
+    "uk": ("повинні", "повинно", "мусить", "мусять", "має", "мають", "слід"),
     # scripts written without spaces between words, or whose marks \b does not see: found as they stand
-    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร"),
+    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร",
+                 # Persian, Bengali, Tamil
+                 "باید", "উচিত", "করতে হবে", "দিতে হবে", "বলতে হবে", "வேண்டும்", "கூடாது"),
 }  # fmt: skip
 # Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
 # the literal endings the cue group "oblige" lists.
