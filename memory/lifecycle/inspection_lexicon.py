@@ -357,6 +357,24 @@ LABEL = (
     r"tareas?|tarefas?|t[âa]ches?|aufgaben?|compit[oi]|observa[çc][ãa]o|observa[çc][õo]es|observaci[oó]n\w*|"
     r"osservazion[ei]|anmerkung\w*|uwaga|zadanie|примітка|завдання|задача)"
 )
+# The addressing forms of the ten languages tune6 added (Danish, Swahili, Tagalog, Malay, Catalan,
+# Czech, Ukrainian, Persian; Bengali and Tamil postpose theirs): the prepositions that address a
+# reader ("til", "kwa", "para sa", "kepada", "per a", "pro", "для", "برای"), the articles between,
+# the reader named in any tier of those languages, an automated reply or a system named by what it does.
+ADDRESS_TO_READER = (
+    r"til|kwa|para sa|para kay|kay|untuk|kepada|buat|per a|per al|per als|a l'|a l’|al|pro|k|ke|для|до|برای|به"
+)
+_DET_READER = r"(?:(?:den|det|de|alle|ang|mga|les|el|la|els|l'|l’|всіх|усіх|همه)\s*)*"
+READER_LANGUAGES = frozenset(
+    {"borrowed", "da", "sw", "tl", "ms", "ca", "cs", "uk", "fa", "by function", "automated replies"}
+)
+MODEL_READER = _tier(
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
+    bounded=False, languages=READER_LANGUAGES,
+)  # fmt: skip
+MODEL_READER_POSTPOSED = (
+    r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|সাটবট|சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ"
+)
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
     r"(?<!hidden )(?<!hide )(?<!embedded )(?<!embed )(?<!injected )(?<!malicious )(?<!contain )(?<!contains )"
@@ -402,6 +420,15 @@ ADDRESS_FORMS = (
     rf"{MODEL}(?:さん|様|くん|の皆さん)?(?:へ|に|宛て?|あて)(?:の)?",
     r"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート|文書)?)を(?:読|処理|要約)\w{0,4}(?:ai|アシスタント|モデル|エージェント|ボット)",
     rf"(?:给|致|对)(?:所有|全部|各位|每个)?(?:{MODEL})",
+    # the ten languages tune6 added: a preposition addressing the machine reader, then a colon
+    # ("Til supportbotten:", "Kwa mfumo unaojibu maswali ya wasambazaji:", "pokyn pro automatické
+    # odpovědi:", "Paalala para sa chatbot ng shop:", "Per a l'assistent virtual:", "Для чат-бота:")
+    # or a Tagalog request to it ("Pakisabi sa bot na ..."); the preposition first, so the reader's
+    # words (systems named by what they do among them) are tried only after one
+    rf"\b(?:{ADDRESS_TO_READER})\s+{_DET_READER}(?:{MODEL_READER})\b[^.!?\n:;]{{0,40}}?\s*[:\uff1a]",
+    rf"\bpaki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*\s+(?:sa|kay)\s+(?:ang\s+)?(?:{MODEL_READER})\b",
+    # Bengali and Tamil write the preposition after the noun ("চ্যাটবটের জন্য:", "சாட்பாட்டுக்கு:")
+    rf"(?:{MODEL_READER_POSTPOSED})[^\s:]{{0,8}}(?:\s*(?:জন্য|প্রতি))?\s*[:\uff1a]",
 )
 # A request to act: imperative and obligation words, requests made politely or indirectly.
 DIRECTIVE = (
@@ -417,7 +444,18 @@ DIRECTIVE = (
     r"por favor|debe|deber[ií]a|debes|nunca|siempre|"
     r"per favore|deve|dovrebbe|mai|sempre|"
     r"deve|nunca|sempre|"
-    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен)"
+    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
+    # the ten languages tune6 added: please, never, always, a duty, the imperatives of telling
+    r"\b(?:venligst|husk|aldrig|altid|skal|bør|må ikke|"
+    r"tafadhali|kamwe|daima|lazima|hakikisha|mwambie\w*|waambie\w*|usitaje|useme|"
+    r"paki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*|huwag|palagi|laging|siguraduhin|sabihin\w*|ay dapat|"
+    r"tolong|jangan|sentiasa|mesti|pastikan|hendaklah|beritahu\w*|"
+    r"si us plau|sisplau|cal que|s'ha de|s'han de|ha de|han de|digues|no diguis|"
+    r"prosím|nikdy|vždy|vždycky|musí|nesmí|napište|napiš|řekni|řekněte|neříkej\w*|doporuč\w*|nezmiňuj\w*|uveď\w*|"
+    r"будь ласка|завжди|ніколи|має|мають|повинен|повинні|слід|скажи|скажіть|не кажи|повідом\w*)\b|"
+    r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
+    r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
+    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்)"
 )
 # What the model would be made to do: conversational acts and actions on the user's world.
 ACT = (
