@@ -361,9 +361,10 @@ LABEL = (
 # Czech, Ukrainian, Persian; Bengali and Tamil postpose theirs): the prepositions that address a
 # reader ("til", "kwa", "para sa", "kepada", "per a", "pro", "для", "برای"), the articles between,
 # the reader named in any tier of those languages, an automated reply or a system named by what it does.
-ADDRESS_TO_READER = (
-    r"til|kwa|para sa|para kay|kay|untuk|kepada|buat|per a|per al|per als|a l'|a l’|al|pro|k|ke|для|до|برای|به"
-)
+ADDRESS_TO_READER = _by_script(
+    ["til", "kwa", "para sa", "para kay", "kay", "untuk", "kepada", "buat", "per a", "per al", "per als", "a l'", "a l’",
+     "al", "pro", "k", "ke", "для", "до", "برای", "به"]
+)  # fmt: skip
 _DET_READER = r"(?:(?:den|det|de|alle|ang|mga|les|el|la|els|l'|l’|всіх|усіх|همه)\s*)*"
 READER_LANGUAGES = frozenset(
     {"borrowed", "da", "sw", "tl", "ms", "ca", "cs", "uk", "fa", "by function", "automated replies"}
@@ -430,6 +431,18 @@ ADDRESS_FORMS = (
     # Bengali and Tamil write the preposition after the noun ("চ্যাটবটের জন্য:", "சாட்பாட்டுக்கு:")
     rf"(?:{MODEL_READER_POSTPOSED})[^\s:]{{0,8}}(?:\s*(?:জন্য|প্রতি))?\s*[:\uff1a]",
 )
+# The request, duty and telling words of the ten languages tune6 added (please, never, always, a
+# duty, the imperatives of telling), by first letter (_by_script): DIRECTIVE tries them at every word.
+_DIRECTIVE_READER = _by_script([
+    r"venligst", r"husk", r"aldrig", r"altid", r"skal", r"bør", r"må ikke", r"tafadhali", r"kamwe", r"daima",
+    r"lazima", r"hakikisha", r"mwambie\w*", r"waambie\w*", r"usitaje", r"useme",
+    r"paki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*", r"huwag", r"palagi", r"laging", r"siguraduhin",
+    r"sabihin\w*", r"ay dapat", r"tolong", r"jangan", r"sentiasa", r"mesti", r"pastikan", r"hendaklah",
+    r"beritahu\w*", r"si us plau", r"sisplau", r"cal que", r"s'ha de", r"s'han de", r"ha de", r"han de", r"digues",
+    r"no diguis", r"prosím", r"nikdy", r"vždy", r"vždycky", r"musí", r"nesmí", r"napište", r"napiš", r"řekni",
+    r"řekněte", r"neříkej\w*", r"doporuč\w*", r"nezmiňuj\w*", r"uveď\w*", r"будь ласка", r"завжди", r"ніколи",
+    r"має", r"мають", r"повинен", r"повинні", r"слід", r"скажи", r"скажіть", r"не кажи", r"повідом\w*",
+])  # fmt: skip
 # A request to act: imperative and obligation words, requests made politely or indirectly.
 DIRECTIVE = (
     r"(?:\b(?:please|kindly|must|should|shall|ought to|needs? to|has to|have to|is to|are to|make sure|be sure|"
@@ -444,15 +457,8 @@ DIRECTIVE = (
     r"por favor|debe|deber[ií]a|debes|nunca|siempre|"
     r"per favore|deve|dovrebbe|mai|sempre|"
     r"deve|nunca|sempre|"
+    rf"{_DIRECTIVE_READER}|"
     r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
-    # the ten languages tune6 added: please, never, always, a duty, the imperatives of telling
-    r"\b(?:venligst|husk|aldrig|altid|skal|bør|må ikke|"
-    r"tafadhali|kamwe|daima|lazima|hakikisha|mwambie\w*|waambie\w*|usitaje|useme|"
-    r"paki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*|huwag|palagi|laging|siguraduhin|sabihin\w*|ay dapat|"
-    r"tolong|jangan|sentiasa|mesti|pastikan|hendaklah|beritahu\w*|"
-    r"si us plau|sisplau|cal que|s'ha de|s'han de|ha de|han de|digues|no diguis|"
-    r"prosím|nikdy|vždy|vždycky|musí|nesmí|napište|napiš|řekni|řekněte|neříkej\w*|doporuč\w*|nezmiňuj\w*|uveď\w*|"
-    r"будь ласка|завжди|ніколи|має|мають|повинен|повинні|слід|скажи|скажіть|не кажи|повідом\w*)\b|"
     r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
     r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
     r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்)"
