@@ -372,10 +372,12 @@ READER_LANGUAGES = frozenset(
 MODEL_READER = _tier(
     MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
     bounded=False, languages=READER_LANGUAGES,
+) + (
+    # the Ukrainian chatbot and bot in Cyrillic (declined, not "ботаніка"), the Persian chatbot with
+    # the zero-width non-joiner its compounds are written with
+    r"|(?=[^\x00-\x7f])(?:чат-?бот\w*|бот(?:а|у|ом|ові|и|ів)?|چت\u200c?بات\w*)"
 )  # fmt: skip
-MODEL_READER_POSTPOSED = (
-    r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|সাটবট|சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ"
-)
+MODEL_READER_POSTPOSED = r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ"
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
     r"(?<!hidden )(?<!hide )(?<!embedded )(?<!embed )(?<!injected )(?<!malicious )(?<!contain )(?<!contains )"
@@ -955,7 +957,10 @@ DEONTIC = (
     r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
     # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
     # Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
-    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|saa|μπορεί|может|могут|може)\b|"
+    # (Finnish "saa", not the Swahili hour: "saa mbili", "kwa saa", "saa za kazi")
+    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|"
+    r"saa(?!\s+(?:moja|mbili|tatu|nne|tano|sita|saba|nane|tisa|kumi|ngapi|nyingi|zima|za|ya|\d))(?<!kwa saa)|"
+    r"μπορεί|может|могут|може)\b|"
     r"こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|需要|하세요|할 수 있|يمكن|يحق|सकता|सकती|"
     r"สามารถ|всегда|никогда"
 )

@@ -289,8 +289,8 @@ _MODEL_GATE = _g(
     "botten", "bot ", "bot:", "bot,", "bot.", "robot", "mfumo", "programu", "zana ", "msaidizi", "katulong",
     "sistem", "pembantu", "ejen", "agen ", "eina", "xatbot", "systém", "nástroj", "poradc", "automatick",
     "систем", "програм", "інструмент", "помічник", "асистент", "автомат", "чат-бот", "чатбот",
-    "سامانه", "سیستم", "ابزار", "ربات", "دستیار", "خودکار",
-    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "সাটবট", "பாட்", "ஏஐ", "உதவியாளர்", "அமைப்பு", "தானியங்கி", "ரோபோ",
+    "سامانه", "سیستم", "ابزار", "ربات", "چتبات", "چت بات", "دستیار", "خودکار",
+    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர்", "அமைப்பு", "தானியங்கி", "ரோபோ",
 )  # fmt: skip
 # "the user" as inspection_concealment reads it (USER): an order about the user has a reader
 _USER_GATE = _g(*USER_GATE_WORDS)
