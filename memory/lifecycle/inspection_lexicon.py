@@ -365,7 +365,16 @@ ADDRESS_TO_READER = _by_script(
     ["til", "kwa", "para sa", "para kay", "kay", "untuk", "kepada", "buat", "per a", "per al", "per als", "a l'", "a l’",
      "al", "pro", "k", "ke", "для", "до", "برای", "به"]
 )  # fmt: skip
-_DET_READER = r"(?:(?:den|det|de|alle|ang|mga|les|el|la|els|l'|l’|всіх|усіх|همه)\s*)*"
+# ... and in the languages MODEL reads, for the readers MODEL leaves out (the automated replies, a
+# system or an agent named by what it does): "für die automatischen Antworten:", "para quien
+# redacte las respuestas automáticas:", "pour l'agent qui gère les virements :"
+ADDRESS_TO_FUNCTION = _by_script(
+    ["for", "für", "fur", "para", "para quien \\w+", "pour", "pour (?:celui|celle|ceux) qui \\w+", "per", "per chi \\w+",
+     "voor"]
+)  # fmt: skip
+_DET_READER = (
+    r"(?:(?:den|det|de|alle|ang|mga|les|el|la|els|l'|l’|всіх|усіх|همه|the|our|die|las|los|gli|le|het)\s*)*"
+)
 READER_LANGUAGES = frozenset(
     {"borrowed", "da", "sw", "tl", "ms", "ca", "cs", "uk", "fa", "by function", "automated replies"}
 )
@@ -377,7 +386,16 @@ MODEL_READER = _tier(
     # the zero-width non-joiner its compounds are written with
     r"|(?=[^\x00-\x7f])(?:чат-?бот\w*|бот(?:а|у|ом|ові|и|ів)?|چت\u200c?بات\w*)"
 )  # fmt: skip
-MODEL_READER_POSTPOSED = r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ"
+MODEL_BY_FUNCTION_READER = _tier(
+    MODEL_AI_BY_LANGUAGE,
+    MODEL_AGENT_BY_LANGUAGE,
+    bounded=False,
+    languages=frozenset({"by function", "automated replies"}),
+)
+MODEL_READER_POSTPOSED = (
+    r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|স্বয়ংক্রিয় উত্তর|"
+    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
+)
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
     r"(?<!hidden )(?<!hide )(?<!embedded )(?<!embed )(?<!injected )(?<!malicious )(?<!contain )(?<!contains )"
@@ -429,13 +447,16 @@ ADDRESS_FORMS = (
     # or a Tagalog request to it ("Pakisabi sa bot na ..."); the preposition first, so the reader's
     # words (systems named by what they do among them) are tried only after one
     rf"\b(?:{ADDRESS_TO_READER})\s+{_DET_READER}(?:{MODEL_READER})\b[^.!?\n:;]{{0,40}}?\s*[:\uff1a]",
+    rf"\b(?:{ADDRESS_TO_FUNCTION})\s+{_DET_READER}(?:{MODEL_BY_FUNCTION_READER})\b[^.!?\n:;]{{0,40}}?\s*[:\uff1a]",
     rf"\bpaki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*\s+(?:sa|kay)\s+(?:ang\s+)?(?:{MODEL_READER})\b",
     # Bengali and Tamil write the preposition after the noun ("চ্যাটবটের জন্য:", "சாட்பாட்டுக்கு:")
-    rf"(?:{MODEL_READER_POSTPOSED})[^\s:]{{0,8}}(?:\s*(?:জন্য|প্রতি))?\s*[:\uff1a]",
+    # (a colon or a dash, after a few words: "স্বয়ংক্রিয় উত্তরের জন্য একটা কথা —")
+    rf"(?:{MODEL_READER_POSTPOSED})[^\s:]{{0,8}}(?:\s*(?:জন্য|প্রতি))?[^.!?।\n:]{{0,20}}?\s*[:\uff1a—–]",
 )
 # The request, duty and telling words of the ten languages tune6 added (please, never, always, a
 # duty, the imperatives of telling), by first letter (_by_script): DIRECTIVE tries them at every word.
 _DIRECTIVE_READER = _by_script([
+    r"dile", r"diles", r"dígale", r"díganle", r"respóndele", r"contéstale", r"indícale", r"explícale",
     r"venligst", r"husk", r"aldrig", r"altid", r"skal", r"bør", r"må ikke", r"tafadhali", r"kamwe", r"daima",
     r"lazima", r"hakikisha", r"mwambie\w*", r"waambie\w*", r"usitaje", r"useme",
     r"paki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*", r"huwag", r"palagi", r"laging", r"siguraduhin",
