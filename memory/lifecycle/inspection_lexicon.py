@@ -357,6 +357,45 @@ LABEL = (
     r"tareas?|tarefas?|t[âa]ches?|aufgaben?|compit[oi]|observa[çc][ãa]o|observa[çc][õo]es|observaci[oó]n\w*|"
     r"osservazion[ei]|anmerkung\w*|uwaga|zadanie|примітка|завдання|задача)"
 )
+# The addressing forms of the ten languages tune6 added (Danish, Swahili, Tagalog, Malay, Catalan,
+# Czech, Ukrainian, Persian; Bengali and Tamil postpose theirs): the prepositions that address a
+# reader ("til", "kwa", "para sa", "kepada", "per a", "pro", "для", "برای"), the articles between,
+# the reader named in any tier of those languages, an automated reply or a system named by what it does.
+ADDRESS_TO_READER = _by_script(
+    ["til", "kwa", "para sa", "para kay", "kay", "untuk", "kepada", "buat", "per a", "per al", "per als", "a l'", "a l’",
+     "al", "pro", "k", "ke", "для", "до", "برای", "به"]
+)  # fmt: skip
+# ... and in the languages MODEL reads, for the readers MODEL leaves out (the automated replies, a
+# system or an agent named by what it does): "für die automatischen Antworten:", "para quien
+# redacte las respuestas automáticas:", "pour l'agent qui gère les virements :"
+ADDRESS_TO_FUNCTION = _by_script(
+    ["for", "für", "fur", "para", "para quien \\w+", "pour", "pour (?:celui|celle|ceux) qui \\w+", "per", "per chi \\w+",
+     "voor"]
+)  # fmt: skip
+_DET_READER = (
+    r"(?:(?:den|det|de|alle|ang|mga|les|el|la|els|l'|l’|всіх|усіх|همه|the|our|die|las|los|gli|le|het)\s*)*"
+)
+READER_LANGUAGES = frozenset(
+    {"borrowed", "da", "sw", "tl", "ms", "ca", "cs", "uk", "fa", "by function", "automated replies"}
+)
+MODEL_READER = _tier(
+    MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, MODEL_MODEL_BY_LANGUAGE, MODEL_AGENT_BY_LANGUAGE,
+    bounded=False, languages=READER_LANGUAGES,
+) + (
+    # the Ukrainian chatbot and bot in Cyrillic (declined, not "ботаніка"), the Persian chatbot with
+    # the zero-width non-joiner its compounds are written with
+    r"|(?=[^\x00-\x7f])(?:чат-?бот\w*|бот(?:а|у|ом|ові|и|ів)?|چت\u200c?بات\w*)"
+)  # fmt: skip
+MODEL_BY_FUNCTION_READER = _tier(
+    MODEL_AI_BY_LANGUAGE,
+    MODEL_AGENT_BY_LANGUAGE,
+    bounded=False,
+    languages=frozenset({"by function", "automated replies"}),
+)
+MODEL_READER_POSTPOSED = (
+    r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|স্বয়ংক্রিয় উত্তর|"
+    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
+)
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
     r"(?<!hidden )(?<!hide )(?<!embedded )(?<!embed )(?<!injected )(?<!malicious )(?<!contain )(?<!contains )"
@@ -402,7 +441,31 @@ ADDRESS_FORMS = (
     rf"{MODEL}(?:さん|様|くん|の皆さん)?(?:へ|に|宛て?|あて)(?:の)?",
     r"(?:これ|この(?:メモ|文章|メッセージ|記録|ノート|文書)?)を(?:読|処理|要約)\w{0,4}(?:ai|アシスタント|モデル|エージェント|ボット)",
     rf"(?:给|致|对)(?:所有|全部|各位|每个)?(?:{MODEL})",
+    # the ten languages tune6 added: a preposition addressing the machine reader, then a colon
+    # ("Til supportbotten:", "Kwa mfumo unaojibu maswali ya wasambazaji:", "pokyn pro automatické
+    # odpovědi:", "Paalala para sa chatbot ng shop:", "Per a l'assistent virtual:", "Для чат-бота:")
+    # or a Tagalog request to it ("Pakisabi sa bot na ..."); the preposition first, so the reader's
+    # words (systems named by what they do among them) are tried only after one
+    rf"\b(?:{ADDRESS_TO_READER})\s+{_DET_READER}(?:{MODEL_READER})\b[^.!?\n:;]{{0,40}}?\s*[:\uff1a]",
+    rf"\b(?:{ADDRESS_TO_FUNCTION})\s+{_DET_READER}(?:{MODEL_BY_FUNCTION_READER})\b[^.!?\n:;]{{0,40}}?\s*[:\uff1a]",
+    rf"\bpaki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*\s+(?:sa|kay)\s+(?:ang\s+)?(?:{MODEL_READER})\b",
+    # Bengali and Tamil write the preposition after the noun ("চ্যাটবটের জন্য:", "சாட்பாட்டுக்கு:")
+    # (a colon or a dash, after a few words: "স্বয়ংক্রিয় উত্তরের জন্য একটা কথা —")
+    rf"(?:{MODEL_READER_POSTPOSED})[^\s:]{{0,8}}(?:\s*(?:জন্য|প্রতি))?[^.!?।\n:]{{0,20}}?\s*[:\uff1a—–]",
 )
+# The request, duty and telling words of the ten languages tune6 added (please, never, always, a
+# duty, the imperatives of telling), by first letter (_by_script): DIRECTIVE tries them at every word.
+_DIRECTIVE_READER = _by_script([
+    r"dile", r"diles", r"dígale", r"díganle", r"respóndele", r"contéstale", r"indícale", r"explícale",
+    r"venligst", r"husk", r"aldrig", r"altid", r"skal", r"bør", r"må ikke", r"tafadhali", r"kamwe", r"daima",
+    r"lazima", r"hakikisha", r"mwambie\w*", r"waambie\w*", r"usitaje", r"useme",
+    r"paki(?:sabi|usap|sulat|padala|bigay|lagay|tiyak|alala)\w*", r"huwag", r"palagi", r"laging", r"siguraduhin",
+    r"sabihin\w*", r"ay dapat", r"tolong", r"jangan", r"sentiasa", r"mesti", r"pastikan", r"hendaklah",
+    r"beritahu\w*", r"si us plau", r"sisplau", r"cal que", r"s'ha de", r"s'han de", r"ha de", r"han de", r"digues",
+    r"no diguis", r"prosím", r"nikdy", r"vždy", r"vždycky", r"musí", r"nesmí", r"napište", r"napiš", r"řekni",
+    r"řekněte", r"neříkej\w*", r"doporuč\w*", r"nezmiňuj\w*", r"uveď\w*", r"будь ласка", r"завжди", r"ніколи",
+    r"має", r"мають", r"повинен", r"повинні", r"слід", r"скажи", r"скажіть", r"не кажи", r"повідом\w*",
+])  # fmt: skip
 # A request to act: imperative and obligation words, requests made politely or indirectly.
 DIRECTIVE = (
     r"(?:\b(?:please|kindly|must|should|shall|ought to|needs? to|has to|have to|is to|are to|make sure|be sure|"
@@ -417,7 +480,11 @@ DIRECTIVE = (
     r"por favor|debe|deber[ií]a|debes|nunca|siempre|"
     r"per favore|deve|dovrebbe|mai|sempre|"
     r"deve|nunca|sempre|"
-    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен)"
+    rf"{_DIRECTIVE_READER}|"
+    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
+    r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
+    r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
+    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்)"
 )
 # What the model would be made to do: conversational acts and actions on the user's world.
 ACT = (
@@ -881,8 +948,19 @@ DUTY_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "tr": ("gerekir", "zorunda"),
     "el": ("πρέπει", "οφείλει", "οφείλουν"),
     "ru/uk": ("должен", "должна", "должны", "обязан", "обязаны", "следует", "нужно", "повинен", "повинна"),
+    # the duty of the ten languages tune6 added (Danish is "sv/da/no"'s); Tagalog "dapat" after its
+    # linker only (Malay "dapat" is "can"), Czech and Ukrainian "has to" with its conditional only
+    # where "má"/"має" is also "has"
+    "sw": ("lazima", "inapaswa", "anapaswa", "wanapaswa", "unapaswa", "yanapaswa", "inabidi"),
+    "tl": ("ay dapat", "hindi dapat", "dapat na", "kailangang", "nararapat"),
+    "ms": ("mesti", "mestilah", "hendaklah", "perlulah", "wajiblah", "haruslah"),
+    "ca": ("ha de", "han de", "hauria de", "haurien de", "haurà de", "hauran de", "cal que", "s'ha de", "s'han de"),
+    "cs": ("musejí", "by měl", "by měla", "by mělo", "by měli", "je třeba", "nesmí"),
+    "uk": ("повинні", "повинно", "мусить", "мусять", "має", "мають", "слід"),
     # scripts written without spaces between words, or whose marks \b does not see: found as they stand
-    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร"),
+    "unspaced": ("必须", "应该", "应当", "べき", "すること", "해야", "चाहिए", "يجب", "ينبغي", "ต้อง", "ควร",
+                 # Persian, Bengali, Tamil
+                 "باید", "উচিত", "করতে হবে", "দিতে হবে", "বলতে হবে", "வேண்டும்", "கூடாது"),
 }  # fmt: skip
 # Turkish writes the duty as a verb's ending ("reddetmeli", "söylemelidir"): as a pattern, and as
 # the literal endings the cue group "oblige" lists.
@@ -935,7 +1013,10 @@ DEONTIC = (
     r"peut|peuvent|darf|d[üu]rfen|puede|pueden|pu[òo]|recuerda|remember|now has|now have|now holds|has been given|now owns|"
     # the permissions of more languages: Portuguese, Dutch, Polish, Swedish, Czech, Romanian, Hungarian,
     # Indonesian, Vietnamese, Finnish, Greek, Russian, Ukrainian
-    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|saa|μπορεί|может|могут|може)\b|"
+    # (Finnish "saa", not the Swahili hour: "saa mbili", "kwa saa", "saa za kazi")
+    r"pode|podem|mag|mogen|może|mogą|får|smí|může|mohou|poate|pot|szabad|boleh|được phép|"
+    r"saa(?!\s+(?:moja|mbili|tatu|nne|tano|sita|saba|nane|tisa|kumi|ngapi|nyingi|zima|za|ya|\d))(?<!kwa saa)|"
+    r"μπορεί|может|могут|може)\b|"
     r"こと。|てはいけ|ください|てかまいません|ても構いません|てもよい|てよい|可以|需要|하세요|할 수 있|يمكن|يحق|सकता|सकती|"
     r"สามารถ|всегда|никогда"
 )

@@ -285,6 +285,15 @@ _MODEL_GATE = _g(
     "нейросет", "ai助手",
     "outil", "programm", "tool", "software", "logiciel", "werkzeug", "herramienta", "strumento", "ferramenta", "script",
     "system", "systè", "sistema",
+    # the machine reader of the ten languages tune6 added (inspection_lexicon READER_LANGUAGES): a bot
+    # in a compound ("supportbotten", "kundebot:"), a robot, a system, program or tool, an assistant
+    "botten", "bot ", "bot:", "bot,", "bot.", "robot", "mfumo", "programu", "zana ", "msaidizi", "katulong",
+    "sistem", "pembantu", "ejen", "agen ", "eina", "xatbot", "systém", "nástroj", "poradc", "automatick",
+    "систем", "програм", "інструмент", "помічник", "асистент", "автомат", "чат-бот", "чатбот",
+    "سامانه", "سیستم", "ابزار", "ربات", "چتبات", "چت بات", "دستیار", "خودکار",
+    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர்", "அமைப்பு", "தானியங்கி", "ரோபோ", "கோபைலட்",
+    # the automated replies named in any language (MODEL_AUTOMATED)
+    "automátic", "automatic", "automàtic", "automatiq", "automatisk", "kiotomatiki", "otomatis", "automatik", "awtomatiko",
 )  # fmt: skip
 # "the user" as inspection_concealment reads it (USER): an order about the user has a reader
 _USER_GATE = _g(*USER_GATE_WORDS)
@@ -459,7 +468,7 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     for address in pattern.finditer(norm):
         lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
         act = (
-            _ACT.search(norm, lo, hi)
+            _act_beside(norm, lo, hi, address)
             or _CJK_DIRECTIVE.search(norm, address.end(), hi)
             or _REQUEST.search(norm, address.end(), hi)
             or (_CONTROL.search(norm, address.end(), hi) and _LOOSENED.search(norm, address.end(), hi))
@@ -473,6 +482,15 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
             if directive:
                 cues.append(f"request: '{directive[0]}'")
             return SemanticHit("addressed_directive", "; ".join(cues), _snip(norm, address.start()))
+    return None
+
+
+def _act_beside(norm: str, lo: int, hi: int, address: re.Match[str]) -> re.Match[str] | None:
+    """An act in norm[lo:hi] that is not a word of the address itself (the reader named by what it
+    does: "für die automatischen Antworten ... :" asks nothing by its "Antworten")."""
+    for act in _ACT.finditer(norm, lo, hi):
+        if not address.start() <= act.start() < address.end():
+            return act
     return None
 
 
