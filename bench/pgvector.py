@@ -258,6 +258,20 @@ def _write_vectors(kind: str) -> dict[str, Any]:
     return pg_bulk.load_vectors(blocks, model=MODEL)
 
 
+def _stored_matrix() -> tuple[Any, Any]:
+    """Every stored float32 vector of the bench model, by chunk id: the exact search's side."""
+    import numpy as np
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s ORDER BY chunk_id", [MODEL]
+        )
+        rows = cursor.fetchall()
+    ids = np.array([r[0] for r in rows], dtype=np.int64)
+    return ids, np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4").reshape(len(rows), DIM)
+
+
 def exact_top(matrix: Any, ids: Any, query: Any, k: int, allowed: Any = None) -> list[int]:
     import numpy as np
 
@@ -271,18 +285,11 @@ def exact_top(matrix: Any, ids: Any, query: Any, k: int, allowed: Any = None) ->
 def agreement(kind: str, queries: int, ef_values: list[int]) -> None:
     import numpy as np
     from django.conf import settings
-    from django.db import connection
 
     from memory.store import pgvector_index
     from memory.store.deliverable import deliverable
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s ORDER BY chunk_id", [MODEL]
-        )
-        rows = cursor.fetchall()
-    ids = np.array([r[0] for r in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4").reshape(len(rows), DIM)
+    ids, matrix = _stored_matrix()
     passing = set(deliverable().values_list("id", flat=True))
     allowed = np.isin(ids, list(passing))
     qs = query_vectors(kind, queries)
@@ -541,14 +548,7 @@ def compare_graph(kind: str, queries: int, ef_values: list[int], ef_construction
             )
             cursor.execute(f"VACUUM ANALYZE {GRAPH_COPY}")
         print(f"  built {copy_index} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT chunk_id, vector FROM memory_chunk_vector WHERE model = %s ORDER BY chunk_id", [MODEL]
-        )
-        rows = cursor.fetchall()
-    ids = np.array([r[0] for r in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4").reshape(len(rows), DIM)
-    del rows
+    ids, matrix = _stored_matrix()
     walk = (
         "SELECT chunk_id FROM (SELECT v.chunk_id, v.embedding::vector({dim}) <=> %(q)s::vector({dim}) "
         "AS distance FROM {table} AS v {where} "

@@ -119,7 +119,7 @@ da, cs, uk, fa), one row per class and language, each a 40-80 word minute, email
 chat export, changelog, CRM note, PDF extract or product page (in an attack, one or two of its
 sentences steer whoever later reads it); written in session 45 as tuning material; measured by the
 inspection alone before any tuning on it (main 1fcd584): 59.2% of its attacks kept out, 8.3% of its
-benign rows held.
+benign rows held. It is tuned on (session 45: its tune6 figures since are in-sample).
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor

@@ -4,7 +4,7 @@ threshold out of fold.
     python -m memory.evals.poisoning_train            # writes memory/lifecycle/inspection_model.npz
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
-Trained on TRAINING_SPLITS: "tune", "dev", "tune2", "tune3", "tune4", "tune5" and "fresh" to
+Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune6" and "fresh" to
 "fresh8" (all tuning material now, see poisoning_score); "held_out" and "fresh9" are never read.
 Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
 on ten corpora written in other forms learns more of what they share.
@@ -51,7 +51,7 @@ from memory.lifecycle.inspection_classifier import (
 from memory.lifecycle.inspection_cues import cue_names
 
 TRAINING_SPLITS = (
-    "tune", "dev", "tune2", "tune3", "tune4", "tune5", "fresh", "fresh2", "fresh3", "fresh4",
+    "tune", "dev", "tune2", "tune3", "tune4", "tune5", "tune6", "fresh", "fresh2", "fresh3", "fresh4",
     "fresh5", "fresh6", "fresh7", "fresh8",
 )  # fmt: skip
 NOT_TAUGHT = frozenset({"secret", "oversized"})

@@ -294,26 +294,32 @@ def _opening_branches(word: str) -> list[str]:
     return [branch + rest for branch in word[3:close].split("|")]
 
 
-def _top_level_bar(pattern: str) -> bool:
-    """Whether `pattern` is an alternation at its top level ("ai|bots?"): its first letter is not
-    every branch's."""
-    depth, escaped, in_class = 0, False, False
-    for ch in pattern:
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif in_class:
-            in_class = ch != "]"
-        elif ch == "[":
+def top_level_alternatives(pattern: str) -> list[str]:
+    """`pattern` split at its top-level "|" (not inside a group or a class): "ai|bots?" is two."""
+    parts, depth, in_class, start, i = [], 0, False, 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
             in_class = True
-        elif ch == "(":
+        elif c == "(":
             depth += 1
-        elif ch == ")":
+        elif c == ")":
             depth -= 1
-        elif ch == "|" and depth == 0:
-            return True
-    return False
+        elif c == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, pattern[start:]]
+
+
+def _top_level_bar(pattern: str) -> bool:
+    """Whether `pattern` is an alternation at its top level: its first letter is not every branch's."""
+    return len(top_level_alternatives(pattern)) > 1
 
 
 # The model named where a person could be meant by "agent" (a support agent): the AI, an
@@ -971,7 +977,7 @@ DUTY_AFTER_SUBJECT = ("ma", "mają")
 
 
 def _words(words: tuple[str, ...]) -> str:
-    return "|".join(w.replace(" ", r"\s+") for w in sorted(set(words), key=len, reverse=True))
+    return "|".join(w.replace(" ", r"\s+") for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
 _DUTY_SPACED = tuple(w for lang, ws in DUTY_BY_LANGUAGE.items() if lang != "unspaced" for w in ws)

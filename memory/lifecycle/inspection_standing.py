@@ -32,6 +32,7 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_PAST,
     STANDING_READER,
     STANDING_SCOPE,
+    top_level_alternatives,
 )
 from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
 
@@ -46,29 +47,6 @@ _READER_RE = cue_pattern(STANDING_READER)
 _PHRASE_WORDS = (
     "virtu", "digital", "automat", "machine", "voice", "llm", "linguistic", "lenguaje", "langage",
 )  # fmt: skip
-
-
-def _alternatives(fragment: str) -> list[str]:
-    """`fragment` split at its top-level "|" (not inside a group or a class)."""
-    parts, depth, in_class, start, i = [], 0, False, 0, 0
-    while i < len(fragment):
-        c = fragment[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            parts.append(fragment[start:i])
-            start = i + 1
-        i += 1
-    return [*parts, fragment[start:]]
 
 
 def _literal_core(alternative: str) -> str:
@@ -123,7 +101,7 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
     for vocabulary in (MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE, AUTOMATED_REPLIES_BY_LANGUAGE):
         for words in vocabulary.values():
             for word in words:
-                for alternative in (b for a in _alternatives(word) for b in _opening_group(a)):
+                for alternative in (b for a in top_level_alternatives(word) for b in _opening_group(a)):
                     spaced = _spaced(alternative)
                     plain = not _METACHARACTERS.search(alternative)
                     core = alternative if plain else _literal_core(alternative)

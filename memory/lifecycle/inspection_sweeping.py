@@ -274,7 +274,7 @@ _WE = (
 
 
 def _stems(words: Iterable[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
 # gate substrings (normalise()d): an act needs one of its objects named
