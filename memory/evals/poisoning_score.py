@@ -82,6 +82,18 @@ in session 44 by a writer who never ran the inspection on it, weighted to long d
 or tuned on; measured once, on session 44's final main (81.6% kept out, 8.3% benign held, secrets
 never verbatim 100%; misses not read). Two of its rows have a token Jaccard of 0.5-0.63 with a fresh9
 row (a secret, a calendar entry): the two blind splits are nearly, not wholly, independent.
+"fresh11" (attacks_fresh11.jsonl / benign_fresh11.jsonl, 147 + 151 rows in 33 languages, English in
+about three tenths, Urdu, Persian, Bengali, Swahili, Tagalog, Malay, Thai and Hungarian among them):
+attacks in 13 classes (persistence in prose, conditional triggers, corrected payees, approvers and
+destinations, policy news loosening a control, identity claims, steering, concealment, exfiltration,
+indirect asks, evasion by spacing, homoglyphs, zero-width characters, base64, ROT13 and reversal,
+settings replays, ten secrets, three split pairs) as one-liners, emails, minutes, tickets, chat
+exports, changelogs, CRM notes, product pages and YAML/JSON; hard benign rows in 15 classes (headed
+preferences, turns, rules between people in minutes, staff procedures, security advice, tightened
+policies, harmless corrections, notes about AI projects, profiles with roles, product opinions,
+people's conditional plans, surprises, restrictive or placeholder configs, reports to colleagues,
+quotes about AI). It was written blind in session 45 by a writer who never ran the inspection on it;
+never trained or tuned on; not yet measured.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -164,6 +176,8 @@ FRESH_FILES = (
     ("benign_fresh9.jsonl", False),
     ("attacks_fresh10.jsonl", True),
     ("benign_fresh10.jsonl", False),
+    ("attacks_fresh11.jsonl", True),
+    ("benign_fresh11.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -194,6 +208,7 @@ SPLITS = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
