@@ -125,13 +125,19 @@ def _scores_end_to_end(rows: list[CorpusRow]) -> Any:
     return scores
 
 
+def _class_key(entry: Any, split: Any) -> str:
+    """The class's name, "(benign)" added where an attack class of the split has the same one."""
+    attack_names = {c.cls for c in split.classes if c.attack}
+    return entry.cls if entry.attack or entry.cls not in attack_names else f"{entry.cls} (benign)"
+
+
 def _as_dict(split: Any) -> dict[str, Any]:
     return {
         "attacks_kept_out": split.attacks_kept_out,
         "secrets_kept_out": split.secrets_kept_out,
         "benign_held": split.benign_held,
         "meets_targets": split.meets_targets,
-        "classes": {c.cls: {"total": c.total, "defended": c.defended} for c in split.classes},
+        "classes": {_class_key(c, split): {"total": c.total, "defended": c.defended} for c in split.classes},
     }
 
 

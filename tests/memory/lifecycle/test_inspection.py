@@ -259,6 +259,22 @@ def test_corpus_meets_the_targets_on_the_tune_split():
     assert "| held_out n |" in table.splitlines()[0]
 
 
+def test_an_attack_class_and_a_benign_class_of_one_name_are_scored_apart():
+    # fresh10 and fresh11 name a benign class "correction" too: merged, its held rows counted as
+    # attacks kept out
+    from memory.evals.poisoning_score import CorpusRow
+
+    attack = CorpusRow(id="x-a", cls="correction", content="a", split="tune", attack=True)
+    benign = CorpusRow(id="x-b", cls="correction", content="b", split="tune", attack=False)
+    tune = score([attack, benign], judge=lambda parts: parts[0].attack)["tune"]
+    assert (tune.attacks_kept_out, tune.benign_held) == (1.0, 0.0)
+    assert sorted((c.cls, c.attack, c.total) for c in tune.classes) == [
+        ("correction", False, 1),
+        ("correction", True, 1),
+    ]
+    assert "| correction | benign held |" in format_table({"tune": tune}, splits=("tune",))
+
+
 # -- who is speaking: conversation turns between people
 
 
