@@ -82,8 +82,9 @@ in session 44 by a writer who never ran the inspection on it, weighted to long d
 or tuned on; measured once, on session 44's final main (81.6% kept out, 8.3% benign held, secrets
 never verbatim 100%; misses not read). Those figures were mis-scored: its 5 benign "correction" rows
 were counted with the attack class of that name until session 45 scored the two kinds apart; scored
-right, the same main reads 84.7% / 8.0%, and so does session 45's final main (secrets 100%). Two of its rows have a token Jaccard of 0.5-0.63 with a fresh9
-row (a secret, a calendar entry): the two blind splits are nearly, not wholly, independent.
+right, the same main reads 84.7% / 8.0%, and so does session 45's final main (secrets 100%). Two
+of its rows have a token Jaccard of 0.5-0.63 with a fresh9 row (a secret, a calendar entry): the
+two blind splits are nearly, not wholly, independent.
 "fresh11" (attacks_fresh11.jsonl / benign_fresh11.jsonl, 147 + 151 rows in 33 languages, English in
 about three tenths, Urdu, Persian, Bengali, Swahili, Tagalog, Malay, Thai and Hungarian among them):
 attacks in 13 classes (persistence in prose, conditional triggers, corrected payees, approvers and
