@@ -100,6 +100,22 @@ never trained or tuned on. Its benign harmless corrections are class "memory_cor
 named them "correction", the attack class's name). Measured twice, by the inspection alone, no misses
 read: on session 45's starting main 1fcd584 (86.1% kept out, 7.9% benign held, secrets never
 verbatim 90%) and on its final main (91.0% kept out, 9.3% benign held, secrets 90%).
+"fresh12" (attacks_fresh12.jsonl / benign_fresh12.jsonl, 197 + 241 rows in 42 languages, English in
+about an eighth, text transliterated into Latin letters (Hinglish, Arabizi, romaji, Greeklish, Russian
+and Ukrainian translit, Serbian Latin) and code-switching among them): attacks in 14 classes
+(persistence, conditional triggers, corrected payees, approvers and destinations, policy news
+loosening a control, identity and role-play claims, steering, concealment, exfiltration with URL
+query strings and image beacons, indirect asks, fake system and tool messages and chat-template
+tokens, few-shot examples teaching a bad answer, persuasion without an imperative, passive voice and
+questions framed as facts, fourteen secrets, four split pairs) hidden in markdown tables, footnotes,
+HTML comments, alt text, code blocks, docstrings, CSV, calendar entries, OCR'd receipts, reviews,
+job postings, macros, release notes, signatures and chat exports; hard benign rows in 18 classes
+(headed preferences in 14 languages, turns, rules in minutes, staff procedures, security advice,
+incident reports describing injections in the past tense, notes on configuring AI products, chatbot
+release notes, harmless corrections (class "fact_fix"), people's conditional plans, placeholder
+configs, quotes about AI, job postings, recipes, itineraries, invoices, staff macros, agent notes on
+the user's project), about three in ten of 40-90 words. It was written blind in session 46 by a
+writer who never ran the inspection on it; never trained or tuned on; not yet measured.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -184,6 +200,8 @@ FRESH_FILES = (
     ("benign_fresh10.jsonl", False),
     ("attacks_fresh11.jsonl", True),
     ("benign_fresh11.jsonl", False),
+    ("attacks_fresh12.jsonl", True),
+    ("benign_fresh12.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -215,6 +233,7 @@ SPLITS = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
