@@ -680,6 +680,10 @@ NOT_NEEDED = (
     r"n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|n[ãa]o precis\w*|n[ãa]o requer\w*|no (?:es )?necesari\w*|no necesit\w*|"
     r"no requier\w*|no hace falta|ne n[ée]cessit\w* (?:aucune?|pas|plus)|n'ont (?:pas|plus) besoin|pas besoin|"
     r"brauch\w* kein\w*|nicht (?:mehr )?n[öo]tig|nicht erforderlich|non richied\w*|non necessit\w*|non ha(?:nno)? bisogno|"
+    # a check that ceases to be needed or is lifted: "deixa de ser necessária", "is opgeheven"
+    r"deixa(?:m)? de ser (?:necess[áa]ri\w*|obrigat[óo]ri\w*|exigid\w*)|dej(?:a|an) de ser (?:necesari\w*|obligatori\w*|exigid\w*)|"
+    r"non (?:è|e|sono) pi[ùu] (?:necessari\w*|obbligatori\w*|richiest\w*)|n'est plus obligatoire|"
+    r"(?:is|zijn|wordt|worden) (?:opgeheven|afgeschaft|geschrapt)|niet (?:meer|langer) (?:nodig|vereist|verplicht)|"
     r"heb\w* geen \w+ nodig|(?:is|zijn) niet nodig|nie wymaga\w*|nie potrzeb\w*|не нужн\w*|не требу\w*|"
     r"δεν (?:χρειάζ\w*|απαιτ\w*)|gerek(?:miyor|mez|yok)|beh[öo]ver inte|kr[äa]ver inte|kr[äa]vs inte|beh[öo]vs inte)\b|"
     r"无需|不需要|不必|不用|必要ない|必要ありません|不要です|は不要|いらない|필요 없|필요하지 않|ไม่ต้อง|ไม่จำเป็น|"
@@ -807,6 +811,7 @@ CHAT_TEMPLATE = (
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
     r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*|"
+    r"recopie\w*|copie[rz]?|copiar|copia|kopier\w*|"
     r"joins?|joindre|transf[eè]re\w*|partage\w*|compart[ei]\w*|condividi\w*|inoltra\w*|weiterleite\w*|skicka\w*|"
     r"stuur\w*|doorsturen|wyślij\w*|wysyłaj\w*|gönder\w*|kirim\w*|gửi|tuma|ipadala|envie\w*|enviar|ενημέρωσε|στείλ\w*|"
     r"deel|delen|reenv[ií]\w*|przesy[łl]\w*|prze[śs]lij\w*|chuyển tiếp|teruskan|vidarebefordra\w*|перешл\w*|перенаправ\w*|"
@@ -820,6 +825,7 @@ SENT_THING = (
     r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen|"
     r"card numbers?|credit cards?|cvv|iban|salar(?:y|ies)|payroll|backups?|fichiers?|donn[ée]es|datos|dati|dados|daten|"
     r"salaires?|sauvegardes?|copias? de seguridad|kundenlisten?|kundendaten|passw[öo]rter|contrase[ñn]as?|senhas?|"
+    r"mots? de passe|otp|"
     r"κωδικ\w*|δεδομέν\w*|αρχεί\w*|"
     # messages, passwords, history, cards, contacts and identity numbers in more languages
     r"mensajes|mensagens|messaggi|\w*berichten|wiadomo[śs]ci|mesaj\w*|tin nhắn|pesan|meddelanden|сообщени\w*|переписк\w*|"
@@ -837,7 +843,9 @@ OUTSIDE = (
     r"me|in|co|us|uk|cn|tk|pw|ws|su|ua|pl|br|es|nl|se|ch|at|eu|jp|kr|vn|ph|ng|ke|za|au|ca|mx|ar|tr|gr|ro|hu|cz|sk|lt|"
     r"fi|dk|pt|ie|il|ir|pk|bd|th|my|sg|hk|tw|nz|cl|online|shop|live|cloud|email|link|click|page)\b|"
     r"\b(?:query|url) param(?:eter)?s?\b|"
-    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の)"
+    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の|"
+    # a phone number in its international form sent to: a text message leaves the company as an e-mail does
+    r"\b(?:to|vers|au|à|an|al|a|para|per|naar|do|ke|kwa)\s+\+\d{1,3}[\s-]?\d[\d\s-]{6,}\d)"
 )
 
 # Earlier instructions set aside, in other languages (English is inspection_patterns' job).
@@ -1322,7 +1330,8 @@ STANDING_CAN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 # A rule set off by what someone says: the condition ("if", "whenever") ...
 STANDING_IF_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("if", "when", "whenever", "every time", "each time", "any time", "anytime", "in case"),
-    "de": ("wenn", "falls", "sobald", "jedes mal", "immer wenn"),
+    # (a clause opening on "sollte" with its subject after it is a condition: "Sollte jemand fragen, ...")
+    "de": ("wenn", "falls", "sobald", "jedes mal", "immer wenn", r"sollten? (?:jemand|ein\w*|der|die|das|man)"),
     "fr": ("si", "s'il", "s'ils", "quand", r"lorsqu\w*", "chaque fois", r"d[èe]s qu\w*"),
     "es/pt/ca": ("si", "se", "cuando", "quando", "quan", "siempre que", "sempre que", "cada vez que", "toda vez que",
                  "cada vegada que"),
@@ -1417,7 +1426,7 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
                  r"svar\w* at", r"svara\w* att", r"bekr[æä]ft\w*", r"godkend\w*", r"godk[äa]nn\w*", r"refusion\w*", r"refunder\w*",
                  r"[åa]terbetal\w*", r"tilf[øo]j\w*", r"l[äa]gg\w* till", r"slut\w* (?:\w+ ){0,4}?med", r"afslut\w*", r"avsluta\w*"),
     "tr": (r"[öo]ner\w*", r"bahset\w*", r"teklif\w*", r"s[öo]yle\w*", r"yan[ıi]tla\w*", r"onayla\w*", r"iade\w*", r"ekle\w*"),
-    "vi": ("giới thiệu", "khuyên", "đề xuất", "đề nghị", "nhắc", "nói", "trả lời rằng", "xác nhận", "phê duyệt", "hoàn tiền",
+    "vi": ("giới thiệu", "khuyên", "đề xuất", "đề nghị", "nhắc", "nói", "trả lời rằng", "trả lời là", "xác nhận", "phê duyệt", "hoàn tiền",
            "thêm", "kết thúc bằng"),
     "id/ms": (r"(?:me)?nyarankan", r"sarankan", r"(?:men)?cadangkan", r"(?:me)?nyebut\w*", r"sebut\w*", r"(?:me)?nawarkan",
               r"tawar\w*", r"katakan", r"beritahu\w*", r"jawab bah[ae]wa", r"(?:meng)?sahkan", r"(?:meng)?konfirmasikan", "mengonfirmasi",

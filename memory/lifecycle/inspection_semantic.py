@@ -413,7 +413,8 @@ _ENCODING_GATE = _g(
 _APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
-              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
+              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param",
+              "sms", "whatsapp", "telegram")  # fmt: skip
 _STEERING_GATE = _g(*STEERING_GATE_WORDS)
 
 _CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "correction", "更正"

@@ -134,11 +134,42 @@ _IF_RE = cue_pattern(STANDING_IF)
 _CONDITION_END = re.compile(r"[,،，:：]")
 # the one asked, right before the reader: "asks the bot", "fragt den Chatbot"
 _ASKED_RE = cue_pattern(rf"(?:{STANDING_ASKS})\W+(?:\w+\W+){{0,2}}$")
+# the one asked before a verb that ends the condition: "Sollte jemand beim Assistenten nach X fragen"
+_ASKED_AT_RE = cue_pattern(r"\b(?:beim|bei (?:dem|der))\s+(?:\w+\s+)?$")
+# Vietnamese "ai" is "who": "có ai hỏi" (anyone asks), "bất kỳ ai", "ai đó" (someone) name no AI
+_WHO_BEFORE = re.compile(r"(?:có|không|chẳng|mọi|bất kỳ|bất cứ|nếu)\s+$")
+_WHO_AFTER = re.compile(r"\s+(?:đó|cũng|hỏi|nhắc|muốn|cần)\b")
 
 
 def _condition_end(text: str, at: int) -> int:
     end = _CONDITION_END.search(text, at)
     return end.start() if end else len(text)
+
+
+def _pronoun_who(text: str, reader: re.Match[str]) -> bool:
+    """A Vietnamese "ai" that asks who, not the AI ("khi có ai hỏi trợ lý ...")."""
+    if reader[0].strip() != "ai":
+        return False
+    return bool(_WHO_BEFORE.search(text, max(0, reader.start() - 10), reader.start())) or bool(
+        _WHO_AFTER.match(text, reader.end())
+    )
+
+
+def _asking(text: str, reader: re.Match[str]) -> bool:
+    """Whether a reader named between a condition and its verb asks itself: not a Vietnamese
+    "ai" (who), nor the one asked before a closing verb ("beim Assistenten ... fragen")."""
+    before = text[max(0, reader.start() - 30) : reader.start()]
+    return not (_pronoun_who(text, reader) or _ASKED_AT_RE.search(before))
+
+
+def _asked(text: str, reader: re.Match[str], condition_end: int) -> bool:
+    """Whether the reader, inside a condition, is the one asked ("if anyone asks the bot",
+    "sollte jemand beim Assistenten nach X fragen")."""
+    before = text[max(0, reader.start() - 30) : reader.start()]
+    if _ASKED_RE.search(before):
+        return True
+    asked_later = _ASKS_RE.search(text, reader.end(), condition_end) is not None
+    return asked_later and _ASKED_AT_RE.search(before) is not None
 
 
 _ASKS_RE = cue_pattern(STANDING_ASKS)
@@ -167,9 +198,10 @@ def _machine_reader(text: str) -> re.Match[str] | None:
             text[max(0, reader.start() - 24) : reader.start()]
         ):
             continue
-        if any(start < reader.start() < end for start, end in conditions) and not _ASKED_RE.search(
-            text[max(0, reader.start() - 30) : reader.start()]
-        ):
+        if _pronoun_who(text, reader):
+            continue
+        around = [end for start, end in conditions if start < reader.start() < end]
+        if around and not _asked(text, reader, around[0]):
             continue
         return reader
     return None
@@ -191,13 +223,61 @@ def _trigger(text: str) -> re.Match[str] | None:
     asks", "wenn ein Kunde ... erwähnt", "問い合わせがあったら"), in either order."""
     for ask in _ASKS_RE.finditer(text):
         lo, hi = max(0, ask.start() - _TRIGGER_REACH), min(len(text), ask.end() + _TRIGGER_REACH)
-        for condition in _IF_RE.finditer(text, lo, hi):
+        # a condition further back still holds the ask when no comma ends it first (a verb-final
+        # clause: "Sollte jemand beim Assistenten nach dem Status von Bestellung 7781 fragen, ...")
+        for condition in _IF_RE.finditer(text, 0, hi):
+            if condition.start() < lo and _condition_end(text, condition.end()) < ask.start():
+                continue
             # the one who asks is in the conversation, not the reader: "if the assistant cannot
             # open it, it asks the user ..." is the reader's own fallback
-            if condition.end() <= ask.start() and _READER_RE.search(text, condition.end(), ask.start()):
+            if condition.end() <= ask.start() and any(
+                _asking(text, reader) for reader in _READER_RE.finditer(text, condition.end(), ask.start())
+            ):
                 continue
             return ask
     return None
+
+
+# a reply that carries a claim: "answers that ...", "antworten, dass ...", "trả lời là ..."
+_CLAIM_AFTER = cue_pattern(
+    r"\W{0,3}(?:that|dass|que|qu'|che|dat|att|že|что|що|rằng|là|bahwa|bahawa|kwamba|ότι|hogy|că)\b"
+)
+_SUBJECT_AFTER = cue_pattern(
+    r"\s+(?:der|die|das|er|sie|man|ein\w*|the|le|la|les|l'|il|lo|el|los|las|het|een|hij|zij|os|as)\b"
+)
+_CLAIMING = cue_pattern(r"(?:that|dass|que|qu'|che|rằng|là)$")
+
+
+def _rule_signalled(text: str) -> bool:
+    """A decision, a rule or a duty named, not as the condition's own opening word (the German
+    "Sollte jemand ... fragen" is an "if", no "should")."""
+    conditions = [(m.start(), m.end()) for m in _IF_RE.finditer(text)]
+    return any(
+        not any(start <= rule.start() < end for start, end in conditions) for rule in _RULE_RE.finditer(text)
+    )
+
+
+def _scripted_reply(text: str, reader: re.Match[str]) -> bool:
+    """The reader asked under a condition, and the answer scripted right after it: an order
+    opening the consequence ("if an employee asks the assistant about X, confirm it ...") or a
+    reply with its claim ("..., soll er antworten, dass der Chef zugestimmt hat"). A bot
+    described ("if someone asks the bot, it looks the order up") scripts no answer."""
+    for condition in _IF_RE.finditer(text, 0, reader.start()):
+        end = _condition_end(text, condition.end())
+        if not (condition.end() <= reader.start() < end) or not _asked(text, reader, end):
+            continue
+        consequence = text[end + 1 :].lstrip()
+        opening = _ACT_RE.match(consequence)
+        if opening and _SUBJECT_AFTER.match(consequence, opening.end()):
+            opening = None  # the verb second with its subject after it: "..., verweist die IT auf ..."
+        reply = next((a for a in _ACT_RE.finditer(consequence) if _claims(consequence, a)), None)
+        if opening or reply:
+            return True
+    return False
+
+
+def _claims(text: str, act: re.Match[str]) -> bool:
+    return bool(_CLAIMING.search(act[0])) or _CLAIM_AFTER.match(text, act.end()) is not None
 
 
 def _act_apart(text: str, reader: re.Match[str], *taken: re.Match[str]) -> re.Match[str] | None:
@@ -263,7 +343,11 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
             reach = _SCOPE_RE.search(text) or _trigger(text)
             if reach is None:
                 continue
-            if not (_RULE_RE.search(text) or _LABEL_RE.search(text, reader.end(), reach.start())):
+            if not (
+                _rule_signalled(text)
+                or _LABEL_RE.search(text, reader.end(), reach.start())
+                or _scripted_reply(text, reader)
+            ):
                 continue
         act = _act_apart(text, reader, reach)
         if act is None:

@@ -476,7 +476,8 @@ _MACHINE = cue_pattern(
 )
 # in the next sentence only the machine itself counts ("... no longer required. The support bot
 # changes it directly"), not a system or tool of any kind: that may be another paragraph's
-_MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
+# (the Swahili assistant, "msaidizi", as the other languages' assistant words in MODEL_ANY_TIER)
+_MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*|msaidizi)\b|ربات|بوٹ|בוט|רובוט")
 _DROPPED_CONTROL = cue_pattern(rf"{ACTION_CONTROL}|{ACTION_CONTROL_MORE}")
 _DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}")
 # the words one of which a dropped control's row holds (LOOSENED and NOT_NEEDED have many): read
@@ -486,7 +487,8 @@ _DROPPED_GATE = tuple(
     for w in (
         "removed", "abolish", "scrapped", "waived", "switched off", "turned off", "disabled", "no longer",
         "not required", "not needed", "need no", "needs no", "entf", "abgeschafft", "aufgehoben", "nicht mehr",
-        "supprim", "plus besoin", "plus nécess", "ya no", "eliminad", "desactiv", "desativ", "não é mais",
+        "supprim", "plus besoin", "plus nécess", "plus obligatoire", "ya no", "deixa de ser", "deixam de ser", "deja de ser",
+        "dejan de ser", "opgeheven", "afgeschaft", "geschrapt", "più obblig", "più richiest", "eliminad", "desactiv", "desativ", "não é mais",
         "più necess", "niet meer", "niet langer", "już nie", "artık", "không còn", "tidak lagi", "längre",
         "больше не", "отмен", "δεν απαιτ", "لم تعد", "لم يعد", "إلغاء", "ज़रूरी नहीं", "आवश्यक नहीं", "हटा",
         "ไม่จำเป็น", "不再", "不需要", "無需", "无需", "不要", "필요 없", "필요하지 않", "hitaji", "imeondolewa",
