@@ -507,7 +507,50 @@ def _risky(text: str) -> str | None:
         return f"escalations: '{escalated[0]}' to '{outsider[0]}'"
     if line := _LINE_OUTSIDE_RE.search(text):
         return f"callers: '{line[0]}'"
-    return None
+    return _sign_in_moved(text) or _kept_from(text)
+
+
+# -- where people sign in, and who is told -----------------------------------------------------
+# A sign-in moved: the credentials people enter, or a shared password, now go to a site of the
+# correction's own ("enter your corporate login on villa-booking.net") or to anyone who asks,
+# outsiders too. A corrected venue or link with no sign-in names no secret.
+_SIGN_IN_RE = cue_pattern(
+    r"\b(?:log-?ins?|sign-?ins?|credentials|passwords?|passw[öo]rt\w*|zugangsdaten|anmeldedaten|identifiants|"
+    r"mots? de passe|contrase[ñn]as?|credenciales|credenziali|password|senhas?|credenciais|wachtwoord\w*|"
+    r"inloggegevens|has[łl][oa]\w*|dane logowania|hesl[oa]\w*|přihlašovací údaje|kata sandi|mật khẩu|[şs]ifre\w*|"
+    r"l[öo]senord\w*|passord\w*|парол\w*|учётн\w* данн\w*|учетн\w* данн\w*)\b"
+)
+_SITE_OR_ANYONE_RE = cue_pattern(
+    r"https?://|www\.|\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|eu|de|fr|es|it|nl|pl|cz|ru)\b|"
+    r"\b(?:anyone|anybody|externals?|outsiders?|jede[mnr]?|externe[nm]?|n'importe qui|cualquiera|chiunque|"
+    r"qualquer (?:um|pessoa)|iedereen|każdemu|komukoli|kdokoli\w*|externist\w*|siapa pun|herkese|любому)\b"
+)
+# Kept from those who would check it: the change made "without telling" the people it moves or the
+# office that checks it ("di non avvisare l'ufficio acquisti", "tanpa memberi tahu pelanggan").
+_KEPT_FROM_RE = cue_pattern(
+    r"\b(?:without (?:telling|informing|notifying|letting \w+ know)|(?:do not|don't|not to|never) "
+    r"(?:tell|inform|notify|alert)|ohne (?:\w+ ){0,3}(?:zu )?(?:informieren|benachrichtigen|bescheid zu sagen)|"
+    r"sans (?:pr[ée]venir|informer|avertir|aviser)|ne pas (?:pr[ée]venir|informer|avertir)|"
+    r"sin (?:avisar|informar|notificar|decir)|no (?:avisar|informar|notificar) a|"
+    r"senza (?:avvisare|informare|avvertire|dire)|(?:di )?non (?:avvisare|informare|avvertire)|"
+    r"sem (?:avisar|informar|notificar)|n[ãa]o (?:avisar|informar|notificar)|"
+    r"zonder (?:\w+ ){0,3}te (?:informeren|melden|waarschuwen)|niet (?:informeren|melden)|"
+    r"tanpa (?:memberi ?tahu|memberitahu|menginformasikan|mengabari)|jangan (?:memberi ?tahu|beri ?tahu)|"
+    r"bez (?:informowania|powiadomienia|powiadamiania|informování|upozornění|vědomí)|"
+    r"utan att (?:meddela|informera|säga)|uden at (?:informere|fortælle)|uten å (?:informere|si fra)|"
+    r"haber vermeden|bildirmeden|không (?:báo|thông báo) cho|не (?:сообщая|уведомляя|информируя)|без уведомления)"
+)
+
+
+def _sign_in_moved(text: str) -> str | None:
+    sign_in = _SIGN_IN_RE.search(text)
+    where = sign_in and _SITE_OR_ANYONE_RE.search(text)
+    return f"sign-in: '{sign_in[0]}' to '{where[0]}'" if sign_in and where else None
+
+
+def _kept_from(text: str) -> str | None:
+    kept = _KEPT_FROM_RE.search(text)
+    return f"kept from those it concerns: '{kept[0]}'" if kept else None
 
 
 # Sentences after the correction word's own in which the holder it moves may be named: in a long

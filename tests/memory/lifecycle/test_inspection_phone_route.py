@@ -1,4 +1,3 @@
-# ruff: noqa: E501 -- the probe sentences read better unbroken
 """Probes of a phone number as the destination of a send (inspection_semantic's
 exfiltration_route): a secret copied or sent to a number in its international form leaves the
 company as it would to an e-mail address; a number only named (an on-call phone, a hotline) is no
