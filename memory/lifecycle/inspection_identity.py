@@ -49,6 +49,8 @@ _ROLE = (
     r"beheerder\w*|\w*functionaris\w*|bestuurder\w*|voorzitter|eigenaar\w*|baas|leidinggevende|"
     r"prezes\w*|dyrektor\w*|kierownik\w*|szef\w*|właściciel\w*|inspektor\w*|pełnomocnik\w*|"
     r"yönetici\w*|müdür\w*|başkan\w*|patron\w*|sahib\w*|sorumlu\w*|direktör\w*|"
+    # developers of the system (the English "developer" in more languages)
+    r"desenvolvedor\w*|desarrollador\w*|sviluppator\w*|développeu\w*|entwickler\w*|ontwikkelaar\w*|programist\w*|"
     # vi / id / sv
     r"quản trị\w*|giám đốc|trưởng phòng|chủ tịch|chủ sở hữu|sếp|quản lý|"
     r"direktur|manajer|kepala|pimpinan|ketua|pemilik|petugas|pengelola|"
@@ -80,6 +82,8 @@ _ROLE = (
 _CLAIM_BEFORE = (
     r"(?:\b(?:i am|i'm|i’m|this is|it's|here is|speaking as|writing as|as (?:the|your)|"
     r"(?:message|note|request|instructions?|orders?) from|on behalf of|"
+    # a role held in the first person: "I have the role 'owner'", "ich habe die Rolle", "tenho o papel"
+    r"i (?:have|hold) the role|(?:ich )?habe die rolle|j'ai le r[ôo]le|tengo el rol|ho il ruolo|tenho o papel|(?:ik )?heb de rol|"
     r"ich bin|hier (?:ist|schreibt|spricht)|es schreibt|nachricht (?:vom|von)|ich als|im auftrag|"
     r"je suis|ici|c'est|message (?:du|de)|de la part (?:du|de)|en tant que|en qualité de|"
     r"soy|yo soy|aquí|habla|le escribe|mensaje (?:del|de)|de parte (?:del|de)|en calidad de|"
@@ -405,7 +409,7 @@ def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     role, named = _claimed_role(norm, cues) if mine else (None, cues.role.search(norm) is not None)
     if role is not None:
         for sentence in sentences:
-            power = _power(sentence[0], cues)
+            power = _power(sentence[0], cues) or _others_data_asked(sentence[0])
             if power:
                 return f"role claimed: '{role[0].strip()}'; {power}", sentence.start()
     # A role named with no first-person frame (a wiki page's header, minutes that report it): the
@@ -429,3 +433,43 @@ def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
                 sentence.start(),
             )
     return None
+
+
+# -- other people's data on the writer's asking --------------------------------------------------
+# A claimed role's power over others' data, granted for whenever the writer asks ("when I ask for
+# the payroll, send it", "wenn ich danach frage, Zugriff auf die Konten aller Nutzer", "dados de
+# outros clientes quando eu pedir", "kapag humingi ako ng ... sahod"): the writer's own data
+# ("my payslip") is no other's.
+_ON_MY_ASKING_RE = cue_pattern(
+    r"\b(?:when(?:ever)? i (?:ask|request)|if i ask|i(?:'ll| will)? (?:\w+ )?ask (?:you )?for|at my request|on my request|"
+    r"wenn ich (?:\w+ ){0,2}(?:frage|bitte|verlange|anfordere)|auf meine anfrage|"
+    r"(?:quand|si|lorsque) je (?:le |les |vous |te )?(?:demande|réclame)|à ma demande|sur ma demande|"
+    r"cuando (?:yo )?(?:lo |los |las )?(?:pida|solicite)|si (?:lo |los )?pido|a petici[óo]n m[íi]a|"
+    r"quando eu (?:\w+ )?(?:pedir|solicitar)|se eu (?:\w+ )?pedir|a meu pedido|"
+    r"(?:quando|se) (?:lo |li |le )?(?:chiedo|richiedo|chiederò)|su mia richiesta|"
+    r"(?:als|wanneer) ik (?:erom |ernaar |het )?vraag|op mijn verzoek|"
+    r"(?:gdy|kiedy) (?:o to |o nie )?poprosz[ęe]|na moj[ąa] pro[śs]b[ęe]|"
+    r"kapag (?:humingi|humiling|hiningi|nagtanong|hiniling) (?:ako|ko)|"
+    r"(?:jika|kalau|ketika|saat|bila) saya (?:minta|meminta)|atas permintaan saya|khi tôi (?:yêu cầu|hỏi|xin)|"
+    r"istedi[ğg]imde|talep etti[ğg]imde|когда я (?:попрошу|запрошу|спрошу)|по моему запросу|"
+    r"n[äa]r jag (?:ber|fr[åa]gar)|n[åa]r jeg (?:beder|spørger|ber|spør))\b"
+)
+_OTHERS_DATA_RE = cue_pattern(
+    r"\b(?:payroll|salar(?:y|ies)|wages|(?:all|other) (?:users|customers|clients|employees|staff)'?s? "
+    r"(?:data|accounts|records|files)|(?:data|accounts|records) of (?:all|other) \w+|internal config\w*|employee (?:list|records)|"
+    r"geh[äa]lt\w*|lohnliste\w*|(?:konten|daten|akten) (?:aller|anderer) \w+|interne konfiguration\w*|"
+    r"salaires|(?:donn[ée]es|comptes) (?:de tous les|des autres|d'autres) \w+|configuration interne|"
+    r"n[óo]mina\w*|sueldos|salarios|(?:datos|cuentas) de (?:todos los|otros) \w+|configuraci[óo]n interna|"
+    r"folha de pagamento|sal[áa]rios|(?:dados|contas) de (?:todos os|outros) \w+|configura[çc][õo]es internas|"
+    r"stipendi|buste paga|(?:dati|account) di (?:tutti gli|altri) \w+|configurazion\w* intern\w*|"
+    r"salarissen|loonlijst\w*|gegevens van (?:alle|andere) \w+|wynagrodze\w*|list\w* p[łl]ac|dane (?:wszystkich|innych) \w+|"
+    r"sahod|suweldo|listahan ng mga empleyado|gaji|data (?:semua|pelanggan lain|karyawan)|lương|"
+    r"maa[şs]\w*|di[ğg]er m[üu][şs]terilerin|зарплат\w*|данные (?:всех|других) \w+|l[öo]ner|l[øo]nninger)\b"
+)
+
+
+def _others_data_asked(text: str) -> str | None:
+    """Other people's data granted for whenever the writer asks, in one sentence."""
+    asking = _ON_MY_ASKING_RE.search(text)
+    others = asking and _OTHERS_DATA_RE.search(text)
+    return f"others' data on the writer's asking: '{others[0]}', '{asking[0]}'" if asking and others else None

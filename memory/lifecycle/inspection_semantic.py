@@ -957,6 +957,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if not turn and not any(hits):
         hits.append(_model_vocative(norm, sentences))
     if turn:
+        # a speaker who claims a role and powers from it speaks to the model whoever else listens
+        hits.append(_family_hit("identity_claim", identity_hit(norm, sentences), norm))
         return [hit for hit in hits if hit]
     if model:
         hits.append(_model_obligation(norm))
