@@ -400,7 +400,8 @@ MODEL_BY_FUNCTION_READER = _tier(
 )
 MODEL_READER_POSTPOSED = (
     r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|স্বয়ংক্রিয় উত্তর|"
-    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
+    # (a Tamil noun's final virama gives way to the case ending: "உதவியாளர்" + "க்கு" is "உதவியாளருக்கு")
+    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
 )
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
@@ -490,7 +491,9 @@ DIRECTIVE = (
     r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
     r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
     r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
-    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்)"
+    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்|"
+    # Tamil "from now on", "from today": a standing order to whoever the row addresses
+    r"இனிமேல்|இனி மேல்|இனிமேலும்|இன்று முதல்|இனி)"
 )
 # What the model would be made to do: conversational acts and actions on the user's world.
 ACT = (

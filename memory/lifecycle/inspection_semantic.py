@@ -291,7 +291,7 @@ _MODEL_GATE = _g(
     "sistem", "pembantu", "ejen", "agen ", "eina", "xatbot", "systém", "nástroj", "poradc", "automatick",
     "систем", "програм", "інструмент", "помічник", "асистент", "автомат", "чат-бот", "чатбот",
     "سامانه", "سیستم", "ابزار", "ربات", "چتبات", "چت بات", "دستیار", "خودکار",
-    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர்", "அமைப்பு", "தானியங்கி", "ரோபோ", "கோபைலட்",
+    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர", "அமைப்பு", "தானியங்கி", "ரோபோ", "கோபைலட்",
     # the automated replies named in any language (MODEL_AUTOMATED)
     "automátic", "automatic", "automàtic", "automatiq", "automatisk", "kiotomatiki", "otomatis", "automatik", "awtomatiko",
 )  # fmt: skip
