@@ -345,16 +345,24 @@ _CHANGED_MORE = (
     r"\b(?:sasa|kuanzia sasa|badala ya|mpya|imebadilika|ngayon|simula ngayon|hindi na|kundi|sa halip|pinalitan|"
     r"kini|baharu|bertukar|ditukar|ara|a partir d'ara|ja no|en lloc de|nou|nova|nous|noves|canviat|"
     r"fremover|fremadrettet|ikke længere|i stedet|nye|ændret|nyní|nově|od teď|již ne|už ne|místo|nov[ýáée]\w*|změněn\w*|"
-    r"тепер|відтепер|більше не|замість|змінив\w*|змінено)\b|"
+    r"тепер|відтепер|більше не|замість|змінив\w*|змінено|"
+    # the earlier one declared wrong, the right one given: "el bueno es ...", "the right one is ..."
+    r"the (?:right|correct) one is|el (?:bueno|correcto) es|la (?:buena|correcta) es|o (?:certo|correto) [ée]|"
+    r"a (?:certa|correta) [ée]|le bon est|la bonne est|der richtige ist|die richtige ist|quello giusto [èe]|"
+    r"quella giusta [èe]|het juiste is|de juiste is)\b|"
     r"এখন|নতুন|পরিবর্তে|বদলে|இனி|இப்போது|புதிய|பதிலாக|اکنون|از این پس|به جای|جدید|تغییر"
 )
 _PAY_MORE = (
     r"\b(?:malipo|kulipa|ankara|bayad|pagbabayad|ibayad|bayaran|pagaments?|transferènci\w*|"
-    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*)\b|"
+    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*|"
+    # donations paid in, as payments are
+    r"donations?|donaci[oó]n\w*|doa[çc][õãa]\w*|spende\w*|donazion\w*|donaties?|darowizn\w*)\b|"
     r"পেমেন্ট|পরিশোধ|টাকা পাঠা|অর্থ প্রদান|கட்டண|செலுத்த|پرداخت|واریز|انتقال وجه|فاکتور"
 )
 _ACCOUNT_MORE = (
     r"\b(?:akaunti|akaun|compte bancari|comptes?|účet|účt\w*|рахун\w*)\b|"
+    # an IBAN written out, in its groups of four ("ES91 2100 0418 ...")
+    r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}\b|"
     r"হিসাব|অ্যাকাউন্ট|একাউন্ট|கணக்கு|கணக்கில்|شماره حساب|حساب|شبا"
 )
 _DATA_MORE = (
