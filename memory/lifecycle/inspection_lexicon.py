@@ -904,7 +904,7 @@ LOOSENED_MORE = (
     r"(?:\b(?:imeondolewa|zimeondolewa|imefutwa|imezimwa|hauhitajiki tena|haihitajiki tena|hindi na kailangan|hindi na kinakailangan|"
     r"tinanggal|inalis|dimatikan|dimansuhkan|dihapuskan|tidak lagi diperlukan|ja no cal|ja no és necessàri\w*|eliminat\w*|"
     r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
-    r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
+    r"slået fra|deaktiveret|bortfalder|se ruší|ruší|rušia|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
     r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
     r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
     r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
@@ -921,7 +921,7 @@ ACTION_CONTROL_MORE = (
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
     r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
     r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*)\b|"
+    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*)\b|"
     r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
     r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
@@ -1247,6 +1247,39 @@ STANDING_LASTING_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "no": ('fra n[åa] av', 'alle (?:fremtidige|kommende) samtaler',),
     "unspaced": ('מעכשיו', 'מעתה', 'מהיום והלאה', 'לצמיתות', 'اب سے', 'آج سے', 'ہمیشہ کے لیے', 'مستقل طور پر', 'من الآن فصاعد', 'من الآن', 'بشكل دائم', 'بصفة دائمة', 'المحادثات القادمة', 'از این پس', 'از این به بعد', 'از حالا', 'برای همیشه', 'به طور دائم', 'گفتگوهای آینده', 'आगे से', 'अब से', 'हमेशा के लिए', 'स्थायी रूप से', 'सभी भविष्य', 'এখন থেকে', 'আজ থেকে', 'স্থায়ীভাবে', 'ভবিষ্যৎ কথোপকথন', 'இனிமேல்', 'நிரந்தரமாக', '今後', 'これから', '以後', '恒久', '今后', '以后', '从现在起', '从今天起', '长期有效', '永久', '앞으로', '지금부터', '영구적으로', 'ต่อไปนี้', 'ตั้งแต่นี้', 'อย่างถาวร',),
 }  # fmt: skip
+# "For ever" in a row's opening label ("Remember this forever:", "Husk dette for alltid:",
+# "ずっと覚えておくこと："): with STANDING_LASTING, what makes the label ask its reader to keep a rule.
+STANDING_FOREVER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("forever", "for ever", "always", "for all time"),
+    "de": ("immer", r"f[üu]r alle zeit"),
+    "fr/es/pt/it": ("pour toujours", "[àa] jamais", "para siempre", "para sempre", "per sempre"),
+    "nl/da/no/sv": ("voor altijd", "for altid", "for alltid", "f[öo]r alltid"),
+    "pl/cs/sk/lt/lv": ("na zawsze", "nav[žz]dy", "visam laikui", "visiems laikams", "uz visiem laikiem"),
+    "tr/fi/hu/ro/el": ("sonsuza (?:dek|kadar)", "ikuisesti", "[öo]r[öo]kre", "pentru totdeauna", "pentru (?:tot)?deauna", "για πάντα"),
+    "unspaced": ("ずっと", "永遠に", "永久に", "永远", "永遠", "영원히", "ตลอดไป", "לתמיד", "לנצח", "للأبد", "إلى الأبد", "চিরকাল", "চিরদিন",
+                 "என்றென்றும்", "எப்போதும்", "ለዘላለም", "हमेशा"),
+}  # fmt: skip
+# ... and the label's ask to keep it (remember, keep, note, save): "Permanent fix: if the build
+# fails, add the flag" is a label with a lasting word that asks nobody to keep anything.
+STANDING_KEEP_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"remember\w*", "keep", "note", "save", "store", r"memori[sz]e", "bear in mind"),
+    "de": (r"merk\w*", r"festhalt\w*", r"festzuhalten", r"behalt\w*", r"speicher\w*", r"notier\w*", "denk daran", "vergiss nicht"),
+    "fr": ("retiens", "retenez", "retenir", "garde", "gardez", "souviens-toi", "souvenez-vous", r"m[ée]moris\w*", "note", "notez"),
+    "es/pt/ca": (r"recuerd\w*", r"record\w*", r"guard\w*", r"memoriz\w*", r"anot\w*", r"lembr\w*", r"grav\w*"),
+    "it": (r"ricord\w*", "tieni a mente", r"memorizz\w*", r"annot\w*", r"conserv\w*"),
+    "nl": (r"onthoud\w*", r"bewaar\w*", "houd in gedachten", "vergeet niet"),
+    "da/no/sv": ("husk", "husk på", "behold", "lagre", "gem", "kom ihåg", "spara", "behåll", "kom i hu"),
+    "pl/cs/sk": (r"zapami[ęe]taj\w*", r"pami[ęe]taj\w*", r"zachowaj\w*", r"zapamatuj\w*", r"pamatuj\w*", r"zapam[äa]taj\w*",
+                 r"pam[äa]taj\w*", r"ulo[žz]\w*"),
+    "ru/uk/bg": (r"запомн\w*", "помни", r"сохрани\w*", r"запам'ята\w*", r"пам'ята\w*", r"збереж\w*", r"запомнете"),
+    "tr/fi/hu/ro/el/lt": (r"hat[ıi]rla\w*", "unutma", r"kaydet\w*", "akl[ıi]nda tut", r"muista\w*", r"tallenna\w*", r"jegyezd\w*",
+                          r"eml[ée]kezz\w*", r"ne felejtsd\w*", r"[țţt]ine minte", r"aminte[șş]te\w*", r"re[țţt]ine\w*", r"θυμήσου",
+                          r"κράτα", r"[įi]simink\w*", r"atsimink\w*", r"i[šs]saugok\w*"),
+    "sw/tl/id/ms/vi": (r"hifadhi\w*", r"kumbuka\w*", "tandaan", r"alalahanin", "ingat", "ingatlah", "simpan", "catat", "ghi nhớ", "nhớ",
+                       "lưu"),
+    "unspaced": ("تذكر", "احفظ", "به خاطر بسپار", "یادت باشد", "ذخیره", "याद रख", "सहेज", "মনে রাখ", "সংরক্ষণ", "நினைவில்", "சேமி",
+                 "覚え", "記憶", "保存", "记住", "牢记", "記住", "기억", "저장", "จำ", "บันทึก", "זכור", "שמור", "አስታውስ", "ያዝ"),
+}  # fmt: skip
 # Only the scope, "every answer", "in jeder Antwort": a description of a bot as often as a rule, so a
 # rule only with a rule's signal (a decision, a duty, a label before it).
 STANDING_SCOPE_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -1425,7 +1458,7 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
               r"(?:me)?nambah\w*", r"tambah\w*", r"akhiri\w*"),
     "tl": (r"\w*rekomenda\w*", r"\w*banggit\w*", r"\w*alok\w*", r"sabihin\w*", r"sagot\w* na", r"kumpirm\w*", r"aprub\w*",
            r"i-refund", r"\w*dagdag\w*", r"\w*tatapos\w*", r"tapusin"),
-    "sw": (r"\w*pendekez\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
+    "sw": (r"\w*pendekez\w*", r"\w*shauri\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
            r"\w*rejesh\w*", r"\w*ongez\w*", r"\w*maliz\w*", r"\w*toa ofa"),
     "el": (r"πρότειν\w*", r"προτείν\w*", r"συνιστ\w*", r"ανέφερ\w*", r"αναφέρ\w*", r"προσφέρ\w*", "πες", r"λέ\w* ότι",
            r"επιβεβαί\w*", r"εγκρίν\w*", r"επιστροφή χρημάτων", r"πρόσθε\w*", r"προσθέ\w*"),
@@ -1511,6 +1544,8 @@ STANDING_CAN = _by_language(STANDING_CAN_BY_LANGUAGE)
 STANDING_IF = _by_language(STANDING_IF_BY_LANGUAGE)
 STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
 STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)
+STANDING_FOREVER = _by_language(STANDING_FOREVER_BY_LANGUAGE)
+STANDING_KEEP = _by_language(STANDING_KEEP_BY_LANGUAGE)
 # The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
 # automated replies (not "agent" or a bare "model": a support agent, a pricing model).
 STANDING_READER = rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"

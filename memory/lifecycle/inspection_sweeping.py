@@ -293,7 +293,8 @@ SWEEP_GATE = frozenset(
         # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
         "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
         "pengesahan", "log audit", "jejak audit", "auditní", "aprovaci", "autoritzaci", "validaci",
-        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "dvoufázov",
+        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "schvaľ", "overeni",
+        "dvoufázov",
         "підтвердженн", "погодженн", "перевірк", "верифікаці", "двофакторн", "автентифікаці", "аудит",
         "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই", "ওটিপি", "নিরীক্ষা", "ஒப்புதல்",
         "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت", "امضای دوم", "godkjenn",
@@ -471,7 +472,7 @@ _MACHINE = cue_pattern(
     r"nástroj\w*|інструмент\w*|инструмент\w*|mfumo|pembantu maya|automati\w*|автоматизован\w*|systeem\w*|"
     r"narzędzi\w*|araç\w*|hệ thống|công cụ|verktyg\w*|verktøy\w*|εργαλεί\w*|σύστημα\w*|robô\w*|rendszer\w*|"
     r"eszköz\w*|järjestelmä\w*|työkalu\w*|\w*botti\w*)\b|מערכת|בוט|רובוט|سسٹم|بوٹ|ٹول|"
-    r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
+    r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|உதவியாளர்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
     r"システム|ツール|系统|工具|시스템|도구|نظام|ระบบ"
 )
 # in the next sentence only the machine itself counts ("... no longer required. The support bot
