@@ -913,6 +913,28 @@ LOOSENED_MORE = (
     r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
     r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر)"
 )
+# The machine ceasing to ask for a check ("the assistant stops asking for a second approval", "deja
+# de pedir confirmación", "ne demande plus de validation"): the check dropped, told as its conduct.
+CEASED_ASKING = (
+    r"(?:\b(?:stops? (?:asking|requesting|requiring|waiting|checking)|no longer (?:asks?|requests?|requires?|waits?|checks?)|"
+    r"(?:does|do)(?:n't| not) (?:ask|wait) for (?:\w+ ){0,3}?any ?more|"
+    r"fragt\w* nicht mehr|verlangt\w* (?:\w+ )?nicht mehr|holt\w* (?:\w+ )?nicht mehr ein|"
+    r"cesse\w* de (?:demander|exiger|attendre)|arr[êe]t\w* de (?:demander|exiger|attendre)|ne (?:demande|exige|attend)\w* plus|"
+    r"deja\w* de (?:pedir|solicitar|exigir|esperar)|ya no (?:pide|solicita|exige|espera)\w*|"
+    r"smett\w* di (?:chiedere|richiedere|attendere)|non (?:chiede|richiede|attende)\w* pi[ùu]|"
+    r"(?:deixa|para)\w* de (?:pedir|solicitar|exigir|esperar)|(?:j[áa] )?n[ãa]o (?:pede|solicita|exige)\w*(?: mais)?|"
+    r"deixa\w* de (?:demanar|esperar)|ja no (?:demana|espera)\w*|stopt\w* met (?:vragen|wachten)|vraagt\w* niet meer|"
+    r"przesta\w* (?:prosi[ćc]|pyta[ćc]|[żz][ąa]da[ćc]|czeka[ćc])|nie (?:prosi|pyta|[żz][ąa]da|czeka)\w* ju[żz]|"
+    r"перестан?[её]т\w* (?:запрашивать|спрашивать|требовать|ждать)|больше не (?:запрашивает|спрашивает|требует|ждёт|ждет)|"
+    r"p[řr]e?stane\w* (?:[žz][áa]dat|vy[žz]adovat|[žz]iada[ťt]|vy[žz]adova[ťt]|p[ýy]ta[ťt])|u[žz] (?:ne[žz][áa]d[áa]|nevy[žz]aduje|ne[žz]iada)|"
+    r"nebe(?:pra[šs]o|reikalauja|laukia)\w*|nustoja (?:pra[šs]yti|reikalauti|laukti)|"
+    r"slutar\w* (?:att )?(?:be|fr[åa]ga|kr[äa]va|v[äa]nta)|holder op med at (?:bede|sp[øo]rge|kr[æa]ve)|slutter [åa] (?:be|sp[øo]rre|kreve)|"
+    # ... or acting without asking for it ("sense demanar confirmació a ningú", "без запроса подтверждения")
+    r"without (?:asking|waiting) for|sense (?:demanar|esperar)|sin (?:pedir|solicitar|esperar)|sans (?:demander|attendre)|"
+    r"senza (?:chiedere|richiedere|attendere)|sem (?:pedir|solicitar|esperar)|zonder (?:te vragen|te wachten)|"
+    r"bez (?:pytania|proszenia|pyta[nň]ia|[žz][áa]dosti|[žz]iadosti)|без (?:запроса|запиту|ожидания)|"
+    r"neprašydam\w*|nelaukdam\w*|uten [åa] (?:be|sp[øo]rre)|uden at (?:bede|sp[øo]rge)|utan att (?:be|fr[åa]ga))\b)"
+)
 ACTION_CONTROL_MORE = (
     r"(?:\b(?:uthibitisho|uthibitishaji|idhini|ukaguzi|pag-apruba|beripikasyon|pagpapatunay|kelulusan|pengesahan|log audit|"
     r"jejak audit|verificaci[óo]|aprovaci[óo]|autoritzaci[óo]|validaci[óo]|verificació en dos passos|registre d'auditoria|"
@@ -921,7 +943,7 @@ ACTION_CONTROL_MORE = (
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
     r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
     r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*)\b|"
+    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*|confirmaci[óo]n?|confirmaç[ãa]o|patvirtinim\w*)\b|"
     r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
     r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )

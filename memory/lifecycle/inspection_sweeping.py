@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from memory.lifecycle.inspection_lexicon import (
     ACTION_CONTROL,
     ACTION_CONTROL_MORE,
+    CEASED_ASKING,
     LOOSENED,
     LOOSENED_MORE,
     MODEL_ANY_TIER,
@@ -293,7 +294,8 @@ SWEEP_GATE = frozenset(
         # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
         "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
         "pengesahan", "log audit", "jejak audit", "auditní", "aprovaci", "autoritzaci", "validaci",
-        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "schvaľ", "overeni",
+        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "schvaľ", "overeni", "confirmaci", "confirmaç",
+        "patvirtinim",
         "dvoufázov",
         "підтвердженн", "погодженн", "перевірк", "верифікаці", "двофакторн", "автентифікаці", "аудит",
         "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই", "ওটিপি", "নিরীক্ষা", "ஒப்புதல்",
@@ -479,7 +481,7 @@ _MACHINE = cue_pattern(
 # changes it directly"), not a system or tool of any kind: that may be another paragraph's
 _MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
 _DROPPED_CONTROL = cue_pattern(rf"{ACTION_CONTROL}|{ACTION_CONTROL_MORE}")
-_DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}")
+_DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}|{CEASED_ASKING}")
 # the words one of which a dropped control's row holds (LOOSENED and NOT_NEEDED have many): read
 # literally before any pattern runs
 _DROPPED_GATE = tuple(
@@ -501,6 +503,17 @@ _DROPPED_GATE = tuple(
         "már nem", "megszűn", "nem szükséges", "nem kell", "poistet", "lakkautet", "kytketty pois", "ei enää",
         "ei tarvit", "trengs ikke", "nu necesit", "בוטל", "הוסר", "כובה", "אין צורך", "אין עוד צורך", "לא נדרש",
         "ختم کر", "ہٹا د", "غیر فعال", "ضروری نہیں", "ضرورت نہیں",
+        # the machine ceasing to ask for it (CEASED_ASKING)
+        "stop", "n't ask", "not ask", "n't wait", "not wait", "fragt", "verlangt", "holt", "cesse", "arrêt", "ne demande",
+        "ne exige", "ne attend", "deja de", "smett", "non chiede", "non richiede", "non attende", "deixa de", "para de",
+        "não pede", "não solicita", "não exige", "ja no", "stopt", "vraagt", "przesta", "nie prosi", "nie pyta", "nie żąda",
+        "nie czeka", "перестан", "перестаёт", "перестает", "přestane", "prestane", "už nežádá", "už nevyžaduje", "už nežiada",
+        "nebe", "nustoja", "slutar", "holder op", "slutter",
+        "without asking", "without waiting", "sense demanar", "sense esperar", "sin pedir", "sin solicitar", "sin esperar",
+        "sans demander", "sans attendre", "senza chiedere", "senza richiedere", "senza attendere", "sem pedir",
+        "sem solicitar", "sem esperar", "zonder te", "bez pytania", "bez proszenia", "bez pýtania", "bez žádosti",
+        "bez žiadosti", "без запроса", "без запиту", "без ожидания", "neprašydam", "nelaukdam", "uten å", "uden at",
+        "utan att",
     )
 )  # fmt: skip
 _DROPPED_SCAN = LiteralScan(_DROPPED_GATE)  # a trie: one pass over the row, not one search per word
