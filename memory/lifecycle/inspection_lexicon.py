@@ -1302,6 +1302,38 @@ STANDING_KEEP_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "unspaced": ("تذكر", "احفظ", "به خاطر بسپار", "یادت باشد", "ذخیره", "याद रख", "सहेज", "মনে রাখ", "সংরক্ষণ", "நினைவில்", "சேமி",
                  "覚え", "記憶", "保存", "记住", "牢记", "記住", "기억", "저장", "จำ", "บันทึก", "זכור", "שמור", "አስታውስ", "ያዝ"),
 }  # fmt: skip
+# A password that sets a rule off: the word or phrase someone in the conversation says, named beside
+# the quoted password ('the word "sunflower"', „žodį „saulėgrąža“", "‹ሰማያዊ በር› የሚል ቃል") ...
+STANDING_PASSWORD_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("word", r"(?:pass|code|key|magic|secret) ?(?:word|phrase)", "phrase", "password", "code"),
+    "de": (r"(?:code|kenn|stich|pass|zauber)?wort\w*", r"(?:satz|phrase)"),
+    "fr/es/pt/it/ca": ("mot", "mot de passe", "phrase", "palabra", "frase", r"clave", "palavra", "parola", "paraula", "contrase[ñn]a", "senha"),
+    "nl/da/no/sv": ("woord", "wachtwoord", r"ord(?:et)?", "kodeord", r"l[öo]senord(?:et)?", r"fras\w*"),
+    "pl/cs/sk/lt/lv": (r"s[łl]ow\w*", r"has[łl]\w*", r"fraz\w*", r"slov\w*", r"hesl\w*", r"[žz]od[įi]\w*", r"slapta[žz]od\w*", r"v[āa]rd\w*"),
+    "ru/uk/bg": (r"слов\w*", r"фраз\w*", r"парол\w*", r"кодов\w* слов\w*"),
+    "tr/fi/hu/ro/el": (r"kelime\w*", r"s[öo]zc[üu]\w*", "parola", r"[şs]ifre\w*", r"sana\w*", r"sz[óa]\w*", r"kifejez[ée]s\w*", r"cuv[âa]nt\w*",
+                       r"λέξη", r"φράση"),
+    "vi/id/ms/tl/sw": ("từ", "cụm từ", "mật khẩu", "kata", "frasa", "kata sandi", "salita", "neno", "maneno"),
+    "unspaced": ("كلمة", "عبارة", "کلمه", "عبارت", "رمز", "शब्द", "কোড", "শব্দ", "சொல்", "வார்த்தை", "言葉", "合言葉", "キーワード",
+                 "暗号", "口令", "关键词", "단어", "문구", "암호", "คำว่า", "מילה", "ביטוי", "ቃል"),
+}  # fmt: skip
+# ... and the rule lasting from then on: what turns a keyword reply ("if the customer types 'agent',
+# the bot hands over") into a switch ("..., the assistant from then on lets them see ...").
+STANDING_FROM_THEN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("from then on", "from that point on", "from that moment on", "thereafter", "from then", "after that", "henceforth"),
+    "de": ("ab dann", "von da an", "ab diesem zeitpunkt", "danach", "fortan", "ab da"),
+    "fr/es/pt/it/ca": ("d[èe]s lors", "[àa] partir de l[àa]", "a partir de entonces", "desde entonces", "a partir da[íi]", "desde ent[ãa]o",
+                       "da quel momento", "da allora", "a partir d'aleshores", "des d'aleshores"),
+    "nl/da/no/sv": ("vanaf dan", "vanaf dat moment", "daarna", "fra da af", "fra da av", "derefter", "deretter", "d[äa]refter", "fr[åa]n och med d[åa]"),
+    "pl/cs/sk/lt": ("od tej chwili", "od tego momentu", "odt[ąa]d", "od t[ée] chv[íi]le", "od tej chv[íi]le", "odvtedy", "od té doby", "nuo tada",
+                    "nuo tol", "nuo to momento", "po to"),
+    "ru/uk": ("с этого момента", "после этого", "с тех пор", "з цього моменту", "після цього", "відтоді"),
+    "tr/fi/hu/ro/el": ("o andan itibaren", "ondan sonra", "siit l[äa]htien", "sen j[äa]lkeen", "att[óo]l kezdve", "onnant[óo]l", "de atunci",
+                       "din acel moment", "από εκεί και πέρα", "από τότε"),
+    "vi/id/ms/tl/sw": ("từ đó", "sau đó", "sejak itu", "setelah itu", "selepas itu", "mula noon", "pagkatapos noon", "baada ya hapo", "tangu hapo"),
+    "unspaced": ("ከዚያ በኋላ", "ከዚያን ጊዜ", "بعد ذلك", "من ذلك الحين", "از آن پس", "از آن به بعد", "उसके बाद", "तब से", "এরপর", "তারপর থেকে",
+                 "அதன் பிறகு", "அன்று முதல்", "それ以降", "以降", "以後", "此后", "之后", "从此", "그 후", "이후", "그때부터", "หลังจากนั้น", "מאז", "מאותו רגע"),
+}  # fmt: skip
 # Only the scope, "every answer", "in jeder Antwort": a description of a bot as often as a rule, so a
 # rule only with a rule's signal (a decision, a duty, a label before it).
 STANDING_SCOPE_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -1568,6 +1600,8 @@ STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
 STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)
 STANDING_FOREVER = _by_language(STANDING_FOREVER_BY_LANGUAGE)
 STANDING_KEEP = _by_language(STANDING_KEEP_BY_LANGUAGE)
+STANDING_PASSWORD = _by_language(STANDING_PASSWORD_BY_LANGUAGE)
+STANDING_FROM_THEN = _by_language(STANDING_FROM_THEN_BY_LANGUAGE)
 # The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
 # automated replies (not "agent" or a bare "model": a support agent, a pricing model).
 STANDING_READER = rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"

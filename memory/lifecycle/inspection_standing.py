@@ -28,9 +28,11 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_CAN,
     STANDING_DECIDED,
     STANDING_FOREVER,
+    STANDING_FROM_THEN,
     STANDING_IF,
     STANDING_KEEP,
     STANDING_LASTING,
+    STANDING_PASSWORD,
     STANDING_PAST,
     STANDING_READER,
     STANDING_SCOPE,
@@ -286,12 +288,48 @@ def _kept_label_rule(norm: str) -> tuple[str, int] | None:
     return why, 0
 
 
+# A rule a password switches on: someone says a quoted word ('if the user types the word
+# "sunflower"', „Jeigu vartotojas paminės žodį „saulėgrąža“"), and in the clause after it the machine
+# reader, from then on, acts otherwise. A keyword reply ("if the customer types 'agent', the bot hands
+# over to a person") lasts no longer than its answer: without "from then on" it is passed over.
+_QUOTED = re.compile(r"[«“\"'„‹「『][^«»“”\"„‹›「」『』\n]{1,40}[»”\"'“›」』]")
+_PASSWORD_RE = cue_pattern(STANDING_PASSWORD)
+_FROM_THEN_RE = cue_pattern(STANDING_FROM_THEN)
+_CLAUSE_MARK = re.compile(r"[,،，、፣:：;]")
+# the Amharic assistant (ረዳት, the assistant ረዳቱ), for this check only
+_AMHARIC_ASSISTANT = re.compile("ረዳ[ትቱቷቶቹ]")
+_PASSWORD_REACH = 25  # characters between the password and the noun that names it a word
+_SUBJECT_REACH = 40  # characters between the clause's opening and its machine subject
+_FROM_THEN_REACH = 80
+
+
+def _password_rule(sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """A rule for the machine reader that a quoted password switches on for good."""
+    for sentence in sentences:
+        text = sentence[0]
+        for quoted in _QUOTED.finditer(text):
+            lo, hi = max(0, quoted.start() - _PASSWORD_REACH), quoted.end() + _PASSWORD_REACH
+            mark = _PASSWORD_RE.search(text, lo, hi) and _CLAUSE_MARK.search(text, quoted.end())
+            if not mark:
+                continue
+            rest = text[mark.end() :]
+            reader = _READER_RE.search(rest, 0, _SUBJECT_REACH) or _AMHARIC_ASSISTANT.search(
+                rest, 0, _SUBJECT_REACH
+            )
+            since = reader and _FROM_THEN_RE.search(rest, 0, _FROM_THEN_REACH)
+            if since:
+                why = f"a rule for the reader ('{reader[0]}') switched on by a password {quoted[0]}"
+                why += f": '{since[0]}'"
+                return why, sentence.start()
+    return None
+
+
 def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     lays a lasting or triggered rule on the machine reader; None when it does not."""
     if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
         # no machine reader named: most rows stop here, the most at the literal scan
-        return _kept_label_rule(norm)
+        return _kept_label_rule(norm) or (_password_rule(sentences) if "ረዳ" in norm else None)
     for text, at in _clauses(sentences):
         reader = _machine_reader(text)
         if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
@@ -314,4 +352,4 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         named, reached, done = reader[0].strip(), reach[0].strip(), act[0].strip()
         why = f"a rule for the reader ('{named}'); {kind}: '{reached}'; act: '{done}'"
         return why, at
-    return None
+    return _password_rule(sentences)
