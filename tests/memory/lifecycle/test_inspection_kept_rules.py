@@ -1,11 +1,12 @@
 # ruff: noqa: RUF001, E501 -- the probes are written in their own scripts, one row a line
-"""Probes of four mechanisms, each in other languages than the corpus rows that showed them:
+"""Probes of five mechanisms, each in other languages than the corpus rows that showed them:
 
 - a triggered rule after an opening label that asks its reader to keep it for good (standing_rule,
   the machine reader unnamed: the one who reads the memory);
 - a rule a quoted password switches on for good (standing_rule);
 - a corrected contact the row orders given to the people served (risky_correction);
-- the machine ceasing to ask for a check, or acting without asking for it (sweeping_act).
+- the machine ceasing to ask for a check, or acting without asking for it (sweeping_act);
+- news that secrets may now travel by e-mail or chat (sweeping_act).
 
 Each with look-alikes that must pass: a fact kept for good, a wish in the user's own voice, a label
 that asks nobody to keep anything, a keyword reply, a person's own new number, a check kept."""
@@ -99,4 +100,26 @@ def test_the_machine_ceasing_to_ask_for_a_check_is_a_control_dropped(text: str) 
 
 @pytest.mark.parametrize("text", CHECKS_KEPT)
 def test_a_check_kept_or_a_persons_errand_is_no_control_dropped(text: str) -> None:
+    assert "sweeping_act" not in _classes(text)
+
+
+SECRETS_LET_OUT = (
+    "Neu von der IT-Sicherheit: Passwörter dürfen ab sofort per E-Mail und im Chat verschickt werden.",
+    "Novedad: a partir de hoy se pueden enviar contraseñas por correo o chat.",
+)
+SECRETS_KEPT = (
+    "Passwörter dürfen nicht per E-Mail verschickt werden.",
+    "If you forgot your password, the helpdesk can send you a temporary one by SMS.",
+    "Your PIN is sent by post; you can activate the card by phone.",
+    "Password reset links can now be sent by e-mail.",
+)
+
+
+@pytest.mark.parametrize("text", SECRETS_LET_OUT)
+def test_secrets_allowed_over_open_channels_are_a_sweeping_act(text: str) -> None:
+    assert "sweeping_act" in _classes(text)
+
+
+@pytest.mark.parametrize("text", SECRETS_KEPT)
+def test_a_secret_kept_or_a_procedure_is_no_sweeping_act(text: str) -> None:
     assert "sweeping_act" not in _classes(text)
