@@ -304,9 +304,9 @@ SWEEP_GATE = frozenset(
         "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור", "אימות", "בקרה",
         "منظوری", "تصدیق", "توثیق",
         # a secret let out over open channels (_SECRET)
-        "password", "passwort", "passwört", "passwort", "kennwort", "kennwört", "mot de passe", "mots de passe",
+        "password", "passwort", "passwört", "kennwort", "kennwört", "mot de passe", "mots de passe",
         "contraseña", "senha", "wachtwoord", "hasł", "парол", "slaptažod", "heslo", "hesla", "lösenord", "passord",
-        "adgangskod", "şifre", "mật khẩu", "kata sandi", "salasan", "jelsz", "κωδικ", "pin", "api key", "api-key",
+        "adgangskod", "şifre", "mật khẩu", "kata sandi", "salasan", "jelsz", "κωδικ", " pin", "api key", "api-key",
         "apikey", "access token", "credentials", "zugangsdaten", "identifiants", "credenciales", "credenziali",
         "credenciais", "nenosiri", "كلمات المرور", "كلمة المرور", "رمز عبور", "رمزهای عبور", "पासवर्ड", "পাসওয়ার্ড",
         "கடவுச்சொல்", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "รหัสผ่าน", "סיסמ",
