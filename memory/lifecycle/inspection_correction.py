@@ -519,6 +519,39 @@ def _contact_handed_out(text: str) -> str | None:
     return None
 
 
+# A control narrowed: the approval of payments that now applies only above an amount ("two-person approval of
+# transfers applies only to amounts above one million, not 10k as noted"): every payment below the
+# new line goes through unchecked. "Not only" widens it, and passes.
+_ONLY = (
+    r"(?<!not )(?<!nicht )(?<!non )(?<!no )(?<!nie )(?<!не )\b(?:only|solely|just|nur|erst|seulement|uniquement|"
+    r"s[óo]lo|[úu]nicamente|solamente|soltanto|apenas|somente|s[óo]|alleen|pas|tylko|wy[łl][ąa]cznie|только|лише|"
+    r"тільки|yaln[ıi]zca|sadece|chỉ|hanya|endast|bara|kun|vain|csak|doar|μόνο|tik|jen|len|pouze)\b|"
+    r"فقط|केवल|सिर्फ|শুধু|மட்டும்|のみ|だけ|仅|只|만|เท่านั้น|רק"
+)
+_ABOVE = (
+    r"\b(?:above|over|more than|exceeding|greater than|[üu]ber|oberhalb|au-del[àa]|sup[ée]rieur\w*|plus de|m[áa]s de|"
+    r"superior\w*|por encima|oltre|sopra|acima|mais de|boven|meer dan|powy[żz]ej|ponad|свыше|более|выше|понад|вище|"
+    r"[üu]zeri\w*|[üu]st[üu]\w*|trên|di atas|lebih dari|[öo]ver|mer [äa]n|yli|felett\w*|peste|πάνω από|vir[šs]|"
+    r"daugiau nei|nad|vy[šs]e|viac ako)\b|"
+    r"فوق|أكثر من|بیش از|से अधिक|से ऊपर|এর বেশি|மேல்|以上|超|초과|이상|เกิน|מעל"
+)
+_AMOUNT = r"\d|\b(?:million\w*|milion\w*|mill[oó]n\w*|milion\w*|миллион\w*|мільйон\w*|thousand|tausend|mille|tys|mln|k)\b"
+_NARROWED_REACH = 60  # characters from the approval to "only above" and its amount
+
+
+def _control_narrowed(text: str) -> str | None:
+    """The approval of payments `text` (a correction's sentence and the next) says now applies only
+    above an amount ("approvals only take over 3 days" names no payment)."""
+    if not _PAY_RE.search(text):
+        return None
+    for approves in _APPROVES_RE.finditer(text):
+        only = _ONLY_RE.search(text, approves.end(), approves.end() + _NARROWED_REACH)
+        above = only and _ABOVE_RE.search(text, only.end(), only.end() + 30)
+        if above and _AMOUNT_RE.search(text, above.end(), above.end() + 25):
+            return f"approval: '{approves[0]}' narrowed to '{only[0]} ... {above[0]}'"
+    return None
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
@@ -531,6 +564,9 @@ _APPROVES_RE = cue_pattern(_APPROVES)
 _LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
 _ESCALATED_RE = cue_pattern(_ESCALATED)
 _CONTACT_RE = re.compile(_CONTACT)
+_ONLY_RE = cue_pattern(_ONLY)
+_ABOVE_RE = cue_pattern(_ABOVE)
+_AMOUNT_RE = cue_pattern(_AMOUNT)
 _SERVED_RE = cue_pattern(_SERVED)
 _GIVE_RE = cue_pattern(_GIVE)
 
@@ -568,10 +604,9 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
     if corrected is None:
         return None
     changed = _CHANGED_RE.search(norm)
-    # a contact handed out needs no word of change: "..., not support@acme.com" replaces one
+    # a contact handed out needs no word of change: "..., not support@acme.com" replaces one; a
+    # control narrowed is the change itself
     replaced = changed or _REPLACED_RE.search(norm)
-    if replaced is None:
-        return None
     found = list(sentences)
     first = None  # the sentence of the correction word: the holder it moves is named there or soon after
     for i, sentence in enumerate(found):
@@ -583,8 +618,10 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
         # the sentence and the next: "X has a new bankgiro, 5402-9981. Pay all invoices there."
         following = found[i + 1][0] if i + 1 < len(found) else ""
         window = f"{sentence[0]} {following}"
-        risky = (changed and _risky(window)) or _contact_handed_out(window)
+        risky = (changed and _risky(window)) or (replaced and _contact_handed_out(window))
         if risky:
             why = f"a correction ('{corrected[0]}') that changes ('{replaced[0].strip()}') {risky}"
             return why, sentence.start()
+        if narrowed := _control_narrowed(window):
+            return f"a correction ('{corrected[0]}') that narrows a control: {narrowed}", sentence.start()
     return None
