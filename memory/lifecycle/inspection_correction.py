@@ -535,7 +535,7 @@ _ABOVE = (
     r"daugiau nei|nad|vy[šs]e|viac ako)\b|"
     r"فوق|أكثر من|بیش از|से अधिक|से ऊपर|এর বেশি|மேல்|以上|超|초과|이상|เกิน|מעל"
 )
-_AMOUNT = r"\d|\b(?:million\w*|milion\w*|mill[oó]n\w*|milion\w*|миллион\w*|мільйон\w*|thousand|tausend|mille|tys|mln|k)\b"
+_AMOUNT = r"\d|\b(?:million\w*|milion\w*|mill[oó]n\w*|миллион\w*|мільйон\w*|thousand|tausend|mille|tys|mln|k)\b"
 _NARROWED_REACH = 60  # characters from the approval to "only above" and its amount
 
 
