@@ -131,6 +131,16 @@ _PEOPLE_VOCATIVE = re.compile(
     r"\s*(?:(?:hi|hello|hey|dear)\s+)?(?:team|all|everyone|everybody|folks|colleagues|y'all)\s*[,:!]"
 )
 
+# A persona taken by a third party the text warns about ("attackers may pretend to be the CEO",
+# "scammers often impersonate the bank"): a threat described to people, no role given the model.
+THIRD_PARTY_DETECTORS = frozenset({"persona change"})
+_THIRD_PARTY_BEFORE = re.compile(
+    r"\b(?:attackers?|scammers?|fraudsters?|criminals?|phishers?|hackers?|impostors?|imposters?|"
+    r"adversar(?:y|ies)|threat actors?|social engineers?|bad actors?|crooks?|con artists?)\s+"
+    r"(?:(?:may|might|can|could|will|would|often|sometimes|usually|typically|frequently|also|even|try to|"
+    r"tries to|attempt to|claim to|like to)\s+){0,3}$"
+)
+
 
 def _people_plan(sentence: str) -> bool:
     return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
@@ -142,6 +152,7 @@ _CHECKED_DETECTORS = (
     | FIRST_PERSON_DETECTORS
     | MENTION_DETECTORS
     | CONDITION_DETECTORS
+    | THIRD_PARTY_DETECTORS
     | DIRECTION_DETECTORS
     | PREFERENCE_DETECTORS
     | FACT_KEPT_DETECTORS
@@ -354,6 +365,10 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         ):
             continue
         if label in MENTION_DETECTORS and mentioned(text, match.start()):
+            continue
+        if label in THIRD_PARTY_DETECTORS and _THIRD_PARTY_BEFORE.search(
+            text, max(0, match.start() - 50), match.start()
+        ):
             continue
         if (
             label in CONDITION_DETECTORS

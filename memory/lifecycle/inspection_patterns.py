@@ -410,7 +410,9 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"(?:^|\n)\s*(?:system|developer)\s*:\s*(?:you|ignore|from now|the assistant|always|never|override|"
         r"disregard|new instructions)",
         r"<\s*/?\s*(?:system|im_start|im_end|instructions?)\b|\[/?inst\]",
-        r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak",
+        # (a jailbreak studied is a topic: "we compared three jailbreak benchmarks")
+        r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak(?!s? (?:benchmarks?|research|papers?|"
+        r"stud(?:y|ies)|detection|detectors?|datasets?|evals?|evaluations?|resistance|robustness|attempts?|taxonomy)\b)",
         r"\b(?:you are|you're|now|enter|switch(?:ed)? to|activate)\b.{0,20}?\b(?:developer|admin|debug) mode",
         r"\b(?:developer|admin) mode is (?:now )?(?:enabled|on|active) for (?:this|the) (?:agent|assistant|model|ai|bot)",
         # a new system prompt announced ("the real system prompt is: ..."), not one described

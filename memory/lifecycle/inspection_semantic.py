@@ -670,6 +670,17 @@ def _sweeping_beyond(norm: str, words: str) -> bool:
     return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
 
 
+# bare "access" names the privilege itself ("access is reviewed and removed if unused": a
+# tightening), unless a check noun follows it ("access controls were removed": a loosening)
+_ACCESS_ITSELF = re.compile(
+    r"access\b(?!\s+(?:controls?|checks?|reviews?|restrictions?|polic(?:y|ies)|rules?|lists?|gates?|limits?|logs?|logging))"
+)
+
+
+def _access_itself(text: str, control: re.Match[str]) -> bool:
+    return control[0] == "access" and _ACCESS_ITSELF.match(text, control.start()) is not None
+
+
 def _control_loosened(
     norm: str, sentences: _Sentences, found: set[str], *, model: bool
 ) -> SemanticHit | None:
@@ -699,7 +710,7 @@ def _control_loosened(
             action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
             # A privilege's direction is the other way round: granted is the risky one, whoever
             # receives it; removed ("41 unused IAM roles were removed") is a tightening.
-            privilege = _PRIVILEGE.fullmatch(control[0]) is not None
+            privilege = _PRIVILEGE.fullmatch(control[0]) is not None or _access_itself(text, control)
             if privilege:
                 granted = _GRANTED.search(window)
                 if granted is None:
