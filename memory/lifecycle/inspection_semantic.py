@@ -113,6 +113,7 @@ from memory.lifecycle.inspection_patterns import (
     own_preference,
     own_wish,
     text_form,
+    warned_against,
     warned_claim,
 )
 from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
@@ -834,9 +835,21 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _sentence_at(norm: str, at: int) -> str:
+    start = max(norm.rfind(mark, 0, at) for mark in ".!?;\n") + 1
+    ends = [i for i in (norm.find(mark, at) for mark in ".!?;\n") if i >= 0]
+    return norm[start : min(ends) if ends else len(norm)]
+
+
+def _used(norm: str, found: re.Match[str]) -> bool:
+    """An override or persona phrase used, not quoted as an example nor warned against ("beware of
+    chats asking you to ignore your earlier instructions")."""
+    return not mentioned(norm, found.start()) and not warned_against(_sentence_at(norm, found.start()))
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
-        found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
+        found = next((m for m in pattern.finditer(norm) if _used(norm, m)), None)
         if found:
             return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
     return None
