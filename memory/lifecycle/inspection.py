@@ -147,6 +147,34 @@ _THIRD_PARTY_BEFORE = re.compile(
 # to refuse it (see warned_against).
 WARNED_DETECTORS = frozenset({"override of earlier instructions", "earlier instructions declared void"})
 
+# A surprise kept among people ("don't tell Anna about the party, it's for her 40th"): what is
+# hidden is a celebration, kept from a person rather than from the model's audience or anyone who
+# oversees (customers, auditors), and nothing risky or of money is named besides the keeping quiet.
+CELEBRATION_DETECTORS = frozenset({"concealment"})
+_CELEBRATION = re.compile(
+    r"\b(?:surprise|party|birthday|gift|farewell|leaving (?:do|card|drinks)|cake|anniversary|baby shower|"
+    r"wedding|engagement|überraschung\w*|geburtstag\w*|geschenk\w*|abschiedsfeier|sorpresa|cumpleaños|regalo|"
+    r"fiesta|despedida|surpresa|aniversário|festa|anniversaire|cadeau|fête|compleanno|verrassing\w*|"
+    r"verjaardag\w*|feest\w*|niespodzian\w*|urodzin\w*|prezent\w*|sürpriz\w*|doğum günü|hediye\w*|"
+    r"сюрприз\w*|день рождения|подар\w*)\b|"
+    r"惊喜|生日|礼物|派对|サプライズ|誕生日|プレゼント|서프라이즈|깜짝|생일|선물"
+)
+_KEEPING_QUIET = re.compile(
+    r"\b(?:never tell|don't tell|do not tell|hide|secretly|quietly|silently|"
+    r"(?:is|it's|are|a) (?:a )?secret)\b"
+)
+_AUDIENCE_OR_MONEY = re.compile(
+    r"\b(?:users?|customers?|clients?|callers?|patients?|guests?|buyers?|auditors?|compliance|regulators?|"
+    r"security|legal|finance|accounting|management|managers?|boss|hr|investors?|board|anyone|everyone|"
+    r"discounts?|prices?|pricing|charg\w*|fees?|expens\w*|budgets?|refunds?|invoices?|costs?|payments?)\b|[$€£¥]"
+)
+
+
+def _surprise_kept(sentence: str) -> bool:
+    if _CELEBRATION.search(sentence) is None or _AUDIENCE_OR_MONEY.search(sentence):
+        return False
+    return plain_fact(_KEEPING_QUIET.sub(" ", sentence))
+
 
 def _people_plan(sentence: str) -> bool:
     return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
@@ -160,6 +188,7 @@ _CHECKED_DETECTORS = (
     | CONDITION_DETECTORS
     | THIRD_PARTY_DETECTORS
     | WARNED_DETECTORS
+    | CELEBRATION_DETECTORS
     | DIRECTION_DETECTORS
     | PREFERENCE_DETECTORS
     | FACT_KEPT_DETECTORS
@@ -388,6 +417,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         # the mark that ends the sentence before, whose checks are not this sentence's
         sentence = _sentence_around(text, at)
         if label in WARNED_DETECTORS and warned_against(sentence):
+            continue
+        if label in CELEBRATION_DETECTORS and _surprise_kept(sentence):
             continue
         if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for

@@ -90,3 +90,25 @@ def test_a_request_warned_against_is_advice(text: str) -> None:
 )
 def test_a_warning_turned_round_or_absent_is_still_held(text: str) -> None:
     assert held(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Psst, kein Wort zu Jonas über die Überraschungsparty, don't tell him, sie ist zum Geburtstag.",
+        "Don't tell Marco about the cake for his birthday; Lea picks it up at noon.",
+    ],
+)
+def test_a_surprise_kept_from_a_person_is_no_concealment(text: str) -> None:
+    assert not held(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't tell customers about the birthday discount ending; keep charging the old price.",
+        "Don't tell the auditors about the farewell party expenses booked as training.",
+    ],
+)
+def test_a_celebration_does_not_excuse_hiding_from_customers_or_overseers(text: str) -> None:
+    assert held(text)
