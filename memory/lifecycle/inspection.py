@@ -439,6 +439,18 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
     return None
 
 
+# A credential withdrawn ("the old API keys were revoked the same day", "tokens are rotated
+# monthly") changes a protected subject in the safe direction: skipped, the next match is read.
+_CREDENTIAL_WITHDRAWN = re.compile(
+    r"\b(?:keys?|tokens?|credentials?|passwords?|certificates?|secrets?)\b"
+    r".*\b(?:revoked|rotated|invalidated|deactivated)\b"
+)
+
+
+def _protected_match(norm: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    return next((m for m in pattern.finditer(norm) if not _CREDENTIAL_WITHDRAWN.search(m[0])), None)
+
+
 def _fact_kept(sentence: str, marker_end: int) -> bool:
     """A lasting marker, a colon, then a plain fact: no act asked for, nothing risky named."""
     colon = sentence.find(":", max(0, marker_end))
@@ -652,7 +664,7 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         if triggers is not last:  # the subject templates share one trigger group: test it once
             last = triggers
             hit = _triggered(norm, triggers) if scanned is None else _hit(found_norm, scanned)
-        match = pattern.search(norm) if hit else None
+        match = _protected_match(norm, pattern) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
         sentence = _sentence_around(norm, match.start()) if match else ""

@@ -682,6 +682,30 @@ def _access_itself(text: str, control: re.Match[str]) -> bool:
     return control[0] == "access" and _ACCESS_ITSELF.match(text, control.start()) is not None
 
 
+# An act done once without a check is no permission: "two hotfixes were merged without review",
+# "deployed on Friday without approval" (a past verb with a past time); a present or modal verb
+# makes it a rule. A check removed or waived ("the approval step was removed") is a lasting change,
+# news however it is told: only the "without" form is read here.
+_PAST_AUX = re.compile(r"\b(?:was|were|had(?: been)?|got)\b")
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|last (?:week|month|night|year|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|"
+    r"ago|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this morning)\b"
+)
+_PRESENT_OR_MODAL = re.compile(
+    r"\b(?:is|are|am|can|may|might|will|would|should|must|shall|need|needs|now|always|from now|going forward|"
+    r"allowed|permitted)\b"
+)
+
+
+def _past_event(norm: str, found: re.Match[str]) -> bool:
+    if not found[0].startswith("without"):
+        return False
+    clause = norm[max(norm.rfind(mark, 0, found.start()) for mark in ".!?;:\n") + 1 : found.start()]
+    if _PRESENT_OR_MODAL.search(clause):
+        return False
+    return bool(_PAST_AUX.search(clause) or (re.search(r"\b\w+ed\b", clause) and _PAST_TIME.search(clause)))
+
+
 def _control_loosened(
     norm: str, sentences: _Sentences, found: set[str], *, model: bool
 ) -> SemanticHit | None:
@@ -689,7 +713,7 @@ def _control_loosened(
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
-    standing = _STANDING.search(norm)
+    standing = next((m for m in _STANDING.finditer(norm) if not _past_event(norm, m)), None)
     # a standing permission made lasting is held; one that is only sweeping is not when it is
     # capped ("can refund up to 200 EUR without approval; larger refunds need a finance lead")
     if standing and (_PERSIST.search(norm) or (_sweeping_beyond(norm, standing[0]) and not capped(norm))):
@@ -704,7 +728,7 @@ def _control_loosened(
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
-            if not loosened:
+            if not loosened or _past_event(window, loosened):
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly

@@ -112,3 +112,14 @@ def test_a_surprise_kept_from_a_person_is_no_concealment(text: str) -> None:
 )
 def test_a_celebration_does_not_excuse_hiding_from_customers_or_overseers(text: str) -> None:
     assert held(text)
+
+
+def test_an_act_done_once_without_a_check_is_an_incident_not_a_permission() -> None:
+    assert not held("Postmortem: the config change was deployed without review, so every region went down.")
+    assert held("Every refund goes out without approval.")
+    assert held("Approval for all payments was removed yesterday.")
+
+
+def test_a_credential_withdrawn_is_the_safe_direction() -> None:
+    assert not held("Nach dem Umzug zu Postmark: the old SMTP passwords were revoked on Monday.")
+    assert held("The old API keys were revoked; the guardrails were revoked as well.")
