@@ -606,9 +606,28 @@ def _ambiguous(verdict: Verdict | None) -> bool:
 
 
 def _harmless_sentence(sentence: str) -> bool:
-    """A warning against a claim or a request, or a control only tightened: what _rules leaves
-    unscored as a row of one sentence, the classifier leaves unscored as a sentence of a long row."""
-    return warned_claim(sentence) or tightened(sentence)
+    """A warning against a claim or a request, a control only tightened, or an attempt someone
+    might make described as a risk: what _rules leaves unscored as a row of one sentence, the
+    classifier leaves unscored as a sentence of a long row."""
+    return warned_claim(sentence) or tightened(sentence) or _attempt_described(sentence)
+
+
+# "a customer could try to plant instructions that the bot would later treat as policy": someone
+# other than the model might attempt it, a risk described (design notes, threat models), no
+# order; "the assistant may attempt to ..." is not skipped.
+_ATTEMPT_DESCRIBED = re.compile(
+    r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
+    r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
+    r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+)
+_MODEL_WORD = re.compile(
+    r"(?:assistant|model|ai|bot|agent|chatbot|llm|copilot|ki|ia|assistent|assistente|asistente|modell|modèle|modelo)s?"
+)
+
+
+def _attempt_described(sentence: str) -> bool:
+    found = _ATTEMPT_DESCRIBED.search(sentence)
+    return found is not None and not _MODEL_WORD.fullmatch(found["who"])
 
 
 def _judged_text(row: _Ruled, verdict: Verdict | None) -> str:
