@@ -599,7 +599,7 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
     chatbot answers questions about opening hours") is a fact."""
     for sentence in sentences:
         text = sentence[0]
-        named = _MODEL_NAMED.search(text)
+        named = next((m for m in _MODEL_NAMED.finditer(text) if not _compound_modifier(text, m)), None)
         if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
@@ -613,6 +613,19 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
     return None
+
+
+_MODEL_HEAD = re.compile(r"(?:assist|asist|bot|chatbot|agent|model|helfer|helper|copilot|pilot)")
+
+
+def _compound_modifier(text: str, named: re.Match[str]) -> bool:
+    """The model's name as the first half of a compound ("machine-readable attributes", "AI-based
+    search"): it qualifies another noun, it is no actor -- unless that noun names the model too
+    ("AI-assistent", "KI-Agent")."""
+    head = named.end() + 1
+    if text[named.end() : head] != "-" or not text[head : head + 1].isalpha():
+        return False
+    return _MODEL_HEAD.match(text, head) is None
 
 
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't|no longer)\s+$")
@@ -697,9 +710,17 @@ _PRESENT_OR_MODAL = re.compile(
 )
 
 
-def _past_event(norm: str, found: re.Match[str]) -> bool:
+# Refused without a check ("duplicate pull requests will be rejected without review"): a no
+# given without the check, nothing let through.
+_REFUSED_BEFORE = re.compile(r"\b(?:rejected|declined|denied|refused|blocked|closed|discarded)\s+$")
+
+
+def _not_a_permission(norm: str, found: re.Match[str]) -> bool:
+    """A "without review" that grants nothing: a refusal, or an act done once in the past."""
     if not found[0].startswith("without"):
         return False
+    if _REFUSED_BEFORE.search(norm, max(0, found.start() - 20), found.start()):
+        return True
     clause = norm[max(norm.rfind(mark, 0, found.start()) for mark in ".!?;:\n") + 1 : found.start()]
     if _PRESENT_OR_MODAL.search(clause):
         return False
@@ -713,7 +734,7 @@ def _control_loosened(
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
-    standing = next((m for m in _STANDING.finditer(norm) if not _past_event(norm, m)), None)
+    standing = next((m for m in _STANDING.finditer(norm) if not _not_a_permission(norm, m)), None)
     # a standing permission made lasting is held; one that is only sweeping is not when it is
     # capped ("can refund up to 200 EUR without approval; larger refunds need a finance lead")
     if standing and (_PERSIST.search(norm) or (_sweeping_beyond(norm, standing[0]) and not capped(norm))):
@@ -728,7 +749,7 @@ def _control_loosened(
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
-            if not loosened or _past_event(window, loosened):
+            if not loosened or _not_a_permission(window, loosened):
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
