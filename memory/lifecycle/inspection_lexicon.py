@@ -441,7 +441,9 @@ ADDRESS_FORMS = (
     rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
     rf"\bto {_DET}{MODEL}\s*:",
     r"(?:助手|人工智能|ai|机器人|模型)们?(?:请注意|请|注意)",
-    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
+    # ("this week", "next month" are a time, not this text)
+    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b"
+    r"(?!\s+(?:week|weekend|month|morning|afternoon|evening|year|quarter|sprint|shift|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)",
     # identity conditions: "if you are an AI", "wenn du eine KI bist", "si tu es une IA", "si eres una IA"
     rf"\b(?:if you(?: are|'re)|in case you are|wenn du|wenn sie|si tu es|si vous [êe]tes|si eres|se sei|se você é|als je)\s+{_DET}{MODEL}\b",
     # Japanese / Chinese / Russian addressees: "AIへ", "アシスタントへの指示", "给AI助手", "для ассистента"
