@@ -414,7 +414,8 @@ ADDRESS_FORMS = (
     rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
-    rf"(?:^|\n|['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    # (a quote that opens, not one closing a name: "the open-source 'Red' bot, ...")
+    rf"(?:^|\n|(?<!\w)['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
@@ -440,7 +441,9 @@ ADDRESS_FORMS = (
     rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
     rf"\bto {_DET}{MODEL}\s*:",
     r"(?:助手|人工智能|ai|机器人|模型)们?(?:请注意|请|注意)",
-    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
+    # ("this week", "next month" are a time, not this text)
+    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b"
+    r"(?!\s+(?:week|weekend|month|morning|afternoon|evening|year|quarter|sprint|shift|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)",
     # identity conditions: "if you are an AI", "wenn du eine KI bist", "si tu es une IA", "si eres una IA"
     rf"\b(?:if you(?: are|'re)|in case you are|wenn du|wenn sie|si tu es|si vous [êe]tes|si eres|se sei|se você é|als je)\s+{_DET}{MODEL}\b",
     # Japanese / Chinese / Russian addressees: "AIへ", "アシスタントへの指示", "给AI助手", "для ассистента"
@@ -1114,6 +1117,9 @@ TIGHTENED = (
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
     r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
+    # the same, said as what the act needs: "anything else needs a human to approve the fetch"
+    r"\b(?:needs?|requires?|needing|requiring) (?:a person|a human|someone|a manager|an admin|an approver) "
+    r"to (?:approve|review|sign off|check|confirm)\b|"
     # a check added before the act: "must always ask for confirmation before sending", "may no
     # longer merge without a human review"
     r"\b(?:must|should|will|has to|have to|needs? to) (?:always |first )?(?:ask|wait) for "
