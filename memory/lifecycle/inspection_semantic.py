@@ -113,6 +113,7 @@ from memory.lifecycle.inspection_patterns import (
     own_preference,
     own_wish,
     text_form,
+    warned_against,
     warned_claim,
 )
 from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
@@ -599,7 +600,7 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
     chatbot answers questions about opening hours") is a fact."""
     for sentence in sentences:
         text = sentence[0]
-        named = _MODEL_NAMED.search(text)
+        named = next((m for m in _MODEL_NAMED.finditer(text) if not _compound_modifier(text, m)), None)
         if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
@@ -613,6 +614,19 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
     return None
+
+
+_MODEL_HEAD = re.compile(r"(?:assist|asist|bot|chatbot|agent|model|helfer|helper|copilot|pilot)")
+
+
+def _compound_modifier(text: str, named: re.Match[str]) -> bool:
+    """The model's name as the first half of a compound ("machine-readable attributes", "AI-based
+    search"): it qualifies another noun, it is no actor -- unless that noun names the model too
+    ("AI-assistent", "KI-Agent")."""
+    head = named.end() + 1
+    if text[named.end() : head] != "-" or not text[head : head + 1].isalpha():
+        return False
+    return _MODEL_HEAD.match(text, head) is None
 
 
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't|no longer)\s+$")
@@ -671,6 +685,49 @@ def _sweeping_beyond(norm: str, words: str) -> bool:
     return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
 
 
+# bare "access" names the privilege itself ("access is reviewed and removed if unused": a
+# tightening), unless a check noun follows it ("access controls were removed": a loosening)
+_ACCESS_ITSELF = re.compile(
+    r"access\b(?!\s+(?:controls?|checks?|reviews?|restrictions?|polic(?:y|ies)|rules?|lists?|gates?|limits?|logs?|logging))"
+)
+
+
+def _access_itself(text: str, control: re.Match[str]) -> bool:
+    return control[0] == "access" and _ACCESS_ITSELF.match(text, control.start()) is not None
+
+
+# An act done once without a check is no permission: "two hotfixes were merged without review",
+# "deployed on Friday without approval" (a past verb with a past time); a present or modal verb
+# makes it a rule. A check removed or waived ("the approval step was removed") is a lasting change,
+# news however it is told: only the "without" form is read here.
+_PAST_AUX = re.compile(r"\b(?:was|were|had(?: been)?|got)\b")
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|last (?:week|month|night|year|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|"
+    r"ago|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this morning)\b"
+)
+_PRESENT_OR_MODAL = re.compile(
+    r"\b(?:is|are|am|can|may|might|will|would|should|must|shall|need|needs|now|always|from now|going forward|"
+    r"allowed|permitted)\b"
+)
+
+
+# Refused without a check ("duplicate pull requests will be rejected without review"): a no
+# given without the check, nothing let through.
+_REFUSED_BEFORE = re.compile(r"\b(?:rejected|declined|denied|refused|blocked|closed|discarded)\s+$")
+
+
+def _not_a_permission(norm: str, found: re.Match[str]) -> bool:
+    """A "without review" that grants nothing: a refusal, or an act done once in the past."""
+    if not found[0].startswith("without"):
+        return False
+    if _REFUSED_BEFORE.search(norm, max(0, found.start() - 20), found.start()):
+        return True
+    clause = norm[max(norm.rfind(mark, 0, found.start()) for mark in ".!?;:\n") + 1 : found.start()]
+    if _PRESENT_OR_MODAL.search(clause):
+        return False
+    return bool(_PAST_AUX.search(clause) or (re.search(r"\b\w+ed\b", clause) and _PAST_TIME.search(clause)))
+
+
 def _control_loosened(
     norm: str, sentences: _Sentences, found: set[str], *, model: bool
 ) -> SemanticHit | None:
@@ -678,7 +735,7 @@ def _control_loosened(
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
-    standing = _STANDING.search(norm)
+    standing = next((m for m in _STANDING.finditer(norm) if not _not_a_permission(norm, m)), None)
     # a standing permission made lasting is held; one that is only sweeping is not when it is
     # capped ("can refund up to 200 EUR without approval; larger refunds need a finance lead")
     if standing and (_PERSIST.search(norm) or (_sweeping_beyond(norm, standing[0]) and not capped(norm))):
@@ -693,14 +750,14 @@ def _control_loosened(
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
-            if not loosened:
+            if not loosened or _not_a_permission(window, loosened):
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
             action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
             # A privilege's direction is the other way round: granted is the risky one, whoever
             # receives it; removed ("41 unused IAM roles were removed") is a tightening.
-            privilege = _PRIVILEGE.fullmatch(control[0]) is not None
+            privilege = _PRIVILEGE.fullmatch(control[0]) is not None or _access_itself(text, control)
             if privilege:
                 granted = _GRANTED.search(window)
                 if granted is None:
@@ -824,9 +881,21 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _sentence_at(norm: str, at: int) -> str:
+    start = max(norm.rfind(mark, 0, at) for mark in ".!?;\n") + 1
+    ends = [i for i in (norm.find(mark, at) for mark in ".!?;\n") if i >= 0]
+    return norm[start : min(ends) if ends else len(norm)]
+
+
+def _used(norm: str, found: re.Match[str]) -> bool:
+    """An override or persona phrase used, not quoted as an example nor warned against ("beware of
+    chats asking you to ignore your earlier instructions")."""
+    return not mentioned(norm, found.start()) and not warned_against(_sentence_at(norm, found.start()))
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
-        found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
+        found = next((m for m in pattern.finditer(norm) if _used(norm, m)), None)
         if found:
             return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
     return None
