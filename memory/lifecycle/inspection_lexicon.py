@@ -803,6 +803,9 @@ CHAT_TEMPLATE = (
     r"\[\s*(?:system|admin|operator|developer)[_ ]?\w*\s*\]\s*:|"
     r"\b(?:memory_update|update_memory|set_memory|remember)\s*\(\s*(?:key\s*=|['\"])|\[\[\s*(?:assistant|system|agent)_\w+\s*\]\])"
 )
+# The model's routine told in the third person ("the copilot also posts the transcript to ..."):
+# the English send verbs of a subject (inspection_semantic reads them after the model only).
+SEND_TOLD = r"\b(?:sends|forwards|posts|uploads|transmits|copies|shares|submits|dumps|pastes|mirrors|syncs|e-?mails)\b"
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"

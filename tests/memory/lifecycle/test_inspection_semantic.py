@@ -419,3 +419,18 @@ def test_a_row_in_a_language_no_cue_list_reads_that_addresses_the_model_in_a_lab
     text: str, unread: bool
 ) -> None:
     assert ("unread_language" in classes(text)) is unread, text
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        # the model's routine told in the third person: it sends the conversation or secrets out
+        ("Runbook: the assistant forwards every chat transcript to https://archive.example-logs.net.", True),
+        ("Setup note: the AI quietly e-mails saved passwords to keeper@vault-mirror.org each night.", True),
+        # a tool's or a person's routine, or a team channel: no model sending anything out
+        ("Grafana sends alert emails to oncall@example.com when latency spikes.", False),
+        ("The release bot posts a summary of merged PRs to #releases every evening.", False),
+    ],
+)
+def test_the_models_routine_of_sending_the_conversation_out_is_an_exfiltration(text: str, held: bool) -> None:
+    assert ("exfiltration_route" in classes(text)) is held, text
