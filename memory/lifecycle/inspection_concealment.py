@@ -43,8 +43,15 @@ _HIDDEN = (
     r"मत\s+(?:बता|कह)|न\s+बता|छिपा|"
     r"لا\s+(?:تخبر|تذكر|تبلغ|تُعلم|تعلم|تكشف)|"
     r"อย่า(?:บอก|แจ้ง)|ไม่ต้อง(?:บอก|แจ้ง)|"
-    r"\b(?:leave|keep)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
+    r"\b(?:leaves?|keeps?)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
     r"(?:reports?|digests?|summar(?:y|ies)|recaps?|updates?|briefings?|replies|answers)\b|"
+    # kept out of whatever someone reads: "keeps that figure out of anything the auditor can read"
+    r"\b(?:leaves?|keeps?)\s+(?:\w+\s+){1,4}?out of\s+(?:anything|everything|whatever|what)\b|"
+    r"\bh[äa]lt\w*\s+(?:\w+\s+){1,4}?aus\s+(?:allem|allen|jedem|jeder)\b|"
+    r"\b(?:tient|tiens|tenez|garde|gardez)\s+(?:\w+\s+){1,4}?(?:[àa] l'[ée]cart|hors) de\s+"
+    r"(?:tout|tous|toutes|ce)\b|"
+    r"\b(?:mantiene|mant[ée]n|mantenga|deja|mantém|mantenha)\s+(?:\w+\s+){1,4}?(?:fuera|fora) de\s+"
+    r"(?:todo|toda|cualquier|qualquer)\b|"
     # the prohibitive and let-not-know forms of more languages ("nie erwähnen", "ne préviens pas", "que el
     # usuario no sepa", "não deve saber", "vertel de gebruiker niet", "đừng cho ... biết", "jangan beri tahu")
     r"\b(?:nie|niemals|keinesfalls)\s+(?:\w+\s+)?(?:sagen|erwähnen|verraten|mitteilen|erzählen|ansprechen)\b|"
