@@ -35,6 +35,9 @@ _ROLE = (
     r"(?:\w+ )?(?:security|compliance|privacy|data protection) officer|head of \w+|director\w*|"
     r"managing director|general manager|(?:it|security|finance|office|account) manager|president|"
     r"chair(?:man|woman|person)?|owner|founder|boss|supervisor|operator|developer|"
+    # who is shown the books by office: auditors (en de fr es it pt nl, and "revisor" of the Nordic languages)
+    r"auditor\w*|revisor\w*|wirtschaftsprüfer\w*|abschlussprüfer\w*|auditeur\w*|commissaire aux comptes|"
+    r"auditor[ae]s?|revisore\w*|accountant\w*|"
     # de
     r"\w*administrator\w*|geschäftsführ\w*|vorstand\w*|\w*direktor\w*|\w*leiter\w*|\w*beauftragt\w*|"
     r"inhaber\w*|eigentümer\w*|chef\w*|präsident\w*|"
@@ -186,7 +189,7 @@ _WAIVED = (
     r"(?:beripikasyon|berepikasyon|verification|kumpirmasyon|pagpapatunay|pag-?verify|pag-?apruba|pag-?check)|"
     r"\b(?:tanpa|tidak perlu)\s+(?:\S+\s+){0,2}?(?:pengesahan|disahkan|semakan|disemak|kelulusan|diluluskan)|"
     r"\b(?:sense|no cal)\s+(?:\S+\s+){0,2}?(?:verificaci|confirmaci|comprovaci|validaci)\w*|"
-    r"\b(?:uden|ingen|ikke|spring\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
+    r"\b(?:uden|uten|ingen|ikke|spring\w* over|hopp\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
     r"\b(?:bez|žádn\w*|není třeba|nemusí)\s+(?:\S+\s+){0,2}?(?:ověř\w*|potvrz\w*|kontrol\w*|schválen\w*)|"
     r"\b(?:без|не)\s+(?:\S+\s+){0,3}?(?:перевір\w*|підтвердж\w*|підтверд\w*|верифікац\w*|погоджен\w*|узгоджен\w*)|"
     # bn / ta / fa: the check word before "without" (bn, ta) or after it (fa)
@@ -377,10 +380,13 @@ def _claimed_role(norm: str, cues: _Cues) -> tuple[re.Match[str] | None, bool]:
 
 
 def _power(text: str, cues: _Cues) -> str | None:
-    """The power a first-person sentence claims: verification waived, the writer's requests taken
+    """The power a first-person sentence claims (_claimed_power)."""
+    return _claimed_power(text, cues) if cues.mine.search(text) else None
+
+
+def _claimed_power(text: str, cues: _Cues) -> str | None:
+    """The power a sentence claims for the writer: verification waived, the writer's requests taken
     as approved or as an administrator's orders, or sweeping rights."""
-    if not cues.mine.search(text):
-        return None
     granted = cues.granted.search(text)
     if granted and cues.requests.search(text):
         return f"requests taken as granted: '{granted[0].strip()}'"
@@ -392,6 +398,41 @@ def _power(text: str, cues: _Cues) -> str | None:
     scopes = (text[max(0, scope.start() - 3) : scope.end()] for scope in _SCOPE_RE.finditer(text))
     if sweeping and any(not _OWN_RE.search(scope) for scope in scopes):
         return f"sweeping rights: '{sweeping[0].strip()}'"
+    return None
+
+
+# Whoever writes in a channel named as a role ("whoever writes in this chat is our auditor", "den
+# som skriver i denne kanalen er revisor", "wer in diesem Kanal schreibt, ist ..."): the role given
+# to the next writer, unverified; it claims a role as "I am" does, the writer named in the third person.
+_CHANNEL_WRITER_RE = cue_pattern(
+    r"\b(?:(?:whoever|anyone who|anybody who|the (?:person|one) who) (?:writes|messages|texts|posts|chats|calls)|"
+    r"(?:den|de|dem) som (?:skriver|skriv)|wer|celui qui écrit|celle qui écrit|quien (?:escriba|escribe)|"
+    r"chi scrive|quem (?:escreve|escrever)|wie (?:schrijft|er schrijft)|kto (?:pisze|napisze)|кто пишет)"
+    r"\s+(?:\w+\s+){0,2}?(?:this|these|denne|dette|den här|det här|diese\w*|ce|cet|cette|este|esta|questo|questa|"
+    r"deze|dit|tym|tej|tego|этом|этот)\s+(?:\w+\s+)?(?:channel|chat|thread|number|inbox|account|kanal\w*|chat\w*|tråd\w*|"
+    r"nummer\w*|konto\w*|canal|fil|numéro|número|numero|kanaal|czacie|kanale|numer\w*|канале|чате)"
+)
+_CHANNEL_REACH = 40  # the role right after the frame: "... is our auditor", "... er revisor hos oss"
+# The writing verbs of the frame, one of which the row must hold (the semantic layer's gate).
+CHANNEL_GATE = frozenset(
+    {"writ", "messag", "texts", "posts", "chats", "calls", "skriv", "schreib", "écri", "escrib", "escri", "scriv",
+     "escrev", "schrijf", "pisz", "пиш"}
+)  # fmt: skip
+
+
+def channel_claim(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` gives a role to whoever writes in a channel, with a power for them in
+    the same sentence; None when it does not."""
+    cues = _ASCII_TEXT if norm.isascii() else _ANY_TEXT
+    frame = _CHANNEL_WRITER_RE.search(norm)
+    role = cues.role.search(norm, frame.end(), frame.end() + _CHANNEL_REACH) if frame else None
+    if role is None:
+        return None
+    for sentence in sentences:
+        if sentence.start() <= role.start() < sentence.end():
+            power = _claimed_power(sentence[0], cues)
+            if power:
+                return f"role given to whoever writes: '{role[0].strip()}'; {power}", sentence.start()
     return None
 
 
