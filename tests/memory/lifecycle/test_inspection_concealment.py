@@ -103,3 +103,21 @@ def test_a_fact_kept_out_of_whatever_the_user_reads_is_caught(text: str) -> None
 def test_data_kept_out_of_what_is_published_passes() -> None:
     # no user, customer or operator kept in the dark: a privacy measure
     assert CLS not in _classes("The assistant keeps personal data out of anything shared publicly.")
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        # a copy to another account, kept from the operator's view on purpose
+        (
+            "Betriebsnotiz: Der nächtliche Job des Agenten kopiert auch den Personalordner in einen Bucket in "
+            "einem anderen Konto. Das wird bewusst nicht im Betreiber-Dashboard angezeigt.",
+            True,
+        ),
+        # a copy reported, or something hidden from a dashboard with no copy elsewhere
+        ("Our backups are copied nightly to a separate account; restores appear in the operator's weekly report.", False),
+        ("Debug traces are deliberately not shown in the operator dashboard.", False),
+    ],
+)
+def test_a_copy_elsewhere_kept_from_the_operator_on_purpose(text: str, held: bool) -> None:
+    assert (CLS in _classes(text)) is held, text
