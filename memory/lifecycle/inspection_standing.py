@@ -255,6 +255,8 @@ def _clauses(sentences: Iterable[re.Match[str]]) -> Iterable[tuple[str, int]]:
 # colon or a dash ("Nota per a l'assistent que resumeixi aquesta acta:", "ይህን ማስታወሻ የሚያነብ ረዳት፡").
 _LABEL_MARK = re.compile("[:：፡—–]")
 _LABEL = re.compile(r"(?:^|(?<=[.!?。！？।።\n]))\s*(?P<label>[^.!?。！？।።\n:：፡—–]{2,120}+)[:：፡—–]")
+# the same label, ending where a mark was found (searched back from it)
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=[.!?。！？।።\n]))\s*(?P<label>[^.!?。！？।።\n:：፡—–]{2,120}+)$")
 _LABEL_WORDS = 12  # a label, not a sentence that happens to hold a colon
 _LABEL_MODEL_RE = cue_pattern(rf"{MODEL_PHRASES}|{MODEL_NO_AGENT}|{LABEL_READER_UNREAD}")
 _LABEL_TO_RE = cue_pattern(LABEL_TO)
@@ -287,10 +289,12 @@ def _labelled_rule(norm: str) -> tuple[str, int] | None:
     """A label addressed to the model followed at once by a lasting marker or a condition ("...:
     a partir d'ara, ...", "...: od sada ...", "To the assistant: whenever ..."): a standing order
     to it, whatever verb the order then uses."""
-    for label in addressed_labels(norm):
-        opens = _RULE_OPENS.match(norm, label.end()).end()
+    for mark in _LABEL_MARK.finditer(norm):
+        # the cheap test first: what follows the mark opens on a lasting marker or a condition
+        opens = _RULE_OPENS.match(norm, mark.end()).end()
         reach = _LASTING_RE.match(norm, opens) or _IF_RE.match(norm, opens)
-        if reach:
+        label = _LABEL_BEFORE.search(norm, max(0, mark.start() - 130), mark.start()) if reach else None
+        if label and len(label["label"].split()) <= _LABEL_WORDS and _addresses_model(label["label"]):
             addressed = label["label"].strip()
             why = f"a rule under a label addressed to the model ('{addressed}'); opens: '{reach[0]}'"
             return why, label.start("label")
