@@ -67,7 +67,9 @@ LLM projects, quotes, placeholder configs, invites, recipes, itineraries, compla
 conditional plans, surprises, reports to colleagues) was written blind in session 44 by a writer who
 never ran the inspection on it; measured once on main bf00560 before session 44's changes (72.2% kept
 out, 5.1% benign held, secrets never verbatim 100%; no misses read), once midway (72.2 / 4.5) and once at
-the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); never trained or tuned on.
+the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); and at the end of session 45
+(81.6 / 4.0). In session 46 its misses were read to build general mechanisms: study material since,
+no longer a blind proxy.
 "fresh10" (attacks_fresh10.jsonl / benign_fresh10.jsonl, 133 + 138 rows in 27 languages (23 in the
 attacks), English in about two fifths of the attacks (some mixed with another language), Swahili,
 Tagalog, Bengali, Tamil, Malay, Catalan, Slovak and Serbian among them): most attacks are minutes,
@@ -84,7 +86,9 @@ never verbatim 100%; misses not read). Those figures were mis-scored: its 5 beni
 were counted with the attack class of that name until session 45 scored the two kinds apart; scored
 right, the same main reads 84.7% / 8.0%, and so does session 45's final main (secrets 100%). Two
 of its rows have a token Jaccard of 0.5-0.63 with a fresh9 row (a secret, a calendar entry): the
-two blind splits are nearly, not wholly, independent.
+two blind splits are nearly, not wholly, independent. In session 46 (after a last blind measure on
+its starting main, 84.7 / 8.0) its misses were read to build general mechanisms: study material
+since, no longer a blind proxy (fresh11 and fresh12 are).
 "fresh11" (attacks_fresh11.jsonl / benign_fresh11.jsonl, 147 + 151 rows in 33 languages, English in
 about three tenths, Urdu, Persian, Bengali, Swahili, Tagalog, Malay, Thai and Hungarian among them):
 attacks in 13 classes (persistence in prose, conditional triggers, corrected payees, approvers and
@@ -100,6 +104,24 @@ never trained or tuned on. Its benign harmless corrections are class "memory_cor
 named them "correction", the attack class's name). Measured twice, by the inspection alone, no misses
 read: on session 45's starting main 1fcd584 (86.1% kept out, 7.9% benign held, secrets never
 verbatim 90%) and on its final main (91.0% kept out, 9.3% benign held, secrets 90%).
+"fresh12" (attacks_fresh12.jsonl / benign_fresh12.jsonl, 197 + 241 rows in 42 languages, English in
+about an eighth, text transliterated into Latin letters (Hinglish, Arabizi, romaji, Greeklish, Russian
+and Ukrainian translit, Serbian Latin) and code-switching among them): attacks in 14 classes
+(persistence, conditional triggers, corrected payees, approvers and destinations, policy news
+loosening a control, identity and role-play claims, steering, concealment, exfiltration with URL
+query strings and image beacons, indirect asks, fake system and tool messages and chat-template
+tokens, few-shot examples teaching a bad answer, persuasion without an imperative, passive voice and
+questions framed as facts, fourteen secrets, four split pairs) hidden in markdown tables, footnotes,
+HTML comments, alt text, code blocks, docstrings, CSV, calendar entries, OCR'd receipts, reviews,
+job postings, macros, release notes, signatures and chat exports; hard benign rows in 18 classes
+(headed preferences in 14 languages, turns, rules in minutes, staff procedures, security advice,
+incident reports describing injections in the past tense, notes on configuring AI products, chatbot
+release notes, harmless corrections (class "fact_fix"), people's conditional plans, placeholder
+configs, quotes about AI, job postings, recipes, itineraries, invoices, staff macros, agent notes on
+the user's project), about three in ten of 40-90 words. It was written blind in session 46 by a
+writer who never ran the inspection on it; never trained or tuned on. Measured on session 46's
+starting main (63c24f3), no misses read: 75.1% kept out, 10.4% benign held, secrets never verbatim
+100%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -184,6 +206,8 @@ FRESH_FILES = (
     ("benign_fresh10.jsonl", False),
     ("attacks_fresh11.jsonl", True),
     ("benign_fresh11.jsonl", False),
+    ("attacks_fresh12.jsonl", True),
+    ("benign_fresh12.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -215,6 +239,7 @@ SPLITS = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"

@@ -476,6 +476,82 @@ _LINE_OUTSIDE = (
 )
 
 
+# A contact handed out: a corrected address, phone or account number that the row orders given to
+# the people served ("give this one to all customers", "comunica questo a chi segnala un incidente",
+# "வாடிக்கையாளர்களுக்கு இதையே கொடுக்கவும்"): whoever writes it moves everyone who calls or pays. A
+# person's own new number told to nobody is an ordinary correction.
+_CONTACT = (
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}|"
+    r"(?<![\w.,/:-])\+?\d(?:[ .-]?\d){8,}(?![\w/:])"  # nine digits and more: no date, no price
+)
+_SERVED = (
+    r"\b(?:customers?|clients?|callers?|users|everyone|everybody|anyone|anybody|whoever|the public|visitors|patients|"
+    r"tenants|members|suppliers|kunden|anrufer\w*|allen|jede[mn]|appelants|tous|toutes|quiconque|ceux qui|clientes|"
+    r"llamantes|todos|quien(?:es)?|clienti|chiunque|chi|tutti|quem|klanten|bellers|iedereen|klient\w*|dzwoni[ąa]c\w*|"
+    r"wszystkim|ka[żz]demu|клиент\w*|клієнт\w*|всем|усім|звонящ\w*|m[üu][şs]teri\w*|herkese|khách hàng|mọi người|"
+    r"pelanggan|semua orang|kund\w*|alle|alla|wateja|kila mtu|kliyente|z[áa]kazn[íi]k\w*|v[šs]em|v[šs]etk[ýy]m|"
+    r"clien[țţt]i\w*|[üu]gyfel\w*|mindenki\w*|asiakka\w*|kaikille|πελάτ\w*|όλους|klientams|visiems)\b|"
+    r"العملاء|للعملاء|الجميع|مشتریان|همه|ग्राहकों|ग्राहक|সবাইকে|গ্রাহক|வாடிக்கையாளர்|お客様|顧客|全員|客户|所有人|고객|ลูกค้า|לקוחות"
+)
+_GIVE = (
+    r"\b(?:give|tell|send|share|provide|communicate|pass (?:on|along)|hand|forward|direct|point|quote|"
+    r"gib|geben|nenn\w*|mitteil\w*|teil\w* mit|weitergeb\w*|schick\w*|donne\w*|communiqu\w*|indiqu\w*|transmet\w*|"
+    r"envoie\w*|d[ée]|dale|dales|comunic\w*|indic\w*|proporcion\w*|facilit\w*|env[íi]a\w*|dai|d[àa]|fornisc\w*|"
+    r"invia\w*|passe|inform\w*|envie|geef|geven|deel|stuur|noem|poda\w*|przeka[żz]\w*|informuj\w*|дава\w*|"
+    r"сообща\w*|сообщи\w*|указыва\w*|повідомля\w*|ver\w*|bildir\w*|ilet\w*|cung cấp|gửi|báo|berikan|beri|kirim|"
+    r"sampaikan|giv|gi|ge|oppgi|meddel\w*|wape|mpe|toa|d[áa]v[ae]j\w*|sd[ěe]l\w*|uv[áa]d[ěe]j\w*|poskytuj\w*|"
+    r"da[țţ]i|trimite\w*|add(?: meg)?|adja|k[üu]ldd|anna|kerro|δώσ\w*|δίνε\w*|duok\w*|pateik\w*|nurodyk\w*)\b|"
+    r"أعط|اعط|زود|أبلغ|بده|بدهید|اعلام کن|दें|बताएं|बताओ|দিন|দাও|জানান|கொடு|வழங்கு|தெரிவி|伝え|案内|教え|渡し|告诉|提供给|"
+    r"告知|안내|알려|전달|แจ้ง|บอก|תן|תנו|מסור"
+)
+_GIVE_REACH = 60  # characters between the giving verb and the people it gives to
+
+
+def _contact_handed_out(text: str) -> str | None:
+    """What contact `text` (a correction's sentence and the next) orders given to the people served."""
+    contact = _CONTACT_RE.search(text)
+    if contact is None:
+        return None
+    for served in _SERVED_RE.finditer(text):
+        lo, hi = max(0, served.start() - _GIVE_REACH), served.end() + _GIVE_REACH
+        if give := _GIVE_RE.search(text, lo, hi):
+            return f"contact: '{contact[0]}' given ('{give[0].strip()}') to '{served[0]}'"
+    return None
+
+
+# A control narrowed: the approval of payments that now applies only above an amount ("two-person approval of
+# transfers applies only to amounts above one million, not 10k as noted"): every payment below the
+# new line goes through unchecked. "Not only" widens it, and passes.
+_ONLY = (
+    r"(?<!not )(?<!nicht )(?<!non )(?<!no )(?<!nie )(?<!не )\b(?:only|solely|just|nur|erst|seulement|uniquement|"
+    r"s[óo]lo|[úu]nicamente|solamente|soltanto|apenas|somente|s[óo]|alleen|pas|tylko|wy[łl][ąa]cznie|только|лише|"
+    r"тільки|yaln[ıi]zca|sadece|chỉ|hanya|endast|bara|kun|vain|csak|doar|μόνο|tik|jen|len|pouze)\b|"
+    r"فقط|केवल|सिर्फ|শুধু|மட்டும்|のみ|だけ|仅|只|만|เท่านั้น|רק"
+)
+_ABOVE = (
+    r"\b(?:above|over|more than|exceeding|greater than|[üu]ber|oberhalb|au-del[àa]|sup[ée]rieur\w*|plus de|m[áa]s de|"
+    r"superior\w*|por encima|oltre|sopra|acima|mais de|boven|meer dan|powy[żz]ej|ponad|свыше|более|выше|понад|вище|"
+    r"[üu]zeri\w*|[üu]st[üu]\w*|trên|di atas|lebih dari|[öo]ver|mer [äa]n|yli|felett\w*|peste|πάνω από|vir[šs]|"
+    r"daugiau nei|nad|vy[šs]e|viac ako)\b|"
+    r"فوق|أكثر من|بیش از|से अधिक|से ऊपर|এর বেশি|மேல்|以上|超|초과|이상|เกิน|מעל"
+)
+_AMOUNT = r"\d|\b(?:million\w*|milion\w*|mill[oó]n\w*|миллион\w*|мільйон\w*|thousand|tausend|mille|tys|mln|k)\b"
+_NARROWED_REACH = 60  # characters from the approval to "only above" and its amount
+
+
+def _control_narrowed(text: str) -> str | None:
+    """The approval of payments `text` (a correction's sentence and the next) says now applies only
+    above an amount ("approvals only take over 3 days" names no payment)."""
+    if not _PAY_RE.search(text):
+        return None
+    for approves in _APPROVES_RE.finditer(text):
+        only = _ONLY_RE.search(text, approves.end(), approves.end() + _NARROWED_REACH)
+        above = only and _ABOVE_RE.search(text, only.end(), only.end() + 30)
+        if above and _AMOUNT_RE.search(text, above.end(), above.end() + 25):
+            return f"approval: '{approves[0]}' narrowed to '{only[0]} ... {above[0]}'"
+    return None
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
@@ -487,6 +563,12 @@ _REPLACED_RE = cue_pattern(_REPLACED)
 _APPROVES_RE = cue_pattern(_APPROVES)
 _LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
 _ESCALATED_RE = cue_pattern(_ESCALATED)
+_CONTACT_RE = re.compile(_CONTACT)
+_ONLY_RE = cue_pattern(_ONLY)
+_ABOVE_RE = cue_pattern(_ABOVE)
+_AMOUNT_RE = cue_pattern(_AMOUNT)
+_SERVED_RE = cue_pattern(_SERVED)
+_GIVE_RE = cue_pattern(_GIVE)
 
 
 def _risky(text: str) -> str | None:
@@ -522,8 +604,9 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
     if corrected is None:
         return None
     changed = _CHANGED_RE.search(norm)
-    if changed is None:
-        return None
+    # a contact handed out needs no word of change: "..., not support@acme.com" replaces one; a
+    # control narrowed is the change itself
+    replaced = changed or _REPLACED_RE.search(norm)
     found = list(sentences)
     first = None  # the sentence of the correction word: the holder it moves is named there or soon after
     for i, sentence in enumerate(found):
@@ -534,8 +617,11 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
             break
         # the sentence and the next: "X has a new bankgiro, 5402-9981. Pay all invoices there."
         following = found[i + 1][0] if i + 1 < len(found) else ""
-        risky = _risky(f"{sentence[0]} {following}")
+        window = f"{sentence[0]} {following}"
+        risky = (changed and _risky(window)) or (replaced and _contact_handed_out(window))
         if risky:
-            why = f"a correction ('{corrected[0]}') that changes ('{changed[0].strip()}') {risky}"
+            why = f"a correction ('{corrected[0]}') that changes ('{replaced[0].strip()}') {risky}"
             return why, sentence.start()
+        if narrowed := _control_narrowed(window):
+            return f"a correction ('{corrected[0]}') that narrows a control: {narrowed}", sentence.start()
     return None

@@ -907,7 +907,7 @@ LOOSENED_MORE = (
     r"(?:\b(?:imeondolewa|zimeondolewa|imefutwa|imezimwa|hauhitajiki tena|haihitajiki tena|hindi na kailangan|hindi na kinakailangan|"
     r"tinanggal|inalis|dimatikan|dimansuhkan|dihapuskan|tidak lagi diperlukan|ja no cal|ja no és necessàri\w*|eliminat\w*|"
     r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
-    r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
+    r"slået fra|deaktiveret|bortfalder|se ruší|ruší|rušia|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
     r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
     r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
     r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
@@ -915,6 +915,28 @@ LOOSENED_MORE = (
     r"हटा दिया|समाप्त कर दिया|आवश्यक नहीं|আর থাকছে না|আর লাগবে না|বাতিল করা|তুলে দেওয়া|"
     r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
     r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر)"
+)
+# The machine ceasing to ask for a check ("the assistant stops asking for a second approval", "deja
+# de pedir confirmación", "ne demande plus de validation"): the check dropped, told as its conduct.
+CEASED_ASKING = (
+    r"(?:\b(?:stops? (?:asking|requesting|requiring|waiting|checking)|no longer (?:asks?|requests?|requires?|waits?|checks?)|"
+    r"(?:does|do)(?:n't| not) (?:ask|wait) for (?:\w+ ){0,3}?any ?more|"
+    r"fragt\w* nicht mehr|verlangt\w* (?:\w+ )?nicht mehr|holt\w* (?:\w+ )?nicht mehr ein|"
+    r"cesse\w* de (?:demander|exiger|attendre)|arr[êe]t\w* de (?:demander|exiger|attendre)|ne (?:demande|exige|attend)\w* plus|"
+    r"deja\w* de (?:pedir|solicitar|exigir|esperar)|ya no (?:pide|solicita|exige|espera)\w*|"
+    r"smett\w* di (?:chiedere|richiedere|attendere)|non (?:chiede|richiede|attende)\w* pi[ùu]|"
+    r"(?:deixa|para)\w* de (?:pedir|solicitar|exigir|esperar)|(?:j[áa] )?n[ãa]o (?:pede|solicita|exige)\w*(?: mais)?|"
+    r"deixa\w* de (?:demanar|esperar)|ja no (?:demana|espera)\w*|stopt\w* met (?:vragen|wachten)|vraagt\w* niet meer|"
+    r"przesta\w* (?:prosi[ćc]|pyta[ćc]|[żz][ąa]da[ćc]|czeka[ćc])|nie (?:prosi|pyta|[żz][ąa]da|czeka)\w* ju[żz]|"
+    r"перестан?[её]т\w* (?:запрашивать|спрашивать|требовать|ждать)|больше не (?:запрашивает|спрашивает|требует|ждёт|ждет)|"
+    r"p[řr]e?stane\w* (?:[žz][áa]dat|vy[žz]adovat|[žz]iada[ťt]|vy[žz]adova[ťt]|p[ýy]ta[ťt])|u[žz] (?:ne[žz][áa]d[áa]|nevy[žz]aduje|ne[žz]iada)|"
+    r"nebe(?:pra[šs]o|reikalauja|laukia)\w*|nustoja (?:pra[šs]yti|reikalauti|laukti)|"
+    r"slutar\w* (?:att )?(?:be|fr[åa]ga|kr[äa]va|v[äa]nta)|holder op med at (?:bede|sp[øo]rge|kr[æa]ve)|slutter [åa] (?:be|sp[øo]rre|kreve)|"
+    # ... or acting without asking for it ("sense demanar confirmació a ningú", "без запроса подтверждения")
+    r"without (?:asking|waiting) for|sense (?:demanar|esperar)|sin (?:pedir|solicitar|esperar)|sans (?:demander|attendre)|"
+    r"senza (?:chiedere|richiedere|attendere)|sem (?:pedir|solicitar|esperar)|zonder (?:te vragen|te wachten)|"
+    r"bez (?:pytania|proszenia|pyta[nň]ia|[žz][áa]dosti|[žz]iadosti)|без (?:запроса|запиту|ожидания)|"
+    r"neprašydam\w*|nelaukdam\w*|uten [åa] (?:be|sp[øo]rre)|uden at (?:bede|sp[øo]rge)|utan att (?:be|fr[åa]ga))\b)"
 )
 ACTION_CONTROL_MORE = (
     r"(?:\b(?:uthibitisho|uthibitishaji|idhini|ukaguzi|pag-apruba|beripikasyon|pagpapatunay|kelulusan|pengesahan|log audit|"
@@ -924,7 +946,7 @@ ACTION_CONTROL_MORE = (
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
     r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
     r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*)\b|"
+    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*|confirmaci[óo]n?|confirmaç[ãa]o|patvirtinim\w*)\b|"
     r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
     r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
@@ -1255,6 +1277,71 @@ STANDING_LASTING_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "unspaced/more": ('ከአሁን በኋላ', 'ከዛሬ ጀምሮ', 'ഇനി മുതൽ', 'ఇకపై', 'ఇప్పటి నుండి', 'ಇನ್ನು ಮುಂದೆ', 'आतापासून', 'अबदेखि', 'હવેથી', 'ਹੁਣ ਤੋਂ', 'මෙතැන් සිට', 'ამიერიდან', 'այսուհետ', 'ចាប់ពីពេលនេះ', 'ယခုမှစ၍',),
     "unspaced": ('מעכשיו', 'מעתה', 'מהיום והלאה', 'לצמיתות', 'اب سے', 'آج سے', 'ہمیشہ کے لیے', 'مستقل طور پر', 'من الآن فصاعد', 'من الآن', 'بشكل دائم', 'بصفة دائمة', 'المحادثات القادمة', 'از این پس', 'از این به بعد', 'از حالا', 'برای همیشه', 'به طور دائم', 'گفتگوهای آینده', 'आगे से', 'अब से', 'हमेशा के लिए', 'स्थायी रूप से', 'सभी भविष्य', 'এখন থেকে', 'আজ থেকে', 'স্থায়ীভাবে', 'ভবিষ্যৎ কথোপকথন', 'இனிமேல்', 'நிரந்தரமாக', '今後', 'これから', '以後', '恒久', '今后', '以后', '从现在起', '从今天起', '长期有效', '永久', '앞으로', '지금부터', '영구적으로', 'ต่อไปนี้', 'ตั้งแต่นี้', 'อย่างถาวร',),
 }  # fmt: skip
+# "For ever" in a row's opening label ("Remember this forever:", "Husk dette for alltid:",
+# "ずっと覚えておくこと："): with STANDING_LASTING, what makes the label ask its reader to keep a rule.
+STANDING_FOREVER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("forever", "for ever", "always", "for all time"),
+    "de": ("immer", r"f[üu]r alle zeit"),
+    "fr/es/pt/it": ("pour toujours", "[àa] jamais", "para siempre", "para sempre", "per sempre"),
+    "nl/da/no/sv": ("voor altijd", "for altid", "for alltid", "f[öo]r alltid"),
+    "pl/cs/sk/lt/lv": ("na zawsze", "nav[žz]dy", "visam laikui", "visiems laikams", "uz visiem laikiem"),
+    "tr/fi/hu/ro/el": ("sonsuza (?:dek|kadar)", "ikuisesti", "[öo]r[öo]kre", "pentru totdeauna", "pentru (?:tot)?deauna", "για πάντα"),
+    "unspaced": ("ずっと", "永遠に", "永久に", "永远", "永遠", "영원히", "ตลอดไป", "לתמיד", "לנצח", "للأبد", "إلى الأبد", "চিরকাল", "চিরদিন",
+                 "என்றென்றும்", "எப்போதும்", "ለዘላለም", "हमेशा"),
+}  # fmt: skip
+# ... and the label's ask to keep it (remember, keep, note, save): "Permanent fix: if the build
+# fails, add the flag" is a label with a lasting word that asks nobody to keep anything.
+STANDING_KEEP_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"remember\w*", "keep", "note", "save", "store", r"memori[sz]e", "bear in mind"),
+    "de": (r"merk\w*", r"festhalt\w*", r"festzuhalten", r"behalt\w*", r"speicher\w*", r"notier\w*", "denk daran", "vergiss nicht"),
+    "fr": ("retiens", "retenez", "retenir", "garde", "gardez", "souviens-toi", "souvenez-vous", r"m[ée]moris\w*", "note", "notez"),
+    "es/pt/ca": (r"recuerd\w*", r"record\w*", r"guard\w*", r"memoriz\w*", r"anot\w*", r"lembr\w*", r"grav\w*"),
+    "it": (r"ricord\w*", "tieni a mente", r"memorizz\w*", r"annot\w*", r"conserv\w*"),
+    "nl": (r"onthoud\w*", r"bewaar\w*", "houd in gedachten", "vergeet niet"),
+    "da/no/sv": ("husk", "husk på", "behold", "lagre", "gem", "kom ihåg", "spara", "behåll", "kom i hu"),
+    "pl/cs/sk": (r"zapami[ęe]taj\w*", r"pami[ęe]taj\w*", r"zachowaj\w*", r"zapamatuj\w*", r"pamatuj\w*", r"zapam[äa]taj\w*",
+                 r"pam[äa]taj\w*", r"ulo[žz]\w*"),
+    "ru/uk/bg": (r"запомн\w*", "помни", r"сохрани\w*", r"запам'ята\w*", r"пам'ята\w*", r"збереж\w*", r"запомнете"),
+    "tr/fi/hu/ro/el/lt": (r"hat[ıi]rla\w*", "unutma", r"kaydet\w*", "akl[ıi]nda tut", r"muista\w*", r"tallenna\w*", r"jegyezd\w*",
+                          r"eml[ée]kezz\w*", r"ne felejtsd\w*", r"[țţt]ine minte", r"aminte[șş]te\w*", r"re[țţt]ine\w*", r"θυμήσου",
+                          r"κράτα", r"[įi]simink\w*", r"atsimink\w*", r"i[šs]saugok\w*"),
+    "sw/tl/id/ms/vi": (r"hifadhi\w*", r"kumbuka\w*", "tandaan", r"alalahanin", "ingat", "ingatlah", "simpan", "catat", "ghi nhớ", "nhớ",
+                       "lưu"),
+    "unspaced": ("تذكر", "احفظ", "به خاطر بسپار", "یادت باشد", "ذخیره", "याद रख", "सहेज", "মনে রাখ", "সংরক্ষণ", "நினைவில்", "சேமி",
+                 "覚え", "記憶", "保存", "记住", "牢记", "記住", "기억", "저장", "จำ", "บันทึก", "זכור", "שמור", "አስታውስ", "ያዝ"),
+}  # fmt: skip
+# A password that sets a rule off: the word or phrase someone in the conversation says, named beside
+# the quoted password ('the word "sunflower"', „žodį „saulėgrąža“", "‹ሰማያዊ በር› የሚል ቃል") ...
+STANDING_PASSWORD_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("word", r"(?:pass|code|key|magic|secret) ?(?:word|phrase)", "phrase", "password", "code"),
+    "de": (r"(?:code|kenn|stich|pass|zauber)?wort\w*", r"(?:satz|phrase)"),
+    "fr/es/pt/it/ca": ("mot", "mot de passe", "phrase", "palabra", "frase", r"clave", "palavra", "parola", "paraula", "contrase[ñn]a", "senha"),
+    "nl/da/no/sv": ("woord", "wachtwoord", r"ord(?:et)?", "kodeord", r"l[öo]senord(?:et)?", r"fras\w*"),
+    "pl/cs/sk/lt/lv": (r"s[łl]ow\w*", r"has[łl]\w*", r"fraz\w*", r"slov\w*", r"hesl\w*", r"[žz]od[įi]\w*", r"slapta[žz]od\w*", r"v[āa]rd\w*"),
+    "ru/uk/bg": (r"слов\w*", r"фраз\w*", r"парол\w*", r"кодов\w* слов\w*"),
+    "tr/fi/hu/ro/el": (r"kelime\w*", r"s[öo]zc[üu]\w*", "parola", r"[şs]ifre\w*", r"sana\w*", r"sz[óa]\w*", r"kifejez[ée]s\w*", r"cuv[âa]nt\w*",
+                       r"λέξη", r"φράση"),
+    "vi/id/ms/tl/sw": ("từ", "cụm từ", "mật khẩu", "kata", "frasa", "kata sandi", "salita", "neno", "maneno"),
+    "unspaced": ("كلمة", "عبارة", "کلمه", "عبارت", "رمز", "शब्द", "কোড", "শব্দ", "சொல்", "வார்த்தை", "言葉", "合言葉", "キーワード",
+                 "暗号", "口令", "关键词", "단어", "문구", "암호", "คำว่า", "מילה", "ביטוי", "ቃል"),
+}  # fmt: skip
+# ... and the rule lasting from then on: what turns a keyword reply ("if the customer types 'agent',
+# the bot hands over") into a switch ("..., the assistant from then on lets them see ...").
+STANDING_FROM_THEN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("from then on", "from that point on", "from that moment on", "thereafter", "from then", "after that", "henceforth"),
+    "de": ("ab dann", "von da an", "ab diesem zeitpunkt", "danach", "fortan", "ab da"),
+    "fr/es/pt/it/ca": ("d[èe]s lors", "[àa] partir de l[àa]", "a partir de entonces", "desde entonces", "a partir da[íi]", "desde ent[ãa]o",
+                       "da quel momento", "da allora", "a partir d'aleshores", "des d'aleshores"),
+    "nl/da/no/sv": ("vanaf dan", "vanaf dat moment", "daarna", "fra da af", "fra da av", "derefter", "deretter", "d[äa]refter", "fr[åa]n och med d[åa]"),
+    "pl/cs/sk/lt": ("od tej chwili", "od tego momentu", "odt[ąa]d", "od t[ée] chv[íi]le", "od tej chv[íi]le", "odvtedy", "od té doby", "nuo tada",
+                    "nuo tol", "nuo to momento", "po to"),
+    "ru/uk": ("с этого момента", "после этого", "с тех пор", "з цього моменту", "після цього", "відтоді"),
+    "tr/fi/hu/ro/el": ("o andan itibaren", "ondan sonra", "siit l[äa]htien", "sen j[äa]lkeen", "att[óo]l kezdve", "onnant[óo]l", "de atunci",
+                       "din acel moment", "από εκεί και πέρα", "από τότε"),
+    "vi/id/ms/tl/sw": ("từ đó", "sau đó", "sejak itu", "setelah itu", "selepas itu", "mula noon", "pagkatapos noon", "baada ya hapo", "tangu hapo"),
+    "unspaced": ("ከዚያ በኋላ", "ከዚያን ጊዜ", "بعد ذلك", "من ذلك الحين", "از آن پس", "از آن به بعد", "उसके बाद", "तब से", "এরপর", "তারপর থেকে",
+                 "அதன் பிறகு", "அன்று முதல்", "それ以降", "以降", "以後", "此后", "之后", "从此", "그 후", "이후", "그때부터", "หลังจากนั้น", "מאז", "מאותו רגע"),
+}  # fmt: skip
 # Only the scope, "every answer", "in jeder Antwort": a description of a bot as often as a rule, so a
 # rule only with a rule's signal (a decision, a duty, a label before it).
 STANDING_SCOPE_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -1433,7 +1520,7 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
               r"(?:me)?nambah\w*", r"tambah\w*", r"akhiri\w*"),
     "tl": (r"\w*rekomenda\w*", r"\w*banggit\w*", r"\w*alok\w*", r"sabihin\w*", r"sagot\w* na", r"kumpirm\w*", r"aprub\w*",
            r"i-refund", r"\w*dagdag\w*", r"\w*tatapos\w*", r"tapusin"),
-    "sw": (r"\w*pendekez\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
+    "sw": (r"\w*pendekez\w*", r"\w*shauri\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
            r"\w*rejesh\w*", r"\w*ongez\w*", r"\w*maliz\w*", r"\w*toa ofa"),
     "el": (r"πρότειν\w*", r"προτείν\w*", r"συνιστ\w*", r"ανέφερ\w*", r"αναφέρ\w*", r"προσφέρ\w*", "πες", r"λέ\w* ότι",
            r"επιβεβαί\w*", r"εγκρίν\w*", r"επιστροφή χρημάτων", r"πρόσθε\w*", r"προσθέ\w*"),
@@ -1519,6 +1606,10 @@ STANDING_CAN = _by_language(STANDING_CAN_BY_LANGUAGE)
 STANDING_IF = _by_language(STANDING_IF_BY_LANGUAGE)
 STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
 STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)
+STANDING_FOREVER = _by_language(STANDING_FOREVER_BY_LANGUAGE)
+STANDING_KEEP = _by_language(STANDING_KEEP_BY_LANGUAGE)
+STANDING_PASSWORD = _by_language(STANDING_PASSWORD_BY_LANGUAGE)
+STANDING_FROM_THEN = _by_language(STANDING_FROM_THEN_BY_LANGUAGE)
 # The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
 # automated replies (not "agent" or a bare "model": a support agent, a pricing model).
 STANDING_READER = rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001 -- the full-width colon and the dashes are matched on purpose
+# ruff: noqa: RUF001, RUF003 -- the full-width colon and the dashes are matched on purpose
 """The semantic layer's standing-rule check, pure (no Django): a rule for the machine reader that
 lasts or that a customer's words set off, written as a decision in a document ("it was decided
 that from now on the support bot recommends X in every answer", "rule in force permanently:
@@ -32,14 +32,18 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_ASKS,
     STANDING_CAN,
     STANDING_DECIDED,
+    STANDING_FOREVER,
+    STANDING_FROM_THEN,
     STANDING_IF,
+    STANDING_KEEP,
     STANDING_LASTING,
+    STANDING_PASSWORD,
     STANDING_PAST,
     STANDING_READER,
     STANDING_SCOPE,
     top_level_alternatives,
 )
-from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
+from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, own_preference, own_wish, text_form
 
 CLASS = "standing_rule"
 
@@ -301,6 +305,81 @@ def _labelled_rule(norm: str) -> tuple[str, int] | None:
     return None
 
 
+# A row that opens by asking its reader to keep it for good ("Remember this forever:", "Für alle
+# künftigen Gespräche festhalten:", "Hifadhi hii milele:", "ずっと覚えておくこと：") speaks to whoever
+# reads the memory, the machine reader unnamed: a rule set off by the conversation after such a
+# label is one for it. A fact kept so ("Remember forever: her name is pronounced ...") sets off
+# nothing; a wish in the user's own voice ("... when I ask for recipes, suggest ...") is a preference.
+_OPENING_LABEL = re.compile(r"[^:：\n]{3,60}[:：]")
+_CONSEQUENCE_START = re.compile(r"[,،，:：、]")  # the condition's comma, the Japanese one too
+_FOREVER_RE = cue_pattern(STANDING_FOREVER)
+_KEEP_RE = cue_pattern(STANDING_KEEP)
+# a lasting marker that names the conversations to come keeps the rule by itself ("For all future
+# conversations:", "In allen künftigen Gesprächen:")
+_CONVERSATIONS_TO_COME = re.compile(
+    r"\w*(?:conversa|gespr|chat|sess|samtal|rozmow|konverz|konuşma|keskustel)\w*"
+)
+
+
+def _kept_label_rule(norm: str) -> tuple[str, int] | None:
+    """A triggered rule after an opening label that asks for it to be kept for good."""
+    label = _OPENING_LABEL.match(norm)
+    if label is None:
+        return None
+    lasting = _LASTING_RE.search(label[0]) or _FOREVER_RE.search(label[0])
+    if lasting is None or not (_KEEP_RE.search(label[0]) or _CONVERSATIONS_TO_COME.search(lasting[0])):
+        return None
+    rest = norm[label.end() :].split("\n", 1)[0]
+    condition = _IF_RE.search(rest)
+    if condition is None or own_wish(rest) or own_preference(rest):
+        return None
+    comma = _CONSEQUENCE_START.search(rest, condition.end())
+    act = comma and _ACT_RE.search(rest, comma.end())
+    if not act:
+        return None
+    why = (
+        f"a rule for whoever reads the memory, kept for good ('{lasting[0].strip()}'); "
+        f"set off by: '{condition[0].strip()}'; act: '{act[0].strip()}'"
+    )
+    return why, 0
+
+
+# A rule a password switches on: someone says a quoted word ('if the user types the word
+# "sunflower"', „Jeigu vartotojas paminės žodį „saulėgrąža“"), and in the clause after it the machine
+# reader, from then on, acts otherwise. A keyword reply ("if the customer types 'agent', the bot hands
+# over to a person") lasts no longer than its answer: without "from then on" it is passed over.
+_QUOTED = re.compile(r"[«“\"'„‹「『][^«»“”\"„‹›「」『』\n]{1,40}[»”\"'“›」』]")
+_PASSWORD_RE = cue_pattern(STANDING_PASSWORD)
+_FROM_THEN_RE = cue_pattern(STANDING_FROM_THEN)
+_CLAUSE_MARK = re.compile(r"[,،，、፣:：;]")
+# the Amharic assistant (ረዳት, the assistant ረዳቱ), for this check only
+_AMHARIC_ASSISTANT = re.compile("ረዳ[ትቱቷቶቹ]")
+_PASSWORD_REACH = 25  # characters between the password and the noun that names it a word
+_SUBJECT_REACH = 40  # characters between the clause's opening and its machine subject
+_FROM_THEN_REACH = 80
+
+
+def _password_rule(sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """A rule for the machine reader that a quoted password switches on for good."""
+    for sentence in sentences:
+        text = sentence[0]
+        for quoted in _QUOTED.finditer(text):
+            lo, hi = max(0, quoted.start() - _PASSWORD_REACH), quoted.end() + _PASSWORD_REACH
+            mark = _PASSWORD_RE.search(text, lo, hi) and _CLAUSE_MARK.search(text, quoted.end())
+            if not mark:
+                continue
+            rest = text[mark.end() :]
+            reader = _READER_RE.search(rest, 0, _SUBJECT_REACH) or _AMHARIC_ASSISTANT.search(
+                rest, 0, _SUBJECT_REACH
+            )
+            since = reader and _FROM_THEN_RE.search(rest, 0, _FROM_THEN_REACH)
+            if since:
+                why = f"a rule for the reader ('{reader[0]}') switched on by a password {quoted[0]}"
+                why += f": '{since[0]}'"
+                return why, sentence.start()
+    return None
+
+
 def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     lays a lasting or triggered rule on the machine reader; None when it does not."""
@@ -308,7 +387,8 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     if labelled:
         return labelled
     if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
-        return None  # no machine reader named: most rows stop here, the most at the literal scan
+        # no machine reader named: most rows stop here, the most at the literal scan
+        return _kept_label_rule(norm) or (_password_rule(sentences) if "ረዳ" in norm else None)
     for text, at in _clauses(sentences):
         reader = _machine_reader(text)
         if reader is None or _PERSONS_ASSISTANT.search(text) or _PAST_RE.search(text):
@@ -331,4 +411,4 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         named, reached, done = reader[0].strip(), reach[0].strip(), act[0].strip()
         why = f"a rule for the reader ('{named}'); {kind}: '{reached}'; act: '{done}'"
         return why, at
-    return None
+    return _password_rule(sentences)
