@@ -264,6 +264,14 @@ _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
 _LEET_NEAR = re.compile(r"[013457@$](?:(?<=[a-z].)|(?=[a-z]))")
 _DASHED_NEAR = re.compile(r"[-.*_](?<=[a-z].)[a-z][-.*_][a-z]")
 _SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
+# A letter rotation (rot13) hides a sentence from every pattern: a text holding the rotated forms of
+# two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with its
+# decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
+_ROT13_WORDS = guarded(
+    r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
+    r"cnffjbeq|vtaber|nafjre|fraq)\b"
+)
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
 
 def normalise(text: str) -> str:
@@ -282,10 +290,18 @@ def normalise(text: str) -> str:
         out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
     if _SPACED_NEAR.search(out):
         out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    if _rotated(out):
+        out = f"{out}\n{out.translate(_ROT13)}"
     if "\n" not in out:  # one line: the same as below, without the generators
         return " ".join(out.split())
     lines = (" ".join(line.split()) for line in out.split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _rotated(text: str) -> bool:
+    """Whether `text` holds rot13 English: two distinct rotated common words."""
+    first = _ROT13_WORDS.search(text)
+    return first is not None and any(word != first[0] for word in _ROT13_WORDS.findall(text, first.end()))
 
 
 @lru_cache(maxsize=1024)  # bulk writes repeat a few headings over thousands of rows

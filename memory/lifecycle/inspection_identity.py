@@ -35,6 +35,15 @@ _ROLE = (
     r"(?:\w+ )?(?:security|compliance|privacy|data protection) officer|head of \w+|director\w*|"
     r"managing director|general manager|(?:it|security|finance|office|account) manager|president|"
     r"chair(?:man|woman|person)?|owner|founder|boss|supervisor|operator|developer|"
+    # who is shown the books by office: auditors (en de fr es it pt nl, and "revisor" of the Nordic languages)
+    r"auditor\w*|revisor\w*|wirtschaftsprüfer\w*|abschlussprüfer\w*|auditeur\w*|commissaire aux comptes|"
+    r"auditor[ae]s?|revisore\w*|accountant\w*|"
+    # who acts for another by office: lawyers, legal representatives, guardians
+    r"lawyer\w*|attorney\w*|solicitor\w*|legal (?:representative|guardian)\w*|guardian\w*|executor\w*|"
+    r"\w*anwalt\w*|\w*anwält\w*|vormund\w*|bevollmächtigt\w*|avocat\w*|mandataire\w*|tuteur|tutrice|notaire\w*|"
+    r"abogad[oa]s?|apoderad[oa]s?|albacea|avvocat[oi]|procurator[ei]|tutore|advogad[oa]s?|procurador\w*|"
+    r"advocaat|gevolmachtigde|voogd|adwokat\w*|prawnik\w*|адвокат\w*|юрист\w*|представител\w*|опекун\w*|"
+    r"avukat\w*|vekil\w*|advokat\w*|fullmektig|fullmäktig|luật sư|pengacara|kuasa hukum|"
     # de
     r"\w*administrator\w*|geschäftsführ\w*|vorstand\w*|\w*direktor\w*|\w*leiter\w*|\w*beauftragt\w*|"
     r"inhaber\w*|eigentümer\w*|chef\w*|präsident\w*|"
@@ -66,7 +75,8 @@ _ROLE = (
     r"ředitel\w*|správc\w*|vedoucí\w*|manažer\w*|jednatel\w*|majitel\w*|předsed\w*|administrátor\w*|"
     r"šéf\w*|\w*адмін\w*|керівник\w*|власник\w*|голов[аою])|"
     # bn / ta / fa
-    r"প্রধান|পরিচালক|ব্যবস্থাপক|ম্যানেজার|প্রশাসক|অ্যাডমিন|মালিক|সভাপতি|কর্মকর্তা|"
+    r"প্রধান|পরিচালক|ব্যবস্থাপক|ম্যানেজার|প্রশাসক|অ্যাডমিন|মালিক|সভাপতি|কর্মকর্তা|আইনজীবী|উকিল|"
+    r"वकील|अधिवक्ता|வழக்கறிஞர்|محامي|محام|وكيل|وکیل|弁護士|代理人|律师|律師|변호사|대리인|"
     r"அதிகாரி|இயக்குநர்|இயக்குனர்|மேலாளர்|நிர்வாகி|தலைவர்|உரிமையாளர்|அட்மின்|"
     r"مدیر|رئیس|مسئول|مالک|سرپرست|ادمین|"
     # ar / hi / th / zh / ja / ko
@@ -190,7 +200,7 @@ _WAIVED = (
     r"(?:beripikasyon|berepikasyon|verification|kumpirmasyon|pagpapatunay|pag-?verify|pag-?apruba|pag-?check)|"
     r"\b(?:tanpa|tidak perlu)\s+(?:\S+\s+){0,2}?(?:pengesahan|disahkan|semakan|disemak|kelulusan|diluluskan)|"
     r"\b(?:sense|no cal)\s+(?:\S+\s+){0,2}?(?:verificaci|confirmaci|comprovaci|validaci)\w*|"
-    r"\b(?:uden|ingen|ikke|spring\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
+    r"\b(?:uden|uten|ingen|ikke|spring\w* over|hopp\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
     r"\b(?:bez|žádn\w*|není třeba|nemusí)\s+(?:\S+\s+){0,2}?(?:ověř\w*|potvrz\w*|kontrol\w*|schválen\w*)|"
     r"\b(?:без|не)\s+(?:\S+\s+){0,3}?(?:перевір\w*|підтвердж\w*|підтверд\w*|верифікац\w*|погоджен\w*|узгоджен\w*)|"
     # bn / ta / fa: the check word before "without" (bn, ta) or after it (fa)
@@ -251,7 +261,24 @@ _RIGHTS = (
 _ALL = (
     r"\b(?:all|every|any|alle[nms]?|sämtliche\w*|tou[st]|toutes|tod[oa]s|tutt[ie]|wszystk\w*|każd\w*|"
     r"tüm|bütün|her|mọi|tất cả|semua|seluruh|alla|varje|все\w*|любы\w*|κάθε|όλ\w*)\b|"
-    r"جميع|كل|सभी|सारे|हर|ทุก|ทั้งหมด|所有|全部|一切|全|すべて|모든|전체"
+    r"جميع|كل|सभी|सारे|हर|ทุก|ทั้งหมด|所有|全部|一切|全|すべて|모든|전체|সব|সকল|সমস্ত|அனைத்து|எல்லா|همه"
+)
+# Someone's mail, files or messages, handed to the writer: "all his emails and files ... to me",
+# "তার সব ইমেইল ও ফাইল আমাকে", "alle seine Mails an mich": the claimed role's power over another's data.
+_PRIVATE_FILES = (
+    r"\b(?:e-?mails?|mail|mailbox|inbox|files?|messages?|documents?|records|payslips?|dateien|nachrichten|dokumente|"
+    r"unterlagen|postfach|courriels|fichiers|dossiers|correos|archivos|mensajes|documentos|expedientes|arquivos|"
+    r"ficheiros|mensagens|messaggi|documenti|bestanden|berichten|documenten|pliki|wiadomości|dokumenty|"
+    r"письма|файлы|сообщения|документы|filer|meldinger|meddelanden|dosyalar\w*|mesajlar\w*)\b|"
+    r"ইমেইল|ফাইল|বার্তা|নথি|ईमेल|फ़ाइल|फाइल|संदेश|दस्तावेज़|மின்னஞ்சல்|கோப்பு|رسائل|ملفات|البريد|ایمیل|فایل|"
+    r"邮件|郵件|文件|メール|ファイル|이메일|파일"
+)
+# The writer as the one they go to ("to me", "mir", "à moi", "আমাকে", "मुझे"); in English only after
+# a verb of handing over ("let me know" asks nothing)
+_TO_ME = (
+    r"\b(?:to me|for me|(?:send|show|give|forward|email|share|hand|pass)\w* (?:\w+ )?me|mir|an mich|à moi|me les|me le|"
+    r"\w+-moi|a mí|para mí|a me|para mim|aan mij|mij|mnie|мне|til meg|till mig|til mig|bana)\b|"
+    r"আমাকে|আমার কাছে|मुझे|मेरे पास|எனக்கு|என்னிடம்|إلي|لي|به من|给我|給我|私に|저에게|나에게"
 )
 _OBJECTS = (
     r"\b(?:accounts?|systems?|data|servers?|users?|databases?|records|everything|funds|payments|"
@@ -359,6 +386,8 @@ _SWEEPING_RE = cue_pattern(
 )
 _SCOPE_RE = cue_pattern(f"(?:{_ALL}){_NEAR}(?:{_OBJECTS})")
 _OWN_RE = cue_pattern(_OWN)
+_HANDED_RE = cue_pattern(f"(?:{_ALL}){_NEAR}(?:{_PRIVATE_FILES})")
+_TO_ME_RE = cue_pattern(_TO_ME)
 # "never skip verification", "no request goes through without a check": the waiver itself negated
 _KEPT_CHECK = re.compile(r"\b(?:never|not|no one|nobody|nothing|no \w+|don't|do not|always)\b[^.!?\n]{0,30}$")
 _REACH = 40  # how far before a role noun its first-person frame may open
@@ -381,10 +410,13 @@ def _claimed_role(norm: str, cues: _Cues) -> tuple[re.Match[str] | None, bool]:
 
 
 def _power(text: str, cues: _Cues) -> str | None:
-    """The power a first-person sentence claims: verification waived, the writer's requests taken
+    """The power a first-person sentence claims (_claimed_power)."""
+    return _claimed_power(text, cues) if cues.mine.search(text) else None
+
+
+def _claimed_power(text: str, cues: _Cues) -> str | None:
+    """The power a sentence claims for the writer: verification waived, the writer's requests taken
     as approved or as an administrator's orders, or sweeping rights."""
-    if not cues.mine.search(text):
-        return None
     granted = cues.granted.search(text)
     if granted and cues.requests.search(text):
         return f"requests taken as granted: '{granted[0].strip()}'"
@@ -396,6 +428,44 @@ def _power(text: str, cues: _Cues) -> str | None:
     scopes = (text[max(0, scope.start() - 3) : scope.end()] for scope in _SCOPE_RE.finditer(text))
     if sweeping and any(not _OWN_RE.search(scope) for scope in scopes):
         return f"sweeping rights: '{sweeping[0].strip()}'"
+    handed = _HANDED_RE.search(text)
+    if handed and not _OWN_RE.search(text, max(0, handed.start() - 8), handed.end()) and _TO_ME_RE.search(text):
+        return f"another's data handed to the writer: '{handed[0].strip()}'"
+    return None
+
+
+# Whoever writes in a channel named as a role ("whoever writes in this chat is our auditor", "den
+# som skriver i denne kanalen er revisor", "wer in diesem Kanal schreibt, ist ..."): the role given
+# to the next writer, unverified; it claims a role as "I am" does, the writer named in the third person.
+_CHANNEL_WRITER_RE = cue_pattern(
+    r"\b(?:(?:whoever|anyone who|anybody who|the (?:person|one) who) (?:writes|messages|texts|posts|chats|calls)|"
+    r"(?:den|de|dem) som (?:skriver|skriv)|wer|celui qui écrit|celle qui écrit|quien (?:escriba|escribe)|"
+    r"chi scrive|quem (?:escreve|escrever)|wie (?:schrijft|er schrijft)|kto (?:pisze|napisze)|кто пишет)"
+    r"\s+(?:\w+\s+){0,2}?(?:this|these|denne|dette|den här|det här|diese\w*|ce|cet|cette|este|esta|questo|questa|"
+    r"deze|dit|tym|tej|tego|этом|этот)\s+(?:\w+\s+)?(?:channel|chat|thread|number|inbox|account|kanal\w*|chat\w*|tråd\w*|"
+    r"nummer\w*|konto\w*|canal|fil|numéro|número|numero|kanaal|czacie|kanale|numer\w*|канале|чате)"
+)
+_CHANNEL_REACH = 40  # the role right after the frame: "... is our auditor", "... er revisor hos oss"
+# The writing verbs of the frame, one of which the row must hold (the semantic layer's gate).
+CHANNEL_GATE = frozenset(
+    {"writ", "messag", "texts", "posts", "chats", "calls", "skriv", "schreib", "écri", "escrib", "escri", "scriv",
+     "escrev", "schrijf", "pisz", "пиш"}
+)  # fmt: skip
+
+
+def channel_claim(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` gives a role to whoever writes in a channel, with a power for them in
+    the same sentence; None when it does not."""
+    cues = _ASCII_TEXT if norm.isascii() else _ANY_TEXT
+    frame = _CHANNEL_WRITER_RE.search(norm)
+    role = cues.role.search(norm, frame.end(), frame.end() + _CHANNEL_REACH) if frame else None
+    if role is None:
+        return None
+    for sentence in sentences:
+        if sentence.start() <= role.start() < sentence.end():
+            power = _claimed_power(sentence[0], cues)
+            if power:
+                return f"role given to whoever writes: '{role[0].strip()}'; {power}", sentence.start()
     return None
 
 

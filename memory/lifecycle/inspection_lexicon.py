@@ -813,6 +813,9 @@ CHAT_TEMPLATE = (
     r"\[\s*(?:system|admin|operator|developer)[_ ]?\w*\s*\]\s*:|"
     r"\b(?:memory_update|update_memory|set_memory|remember)\s*\(\s*(?:key\s*=|['\"])|\[\[\s*(?:assistant|system|agent)_\w+\s*\]\])"
 )
+# The model's routine told in the third person ("the copilot also posts the transcript to ..."):
+# the English send verbs of a subject (inspection_semantic reads them after the model only).
+SEND_TOLD = r"\b(?:sends|forwards|posts|uploads|transmits|copies|shares|submits|dumps|pastes|mirrors|syncs|e-?mails)\b"
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
@@ -1284,6 +1287,11 @@ STANDING_LASTING_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "hr/sr/bs": ('od sada', 'ubudu[ćc]e', 'trajno', 'u svim (?:budu[ćc]im )?razgovorima', 'убудуће', 'од сада',),
     "bg": ('отсега нататък', 'от днес', 'занапред', 'завинаги', 'във всички (?:бъдещи )?разговори',),
     "no": ('fra n[åa] av', 'alle (?:fremtidige|kommende) samtaler',),
+    # languages the other cue lists do not read: a standing order under a label addressed to the model
+    "lt/lv/et/sl/sq/is": ('nuo [šs]iol', 'nuo dabar', 'turpm[āa]k', 'no [šs][īi] br[īi][žz]a', 'edaspidi', 'n[üu][üu]dsest', 'odslej', 'od zdaj naprej', 'tani e tutje', 'h[ée]ðan [íi] fr[áa]', 'framvegis',),
+    "yo/ha/ig/zu/af/cy/ga/eu/gl/mt": ('l[áa]ti [ìi]sinsìnyí(?: l[ọo])?', 'daga yanzu', 'site ugbu a', 'kusukela manje', 'van nou af', 'o hyn ymlaen', 'as seo amach', 'hemendik aurrera', 'dende agora', "minn issa 'l quddiem",),
+    "mk/be/kk": ('отсега', 'з гэтага часу', 'бұдан былай',),
+    "unspaced/more": ('ከአሁን በኋላ', 'ከዛሬ ጀምሮ', 'ഇനി മുതൽ', 'ఇకపై', 'ఇప్పటి నుండి', 'ಇನ್ನು ಮುಂದೆ', 'आतापासून', 'अबदेखि', 'હવેથી', 'ਹੁਣ ਤੋਂ', 'මෙතැන් සිට', 'ამიერიდან', 'այսուհետ', 'ចាប់ពីពេលនេះ', 'ယခုမှစ၍',),
     "unspaced": ('מעכשיו', 'מעתה', 'מהיום והלאה', 'לצמיתות', 'اب سے', 'آج سے', 'ہمیشہ کے لیے', 'مستقل طور پر', 'من الآن فصاعد', 'من الآن', 'بشكل دائم', 'بصفة دائمة', 'المحادثات القادمة', 'از این پس', 'از این به بعد', 'از حالا', 'برای همیشه', 'به طور دائم', 'گفتگوهای آینده', 'आगे से', 'अब से', 'हमेशा के लिए', 'स्थायी रूप से', 'सभी भविष्य', 'এখন থেকে', 'আজ থেকে', 'স্থায়ীভাবে', 'ভবিষ্যৎ কথোপকথন', 'இனிமேல்', 'நிரந்தரமாக', '今後', 'これから', '以後', '恒久', '今后', '以后', '从现在起', '从今天起', '长期有效', '永久', '앞으로', '지금부터', '영구적으로', 'ต่อไปนี้', 'ตั้งแต่นี้', 'อย่างถาวร',),
 }  # fmt: skip
 # "For ever" in a row's opening label ("Remember this forever:", "Husk dette for alltid:",
@@ -1603,9 +1611,9 @@ STANDING_PAST = (
 
 def _by_language(vocabulary: dict[str, tuple[str, ...]]) -> str:
     """A by-language vocabulary as one alternation: spaced words between word boundaries, the
-    "unspaced" ones as they stand."""
-    spaced = "|".join(w for lang, ws in vocabulary.items() if lang != "unspaced" for w in ws)
-    unspaced = "|".join(vocabulary.get("unspaced", ()))
+    "unspaced" ones (any key "unspaced...") as they stand."""
+    spaced = "|".join(w for lang, ws in vocabulary.items() if not lang.startswith("unspaced") for w in ws)
+    unspaced = "|".join(w for lang, ws in vocabulary.items() if lang.startswith("unspaced") for w in ws)
     return rf"\b(?:{spaced})\b" + (f"|{unspaced}" if unspaced else "")
 
 
@@ -1623,3 +1631,28 @@ STANDING_FROM_THEN = _by_language(STANDING_FROM_THEN_BY_LANGUAGE)
 # The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
 # automated replies (not "agent" or a bare "model": a support agent, a pricing model).
 STANDING_READER = rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"
+# A label addressed to the model (inspection_standing.addressed_label): the model named as in
+# STANDING_READER, by the model tier too ("za model koji ovo čita:"), and by the assistant words of
+# languages the other cue lists do not read (a word ending on a vowel mark unbounded: Tamil, Amharic, Yoruba, Telugu, Kannada, Malayalam,
+# Marathi, Gujarati, Punjabi, Sinhala, Georgian, Armenian, Khmer, Burmese, Lao, Hungarian,
+# Finnish, Estonian, Swahili, Hausa, Zulu, Icelandic, Welsh, Irish, Basque, Serbian, Kazakh) ...
+LABEL_READER_UNREAD = (
+    r"\b(?:assistend\w*|asszisztens\w*|avustaja\w*|msaidizi|mataimaki|umsizi|a[ðd]sto[ðd]arm\w*|cynorthwy\w*|c[úu]nt[óo]ir\w*|"
+    r"laguntzaile\w*|помоћник\w*|помошник\w*|көмекші\w*)\b|"
+    r"olùrànlọ́wọ́|உதவியாளர்|ረዳት|సహాయకుడ|సహాయక|ಸಹಾಯಕ|സഹായി|सहाय्यक|સહાયક|ਸਹਾਇਕ|සහායක|ასისტენტ|օգնական|ជំនួយការ|လက်ထောက်|ຜູ້ຊ່ວຍ|সহকারী"
+)
+# ... addressed: after a "to / for" word ("per a l'assistent", "pre asistenta", "sí olùrànlọ́wọ́")
+# or as the reader of "this" text ("kuris skaitys šį protokolą", "ይህን ማስታወሻ የሚያነብ ረዳት").
+LABEL_TO = (
+    r"\b(?:to|for|attn|an|f[üu]r|à|au|aux|pour|para|per|per a|al|ao|aan|voor|dla|do|till|för|til|pro|pre|za|ke|kwa|"
+    r"untuk|kepada|cho|gửi|pentru|c[ăa]tre|p[ëe]r|s[íi]|f[úu]n|ga|chuig|priek[šs]|для|до|за|к|ко|προσ|για)\b|"
+    r"إلى|الى|برای|ถึง|สำหรับ|致|给|へ|에게"
+)
+LABEL_THIS = (
+    r"\b(?:this|these|dies\w*|ce|cet|cette|ces|este|esta|estos|estas|esto|questo|questa|deze|dit|ten|tę|tego|tej|toto|"
+    r"tento|t[áa]to|t[úu]to|tieto|tohto|tuto|tato|bu|này|ini|denna|detta|den här|det här|aquest\w*|ovo|ovaj|ova|ovu|ove|"
+    r"ovog\w*|[šs][įi]|[šs]is|[šs]i[ąa]|[šs]io|[šs]o|[šs][īi]s?|seda|see|selle|ezt|ez|ezen|t[äa]m[äa]\w*|t[äa]t[äa]|tole|"
+    r"acest\w*|aceast[ăa]|k[ëe]t[ëe]|kjo|ky|[þt]etta|[þt]essa|[þt]essi|[èe]y[íi]|y[ìi][íi]|hii|huu|hili|wannan|lokhu|"
+    r"эт\w*|ово|овај|ова|ову|ове|овог\w*|този|тази|това|тоа|оваа|αυτ\w*)\b|"
+    r"ይህን|ይህ|இதை|இந்த|దీన్ని|ఈ |ಇದನ್ನು|ಈ |ഇത്|ഈ |এই|এটি|ამას|სა |այս|هذه|هذا|این|इस|इसे|ये|นี้|这|此|本|この|이 |הזה|הזו|זה"
+)

@@ -47,7 +47,7 @@ from memory.lifecycle.inspection_concealment import model_concealment
 from memory.lifecycle.inspection_correction import GATE as CORRECTION_GATE_WORDS
 from memory.lifecycle.inspection_correction import correction_hit
 from memory.lifecycle.inspection_frames import fiction_hit, settings_hit
-from memory.lifecycle.inspection_identity import identity_hit
+from memory.lifecycle.inspection_identity import CHANNEL_GATE, channel_claim, identity_hit
 from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
     ACT,
@@ -71,6 +71,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_ASKED,
     MODEL_EMPOWERED,
     MODEL_NAMED,
+    MODEL_NO_AGENT,
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
     MODEL_POWER,
@@ -93,6 +94,7 @@ from memory.lifecycle.inspection_lexicon import (
     READ_ONLY,
     SELF_APPROVAL,
     SEND,
+    SEND_TOLD,
     SENT_THING,
     STAKES,
     STANDING_PERMISSION,
@@ -251,6 +253,10 @@ _SETTING = _c(
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
 _SEND = _c(SEND)
+# the model as the subject of a send verb, a few words between ("the copilot also posts")
+_MODEL_SENDS = _c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}")
+# an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
+_ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
 _CONDITION_CLAUSE = re.compile(
@@ -421,6 +427,7 @@ _STEERING_GATE = _g(*STEERING_GATE_WORDS)
 _CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "correction", "更正"
 _SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 _READER_GATE = _g(*READER_GATE_WORDS)  # the reader addressed is named by what it does: reads, summarises
+_CHANNEL_GATE = _g(*CHANNEL_GATE)  # a role given to whoever writes in a channel: a writing verb
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -996,6 +1003,22 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _routine_sent_out(sentences: _Sentences) -> SemanticHit | None:
+    """The model's routine told, not ordered: it sends the conversation or secrets to an address
+    outside ("the copilot also posts the full transcript ... to https://..."). A person's or a
+    tool's routine ("Grafana sends alert emails to oncall@...") names no model."""
+    for sentence in sentences:
+        text = sentence[0]
+        sends = _MODEL_SENDS.search(text)
+        if sends is None or _PRIVATE_DATA.search(text, sends.end()) is None:
+            continue
+        outside = _ADDRESS_OUT.search(text, sends.end())
+        if outside:
+            why = f"the model's routine: '{sends[0]}'; to: '{outside[0]}'"
+            return SemanticHit("exfiltration_route", why, _snip(sentence.string, sentence.start()))
+    return None
+
+
 def _family_hit(cls: str, found: tuple[str, int] | None, norm: str) -> SemanticHit | None:
     """A check module's (why, where) as a hit of class `cls`."""
     return None if found is None else SemanticHit(cls, found[0], _snip(norm, found[1]))
@@ -1053,6 +1076,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm, sentences))
+    if _has(found, _SEND_GATE) and not _matched(hits, "exfiltration_route"):
+        hits.append(_routine_sent_out(sentences))
     if _has(found, _ENCODING_GATE) and not _matched(hits, "exfiltration_route"):
         hits.append(_encoded_into_output(norm, sentences))
     if _has(found, _OWN_GATE) and _has(found, _APPROVE_GATE) and not _matched(hits, "control_loosened"):
@@ -1063,6 +1088,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     families: tuple[tuple[str, Callable[[str, _Sentences], tuple[str, int] | None], bool], ...] = (
         ("product_steering", steering_hit, _has(found, _STEERING_GATE)),
         ("identity_claim", identity_hit, True),  # it stops at once without a first-person sentence
+        ("identity_claim", channel_claim, _has(found, _CHANNEL_GATE)),  # a role for whoever writes here
         ("sweeping_act", sweeping_hit, _has(found, _SWEEP_GATE)),
         ("fiction_carried_over", fiction_hit, True),  # a game carried into real use
         ("settings_in_other_words", settings_hit, True),  # settings as data in the row's own language

@@ -21,8 +21,13 @@ from collections.abc import Iterable
 from memory.lifecycle.inspection_lexicon import (
     AUTOMATED_REPLIES_BY_LANGUAGE,
     DUTY,
+    LABEL_READER_UNREAD,
+    LABEL_THIS,
+    LABEL_TO,
     MODEL_AI_BY_LANGUAGE,
     MODEL_ASSISTANT_BY_LANGUAGE,
+    MODEL_NO_AGENT,
+    MODEL_PHRASES,
     STANDING_ACT,
     STANDING_ASKS,
     STANDING_CAN,
@@ -329,6 +334,57 @@ def _clauses(sentences: Iterable[re.Match[str]]) -> Iterable[tuple[str, int]]:
             offset += len(part) + 1
 
 
+# -- a rule under a label addressed to the model ------------------------------------------------
+# A label: from the row's or a sentence's start (the danda and the Ethiopic full stop too) to a
+# colon or a dash ("Nota per a l'assistent que resumeixi aquesta acta:", "ይህን ማስታወሻ የሚያነብ ረዳት፡").
+_LABEL_MARK = re.compile("[:：፡—–]")
+_LABEL = re.compile(r"(?:^|(?<=[.!?。！？।።\n]))\s*(?P<label>[^.!?。！？।።\n:：፡—–]{2,120}+)[:：፡—–]")
+# the same label, ending where a mark was found (searched back from it)
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=[.!?。！？।።\n]))\s*(?P<label>[^.!?。！？।።\n:：፡—–]{2,120}+)$")
+_LABEL_WORDS = 12  # a label, not a sentence that happens to hold a colon
+_LABEL_MODEL_RE = cue_pattern(rf"{MODEL_PHRASES}|{MODEL_NO_AGENT}|{LABEL_READER_UNREAD}")
+_LABEL_TO_RE = cue_pattern(LABEL_TO)
+_LABEL_THIS_RE = cue_pattern(LABEL_THIS)
+_RULE_OPENS = re.compile(r"[\s,]*")
+
+
+def addressed_labels(norm: str) -> Iterable[re.Match[str]]:
+    """The labels in `norm` addressed to the model: they name it after a "to / for" word or as the
+    reader of "this" text ("pre asistenta, ktorý bude túto zápisnicu spracúvať:", "sí olùrànlọ́wọ́:").
+    "AI summary:" or a speaker's tag ("Assistant:") names the model without addressing it."""
+    if not _LABEL_MARK.search(norm):
+        return  # most rows: no colon or dash, no label
+    for found in _LABEL.finditer(norm):
+        label = found["label"]
+        if len(label.split()) <= _LABEL_WORDS and _addresses_model(label):
+            yield found
+
+
+def _addresses_model(label: str) -> bool:
+    model = _LABEL_MODEL_RE.search(label)
+    if model is None or _PERSONS_ASSISTANT.search(label):
+        return False
+    if _PEOPLE_AFTER.match(label, model.end()) or _PEOPLE_BEFORE.search(label, 0, model.start()):
+        return False  # people named by the model ("the AI team:", "l'équipe IA :")
+    return bool(_LABEL_THIS_RE.search(label) or _LABEL_TO_RE.search(label, 0, model.start()))
+
+
+def _labelled_rule(norm: str) -> tuple[str, int] | None:
+    """A label addressed to the model followed at once by a lasting marker or a condition ("...:
+    a partir d'ara, ...", "...: od sada ...", "To the assistant: whenever ..."): a standing order
+    to it, whatever verb the order then uses."""
+    for mark in _LABEL_MARK.finditer(norm):
+        # the cheap test first: what follows the mark opens on a lasting marker or a condition
+        opens = _RULE_OPENS.match(norm, mark.end()).end()
+        reach = _LASTING_RE.match(norm, opens) or _IF_RE.match(norm, opens)
+        label = _LABEL_BEFORE.search(norm, max(0, mark.start() - 130), mark.start()) if reach else None
+        if label and len(label["label"].split()) <= _LABEL_WORDS and _addresses_model(label["label"]):
+            addressed = label["label"].strip()
+            why = f"a rule under a label addressed to the model ('{addressed}'); opens: '{reach[0]}'"
+            return why, label.start("label")
+    return None
+
+
 # A row that opens by asking its reader to keep it for good ("Remember this forever:", "Für alle
 # künftigen Gespräche festhalten:", "Hifadhi hii milele:", "ずっと覚えておくこと：") speaks to whoever
 # reads the memory, the machine reader unnamed: a rule set off by the conversation after such a
@@ -407,6 +463,9 @@ def _password_rule(sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None
 def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     lays a lasting or triggered rule on the machine reader; None when it does not."""
+    labelled = _labelled_rule(norm)
+    if labelled:
+        return labelled
     if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
         # no machine reader named: most rows stop here, the most at the literal scan
         return _kept_label_rule(norm) or (_password_rule(sentences) if "ረዳ" in norm else None)
