@@ -16,18 +16,30 @@ limit_request_line = 0
 if os.path.isdir("/dev/shm"):  # noqa: S108 - a fixed system path, not a temp file we create
     worker_tmp_dir = "/dev/shm"  # noqa: S108
 
-# On PostgreSQL, gthread workers: they keep a client's connection alive between requests, where a
-# sync worker accepts, parses and closes one TCP connection per request. bench/load.py, 50 agents,
-# 5 workers, alternated pairs: sync 6.8-7.4 ms of server CPU per request on a busy shared machine,
-# gthread x 3 6.0-6.2 ms; on a quiet one 5.1-5.5 against 4.7-5.1 ms; 0 5xx and 0 lost writes in
-# all. The price: client p99 460-510 against 270 ms on the quiet machine (a kept-alive connection
-# stays on the worker that accepted it, so busy workers are not relieved by idle ones).
-# SQLite stays on sync workers: its busy handler polls with sleeps instead of queueing, so writer
-# threads in one process can starve each other for the write lock (a 19.4 s wait measured with
-# gthread 5 x 10). Connections: workers x threads x 2 databases (default and injections) must stay
-# under PostgreSQL's max_connections. An explicit --threads / --worker-class on the command line
-# still wins over this file.
+# gthread workers on both databases: they keep a client's connection alive between requests, where
+# a sync worker accepts, parses and closes one TCP connection per request. bench/load.py, 50
+# agents, 5 workers, alternated pairs. PostgreSQL, gthread x 3: sync 6.8-7.4 ms of server CPU per
+# request on a busy shared machine, 6.0-6.2 ms; on a quiet one 5.1-5.5 against 4.7-5.1 ms.
+# SQLite, gthread x 1 against sync, 5 pairs on a machine loaded 4-12 by other jobs: 5.3-6.5 against
+# 6.1-6.8 ms, lower in every pair (by 0.2-1.2 ms). 0 5xx and 0 lost writes in all. The price: a
+# higher client p99 (PostgreSQL, quiet machine: 460-510 against 270 ms; SQLite, busy machine:
+# 630-3070 against 380-2100 ms), as a kept-alive connection stays on the worker that accepted it,
+# so busy workers are not relieved by idle ones. With the access log off too (below), against sync
+# with it: 6.3 -> 4.8 and 6.1 -> 4.5 ms (client p99 612 -> 326 and 236 -> 541 ms).
+# SQLite keeps ONE thread per worker: its busy handler polls with sleeps instead of queueing, so
+# writer threads in one process can starve each other for the write lock (a 19.4 s wait measured
+# with gthread 5 x 10); with one thread the processes contend as sync workers did. Connections:
+# workers x threads x 2 databases (default and injections) must stay under PostgreSQL's
+# max_connections. An explicit --threads / --worker-class on the command line still wins.
 _DATABASE_SCHEME = os.environ.get("DATABASE_URL", "").partition(":")[0].lower()
-if _DATABASE_SCHEME in {"postgres", "postgresql", "pgsql", "postgis"}:
-    worker_class = "gthread"
-    threads = int(os.environ.get("PROTOMEM_WEB_THREADS", "3"))
+_ON_POSTGRESQL = _DATABASE_SCHEME in {"postgres", "postgresql", "pgsql", "postgis"}
+worker_class = "gthread"
+threads = int(os.environ.get("PROTOMEM_WEB_THREADS", "3" if _ON_POSTGRESQL else "1"))
+
+# No access log unless PROTOMEM_ACCESS_LOG names a file ("-" for stdout): building and writing its
+# line costs 0.14-0.22 ms of worker CPU per request (bench/gunicorn_overhead.py --b-no-access-log,
+# 4 rounds: median 1.00 -> 0.82 ms per /healthz; bench/load.py SQLite, 3 pairs: 6.1-6.4 -> 5.6-6.1
+# ms; PostgreSQL gthread x 3, one pair: 7.0 -> 4.8 ms, other tenants' load 15.7 against 8.4, so
+# mostly not the log's), and request latency, status and errors are already in /metrics and the
+# application's log.
+accesslog = os.environ.get("PROTOMEM_ACCESS_LOG") or None

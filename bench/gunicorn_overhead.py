@@ -68,7 +68,7 @@ class _Client:
         return resp.status
 
 
-def _round(config: Path, requests: int, log_dir: Path, keep_alive: bool) -> float:
+def _round(config: Path, requests: int, log_dir: Path, keep_alive: bool, access_log: bool = True) -> float:
     """ms of worker CPU per /healthz request over `requests` sequential requests."""
     port = free_port()
     cmd = [
@@ -82,12 +82,12 @@ def _round(config: Path, requests: int, log_dir: Path, keep_alive: bool) -> floa
         f"127.0.0.1:{port}",
         "--workers",
         "1",
-        "--access-logfile",
-        str(log_dir / "access.log"),
         "--no-control-socket",
         "--error-logfile",
         str(log_dir / "error.log"),
     ]
+    if access_log:
+        cmd += ["--access-logfile", str(log_dir / "access.log")]
     proc = subprocess.Popen(cmd, cwd=common.REPO)  # noqa: S603 - our interpreter and arguments
     try:
         deadline = time.monotonic() + 60
@@ -123,14 +123,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--b-config", default=str(common.REPO / "gunicorn.conf.py"))
     parser.add_argument("--keep-alive", action="store_true", help="reuse the connection while allowed")
+    parser.add_argument(
+        "--b-no-access-log", action="store_true", help="config B without an access log (what it costs)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gunicorn-overhead-") as tmp:
         stock = Path(tmp) / "stock.conf.py"
         stock.write_text(STOCK_CONF)
         results: dict[str, list[float]] = {"A stock": [], "B gunicorn.conf.py": []}
+        variants = (
+            ("A stock", stock, True),
+            ("B gunicorn.conf.py", Path(args.b_config), not args.b_no_access_log),
+        )
         for _ in range(args.rounds):
-            for name, conf in (("A stock", stock), ("B gunicorn.conf.py", Path(args.b_config))):
-                results[name].append(_round(conf, args.requests, Path(tmp), args.keep_alive))
+            for name, conf, access_log in variants:
+                results[name].append(_round(conf, args.requests, Path(tmp), args.keep_alive, access_log))
                 print(f"  {name}: {results[name][-1]:.3f} ms/request", flush=True)
     for name, values in results.items():
         print(f"{name}: min {min(values):.3f} median {statistics.median(values):.3f} ms CPU per /healthz")

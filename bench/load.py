@@ -1,7 +1,8 @@
 """Concurrent-agent load on the HTTP API: recall, per-turn context and ingest under gunicorn.
 
     .venv/bin/python -m bench.load                               # SQLite, 50 clients, 30 s
-    .venv/bin/python -m bench.load --clients 50 --seconds 60 --workers 5 --threads 1
+    .venv/bin/python -m bench.load --clients 50 --seconds 60 --workers 5 --worker-class sync
+    .venv/bin/python -m bench.load --no-access-log      # what the server costs without its access log
     .venv/bin/python -m bench.load --database-url postgres://postgres@127.0.0.1:5432/protomem_load
 
 Every run builds a fresh instance dir under /tmp/protomem-bench (load-sqlite / load-pg): the
@@ -13,8 +14,9 @@ PostgreSQL databases named in the settings are dropped and created first (and dr
 unless --keep); settings.py has to read DATABASE_URL for that run.
 
 gunicorn then serves protomem.wsgi on a free loopback port (`--workers`, default 2*cores+1;
-`--threads` > 1 switches to the gthread worker; its access log records the server-side time
-of every request). `--clients` threads, each with its own keep-alive http.client connection (a sync
+gthread workers with `--threads` threads, default 1, as gunicorn.conf.py runs SQLite; `--worker-class
+sync` for one connection per request; its access log, unless --no-access-log, records the server-side
+time of every request). `--clients` threads, each with its own keep-alive http.client connection (a sync
 worker closes it after every response; gthread keeps it, as an agent fleet behind a proxy would),
 first register a session (POST /api/sessions/) and then loop for `--seconds` over the mix
 (default 50% recall, 30% context, 20% ingest):
@@ -34,10 +36,11 @@ schedstat splits server time into on-cpu, waiting-for-a-cpu (a shared machine) a
 (SQLite busy-timeout sleeps, PostgreSQL round trips). --server-settings runs the server on a
 settings variant over the same databases (e.g. a patched backend on PYTHONPATH).
 
-SQLite note: with sync workers (threads 1, as scripts/run.sh) writers never waited measurably;
-with gthread (5 x 10) and a write-heavy mix one ingest waited 19.4 s for the write lock, just
-under the 20 s busy timeout after which it would be a "database is locked" 500: SQLite's busy
-handler polls with sleeps instead of queueing, so 50 in-process writers can starve one.
+SQLite note: with one thread per worker (sync, or gthread x 1 as scripts/run.sh runs it) writers
+never waited measurably; with gthread (5 x 10) and a write-heavy mix one ingest waited 19.4 s for
+the write lock, just under the 20 s busy timeout after which it would be a "database is locked"
+500: SQLite's busy handler polls with sleeps instead of queueing, so 50 in-process writers can
+starve one.
 
 Exit status 1 on any 5xx, transport error (reset, timeout) or lost / altered write.
 """
@@ -138,7 +141,18 @@ def main() -> None:
     parser.add_argument("--mix", default="recall=50,context=30,ingest=20")
     parser.add_argument("--chunks", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
-    parser.add_argument("--threads", type=int, default=1, help=">1 runs gunicorn's gthread worker")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
+    parser.add_argument(
+        "--worker-class",
+        default="gthread",
+        choices=("sync", "gthread"),
+        help="gthread (keep-alive; gunicorn.conf.py's choice) or sync (one connection per request)",
+    )
+    parser.add_argument(
+        "--no-access-log",
+        action="store_true",
+        help="no gunicorn access log (its cost); server-side times are then not printed",
+    )
     parser.add_argument("--timeout", type=int, default=30, help="gunicorn worker timeout (its default)")
     parser.add_argument("--request-timeout", type=float, default=120.0, help="client socket timeout")
     parser.add_argument("--log-level", default="INFO", help="the server's LOG_LEVEL")
@@ -156,6 +170,8 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database afterwards")
     args = parser.parse_args()
     args.agents = args.agents or args.clients
+    if args.worker_class == "sync" and args.threads > 1:
+        raise SystemExit("--threads > 1 needs the gthread worker")
     if args.agents > args.clients:
         raise SystemExit("--agents must not exceed --clients")
     mix = _mix(args.mix)
@@ -170,9 +186,11 @@ def main() -> None:
         log_level=args.log_level,
         settings=args.server_settings,
         profile_dir=_profile_dir(args.profile),
+        worker_class=args.worker_class,
+        access_log=not args.no_access_log,
     )
     try:
-        server.wait_ready()
+        server.wait_ready(deadline_s=300.0)  # 5 workers importing the app at once on a busy machine
         vocab = common.vocabulary(VOCAB_SIZE)
         gate = threading.Barrier(args.clients + 1)
         clock = Clock()
@@ -239,7 +257,8 @@ def main() -> None:
     print(
         f"\n== load: {args.clients} clients ({args.agents} agents) for {args.seconds:g} s on {backend}, "
         f"gunicorn {args.workers} workers x {args.threads} threads "
-        f"({'gthread' if args.threads > 1 else 'sync'}), {args.chunks:,} chunks + {HOT_ROWS} always-on"
+        f"({args.worker_class}{', no access log' if args.no_access_log else ''}), "
+        f"{args.chunks:,} chunks + {HOT_ROWS} always-on"
     )
     print(f"  mix {args.mix}; server settings {args.server_settings}; instance {instance}")
     print(

@@ -246,6 +246,8 @@ class Server:
         log_level: str,
         settings: str,
         profile_dir: Path | None = None,
+        worker_class: str = "",
+        access_log: bool = True,
     ) -> None:
         self.port = free_port()
         self.log = instance / "gunicorn.log"
@@ -264,19 +266,18 @@ class Server:
             str(workers),
             "--threads",
             str(threads),
-            # Explicit: gunicorn.conf.py picks gthread on PostgreSQL, and --threads 1 means sync here.
+            # Explicit: gunicorn.conf.py picks the worker by database; here --threads 1 means sync
+            # unless a worker class is named (gthread with one thread keeps connections alive).
             "--worker-class",
-            "gthread" if threads > 1 else "sync",
+            worker_class or ("gthread" if threads > 1 else "sync"),
             "--timeout",
             str(timeout),
-            "--access-logfile",
-            str(self.access),
-            "--access-logformat",
-            ACCESS_FORMAT,
             "--no-control-socket",  # its default path is shared by every gunicorn on the machine
             "--error-logfile",
             "-",
         ]
+        if access_log:  # the server-side times; off measures what writing the log costs
+            cmd += ["--access-logfile", str(self.access), "--access-logformat", ACCESS_FORMAT]
         if profile_dir is not None:  # cProfile in every worker (bench/load_gunicorn_profile.py)
             env["BENCH_PROFILE_DIR"] = str(profile_dir)
             cmd += ["--config", str(Path(__file__).with_name("load_gunicorn_profile.py"))]

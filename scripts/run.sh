@@ -66,7 +66,8 @@ if [ "${DJANGO_DEBUG:-}" = "1" ] || [ "${DJANGO_DEBUG:-}" = "true" ]; then
   start "$PY" manage.py runserver "$HOST:$PORT"
 else
   "$PY" manage.py collectstatic --noinput -v 0
-  start "$PY" -m gunicorn protomem.wsgi --bind "$HOST:$PORT" --workers 2 --access-logfile - \
+  # Worker class, threads and access log come from gunicorn.conf.py (PROTOMEM_ACCESS_LOG=- for one).
+  start "$PY" -m gunicorn protomem.wsgi --bind "$HOST:$PORT" --workers 2 \
     --graceful-timeout 5 --pid "$RUN_DIR/gunicorn.pid" --control-socket "$RUN_DIR/gunicorn.ctl"
 fi
 

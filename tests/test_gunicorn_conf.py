@@ -1,4 +1,5 @@
-"""gunicorn.conf.py picks the worker by database: gthread (keep-alive) on PostgreSQL, sync on SQLite.
+"""gunicorn.conf.py: gthread (keep-alive) workers, 3 threads on PostgreSQL and one on SQLite; no access log
+unless PROTOMEM_ACCESS_LOG asks for one.
 
 Resolved the way gunicorn resolves it (its own config loader over this repository's file), so a
 misspelt setting name, which gunicorn ignores silently, fails here.
@@ -37,14 +38,26 @@ def test_the_thread_count_follows_the_environment(monkeypatch):
 
 
 @pytest.mark.parametrize("url", [None, "sqlite:////tmp/x.db"])
-def test_sqlite_keeps_sync_workers(monkeypatch, url):
+def test_sqlite_gets_gthread_workers_with_one_thread(monkeypatch, url):
     if url is None:
         monkeypatch.delenv("DATABASE_URL", raising=False)
     else:
         monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.delenv("PROTOMEM_WEB_THREADS", raising=False)
     cfg = resolved(monkeypatch)
-    assert cfg.worker_class_str == "sync"
-    assert cfg.threads == 1
+    assert cfg.worker_class_str == "gthread"
+    assert cfg.threads == 1  # two threads of one process would compete for SQLite's write lock
+    assert cfg.keepalive > 0
+
+
+def test_no_access_log_by_default(monkeypatch):
+    monkeypatch.delenv("PROTOMEM_ACCESS_LOG", raising=False)
+    assert resolved(monkeypatch).accesslog is None
+
+
+def test_the_access_log_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("PROTOMEM_ACCESS_LOG", "-")
+    assert resolved(monkeypatch).accesslog == "-"
 
 
 def test_the_command_line_still_wins(monkeypatch):
