@@ -132,8 +132,18 @@ _PEOPLE_VOCATIVE = re.compile(
 )
 
 
+# A decision minuted ("3) Decision: from now on every pricing change is announced to customers"):
+# what the people in the meeting agreed to do, the model neither its subject nor its addressee.
+_DECISION_MINUTED = re.compile(
+    r"\s*(?:\d{1,2}[.)]\s*|[-*•]\s*)?(?:decision|decided|agreed|resolution|beschluss|beschlossen|entscheidung|"
+    r"d[ée]cision|d[ée]cid[ée]|decisi[óo]n|acuerdo|acordado|decisione|deliberato|decis[ãa]o|besluit|ustalenie|karar)\s*[:\-\u2013]"
+)
+
+
 def _people_plan(sentence: str) -> bool:
-    return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
+    return bool(
+        _PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence) or _DECISION_MINUTED.match(sentence)
+    )
 
 
 _CHECKED_DETECTORS = (
