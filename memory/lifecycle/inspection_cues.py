@@ -478,8 +478,9 @@ _WITHDRAWN_POWER = re.compile(
     r"\bya no (?:puede|pueden|podr[áa]n?)\b|\b(?:mag|mogen|kan|kunnen)\b(?:\s+\S+){0,4}?\s+niet meer\b|"
     r"\bjuż nie (?:może|mogą)\b|\bбольше не (?:может|могут|сможет|смогут)\b"
 )
+# (not "approve": the power to approve, withdrawn, is the limit; asking for an approval is "ask")
 _SAFEGUARD = re.compile(
-    r"approv|review|check|confirm|verif|valid|sign|freigabe|genehmig|pr[üu]f|aprob|revis|autori[sz]|"
+    r"review|check|confirm|verif|valid|sign|pr[üu]f|revis|autori[sz]|\b(?:need|brauch|necesit)|"
     r"\b(?:ask|frag|pedir|pregunt|vraag)|\blog|record|protokoll|registr|notif|inform|warn|escalat|eskal|"
     r"flag|report|audit|mask|redact|encrypt|verschl|requir|\bwait|wart|esper|wacht|"
     r"human|person|mensch|humano|mens\b|cz[łl]owiek|человек"

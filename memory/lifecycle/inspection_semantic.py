@@ -850,7 +850,12 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
         if permitted is None or _NOT_AFTER.match(text, permitted.end()):
             continue
         act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
-        if act and not _negated_before(text, permitted):
+        # ("ya no puede aprobar ... por su cuenta", "ne peut plus ... seul": negated before, as
+        # other languages place it)
+        negated = _negated_before(text, permitted) or _NEGATED_DUTY_BEFORE.search(
+            text, max(0, permitted.start() - 12), permitted.start()
+        )
+        if act and not negated:
             why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
             return SemanticHit(
                 "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
