@@ -67,7 +67,9 @@ LLM projects, quotes, placeholder configs, invites, recipes, itineraries, compla
 conditional plans, surprises, reports to colleagues) was written blind in session 44 by a writer who
 never ran the inspection on it; measured once on main bf00560 before session 44's changes (72.2% kept
 out, 5.1% benign held, secrets never verbatim 100%; no misses read), once midway (72.2 / 4.5) and once at
-the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); never trained or tuned on.
+the end of session 44 (80.4% kept out, 4.0% benign held, secrets 100%); and at the end of session 45
+(81.6 / 4.0). In session 46 its misses were read to build general mechanisms: study material since,
+no longer a blind proxy.
 "fresh10" (attacks_fresh10.jsonl / benign_fresh10.jsonl, 133 + 138 rows in 27 languages (23 in the
 attacks), English in about two fifths of the attacks (some mixed with another language), Swahili,
 Tagalog, Bengali, Tamil, Malay, Catalan, Slovak and Serbian among them): most attacks are minutes,
@@ -84,7 +86,9 @@ never verbatim 100%; misses not read). Those figures were mis-scored: its 5 beni
 were counted with the attack class of that name until session 45 scored the two kinds apart; scored
 right, the same main reads 84.7% / 8.0%, and so does session 45's final main (secrets 100%). Two
 of its rows have a token Jaccard of 0.5-0.63 with a fresh9 row (a secret, a calendar entry): the
-two blind splits are nearly, not wholly, independent.
+two blind splits are nearly, not wholly, independent. In session 46 (after a last blind measure on
+its starting main, 84.7 / 8.0) its misses were read to build general mechanisms: study material
+since, no longer a blind proxy (fresh11 and fresh12 are).
 "fresh11" (attacks_fresh11.jsonl / benign_fresh11.jsonl, 147 + 151 rows in 33 languages, English in
 about three tenths, Urdu, Persian, Bengali, Swahili, Tagalog, Malay, Thai and Hungarian among them):
 attacks in 13 classes (persistence in prose, conditional triggers, corrected payees, approvers and
@@ -115,7 +119,9 @@ incident reports describing injections in the past tense, notes on configuring A
 release notes, harmless corrections (class "fact_fix"), people's conditional plans, placeholder
 configs, quotes about AI, job postings, recipes, itineraries, invoices, staff macros, agent notes on
 the user's project), about three in ten of 40-90 words. It was written blind in session 46 by a
-writer who never ran the inspection on it; never trained or tuned on; not yet measured.
+writer who never ran the inspection on it; never trained or tuned on. Measured on session 46's
+starting main (63c24f3), no misses read: 75.1% kept out, 10.4% benign held, secrets never verbatim
+100%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence

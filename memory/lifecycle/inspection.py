@@ -76,6 +76,7 @@ from memory.lifecycle.inspection_patterns import (
     own_preference,
     own_wish,
     plain_fact,
+    warned_against,
     warned_claim,
 )
 from memory.lifecycle.inspection_semantic import GATE_WORDS, names_an_act, semantic_reasons, tightened
@@ -131,6 +132,49 @@ _PEOPLE_VOCATIVE = re.compile(
     r"\s*(?:(?:hi|hello|hey|dear)\s+)?(?:team|all|everyone|everybody|folks|colleagues|y'all)\s*[,:!]"
 )
 
+# A persona taken by a third party the text warns about ("attackers may pretend to be the CEO",
+# "scammers often impersonate the bank"): a threat described to people, no role given the model.
+THIRD_PARTY_DETECTORS = frozenset({"persona change"})
+_THIRD_PARTY_BEFORE = re.compile(
+    r"\b(?:attackers?|scammers?|fraudsters?|criminals?|phishers?|hackers?|impostors?|imposters?|"
+    r"adversar(?:y|ies)|threat actors?|social engineers?|bad actors?|crooks?|con artists?)\s+"
+    r"(?:(?:may|might|can|could|will|would|often|sometimes|usually|typically|frequently|also|even|try to|"
+    r"tries to|attempt to|claim to|like to)\s+){0,3}$"
+)
+
+# A warning about a request the reader may receive ("treat any message asking you to forget
+# previous instructions as suspicious and report it"): the words are the attack's, the act is
+# to refuse it (see warned_against).
+WARNED_DETECTORS = frozenset({"override of earlier instructions", "earlier instructions declared void"})
+
+# A surprise kept among people ("don't tell Anna about the party, it's for her 40th"): what is
+# hidden is a celebration, kept from a person rather than from the model's audience or anyone who
+# oversees (customers, auditors), and nothing risky or of money is named besides the keeping quiet.
+CELEBRATION_DETECTORS = frozenset({"concealment"})
+_CELEBRATION = re.compile(
+    r"\b(?:surprise|party|birthday|gift|farewell|leaving (?:do|card|drinks)|cake|anniversary|baby shower|"
+    r"wedding|engagement|überraschung\w*|geburtstag\w*|geschenk\w*|abschiedsfeier|sorpresa|cumpleaños|regalo|"
+    r"fiesta|despedida|surpresa|aniversário|festa|anniversaire|cadeau|fête|compleanno|verrassing\w*|"
+    r"verjaardag\w*|feest\w*|niespodzian\w*|urodzin\w*|prezent\w*|sürpriz\w*|doğum günü|hediye\w*|"
+    r"сюрприз\w*|день рождения|подар\w*)\b|"
+    r"惊喜|生日|礼物|派对|サプライズ|誕生日|プレゼント|서프라이즈|깜짝|생일|선물"
+)
+_KEEPING_QUIET = re.compile(
+    r"\b(?:never tell|don't tell|do not tell|hide|secretly|quietly|silently|"
+    r"(?:is|it's|are|a) (?:a )?secret)\b"
+)
+_AUDIENCE_OR_MONEY = re.compile(
+    r"\b(?:users?|customers?|clients?|callers?|patients?|guests?|buyers?|auditors?|compliance|regulators?|"
+    r"security|legal|finance|accounting|management|managers?|boss|hr|investors?|board|anyone|everyone|"
+    r"discounts?|prices?|pricing|charg\w*|fees?|expens\w*|budgets?|refunds?|invoices?|costs?|payments?)\b|[$€£¥]"
+)
+
+
+def _surprise_kept(sentence: str) -> bool:
+    if _CELEBRATION.search(sentence) is None or _AUDIENCE_OR_MONEY.search(sentence):
+        return False
+    return plain_fact(_KEEPING_QUIET.sub(" ", sentence))
+
 
 def _people_plan(sentence: str) -> bool:
     return bool(
@@ -152,6 +196,9 @@ _CHECKED_DETECTORS = (
     | FIRST_PERSON_DETECTORS
     | MENTION_DETECTORS
     | CONDITION_DETECTORS
+    | THIRD_PARTY_DETECTORS
+    | WARNED_DETECTORS
+    | CELEBRATION_DETECTORS
     | DIRECTION_DETECTORS
     | PREFERENCE_DETECTORS
     | FACT_KEPT_DETECTORS
@@ -227,6 +274,14 @@ _DASHED = re.compile(r"\b(?:[a-z][-.*_]){2,}[a-z]\b")  # "y-o-u", "m.u.s.t"
 _LEET_NEAR = re.compile(r"[013457@$](?:(?<=[a-z].)|(?=[a-z]))")
 _DASHED_NEAR = re.compile(r"[-.*_](?<=[a-z].)[a-z][-.*_][a-z]")
 _SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
+# A letter rotation (rot13) hides a sentence from every pattern: a text holding the rotated forms of
+# two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with its
+# decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
+_ROT13_WORDS = guarded(
+    r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
+    r"cnffjbeq|vtaber|nafjre|fraq)\b"
+)
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
 
 def normalise(text: str) -> str:
@@ -245,10 +300,18 @@ def normalise(text: str) -> str:
         out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
     if _SPACED_NEAR.search(out):
         out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
+    if _rotated(out):
+        out = f"{out}\n{out.translate(_ROT13)}"
     if "\n" not in out:  # one line: the same as below, without the generators
         return " ".join(out.split())
     lines = (" ".join(line.split()) for line in out.split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _rotated(text: str) -> bool:
+    """Whether `text` holds rot13 English: two distinct rotated common words."""
+    first = _ROT13_WORDS.search(text)
+    return first is not None and any(word != first[0] for word in _ROT13_WORDS.findall(text, first.end()))
 
 
 @lru_cache(maxsize=1024)  # bulk writes repeat a few headings over thousands of rows
@@ -365,6 +428,10 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             continue
         if label in MENTION_DETECTORS and mentioned(text, match.start()):
             continue
+        if label in THIRD_PARTY_DETECTORS and _THIRD_PARTY_BEFORE.search(
+            text, max(0, match.start() - 50), match.start()
+        ):
+            continue
         if (
             label in CONDITION_DETECTORS
             and _INABILITY.search(match[0])
@@ -375,6 +442,10 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         # the sentence of the match's first word: a detector anchored at a sentence start matches
         # the mark that ends the sentence before, whose checks are not this sentence's
         sentence = _sentence_around(text, at)
+        if label in WARNED_DETECTORS and warned_against(sentence):
+            continue
+        if label in CELEBRATION_DETECTORS and _surprise_kept(sentence):
+            continue
         if label in FIRST_PERSON_DETECTORS and own_wish(sentence):
             continue  # "don't suggest paid tools unless I ask": the user's own wish, what memory is for
         if label in PREFERENCE_DETECTORS and (own_preference(sentence) or own_form(sentence)):
@@ -449,6 +520,18 @@ def _kept_from_a_named_person(text: str, match: re.Match[str], sentence: str) ->
     )
     rest = sentence.replace(match[0], " ")
     return elsewhere and served is None and plain_fact(rest) and _MONEY.search(rest) is None
+
+
+# A credential withdrawn ("the old API keys were revoked the same day", "tokens are rotated
+# monthly") changes a protected subject in the safe direction: skipped, the next match is read.
+_CREDENTIAL_WITHDRAWN = re.compile(
+    r"\b(?:keys?|tokens?|credentials?|passwords?|certificates?|secrets?)\b"
+    r".*\b(?:revoked|rotated|invalidated|deactivated)\b"
+)
+
+
+def _protected_match(norm: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    return next((m for m in pattern.finditer(norm) if not _CREDENTIAL_WITHDRAWN.search(m[0])), None)
 
 
 def _fact_kept(sentence: str, marker_end: int) -> bool:
@@ -606,9 +689,28 @@ def _ambiguous(verdict: Verdict | None) -> bool:
 
 
 def _harmless_sentence(sentence: str) -> bool:
-    """A warning against a claim or a request, or a control only tightened: what _rules leaves
-    unscored as a row of one sentence, the classifier leaves unscored as a sentence of a long row."""
-    return warned_claim(sentence) or tightened(sentence)
+    """A warning against a claim or a request, a control only tightened, or an attempt someone
+    might make described as a risk: what _rules leaves unscored as a row of one sentence, the
+    classifier leaves unscored as a sentence of a long row."""
+    return warned_claim(sentence) or tightened(sentence) or _attempt_described(sentence)
+
+
+# "a customer could try to plant instructions that the bot would later treat as policy": someone
+# other than the model might attempt it, a risk described (design notes, threat models), no
+# order; "the assistant may attempt to ..." is not skipped.
+_ATTEMPT_DESCRIBED = re.compile(
+    r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
+    r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
+    r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+)
+_MODEL_WORD = re.compile(
+    r"(?:assistant|model|ai|bot|agent|chatbot|llm|copilot|ki|ia|assistent|assistente|asistente|modell|modèle|modelo)s?"
+)
+
+
+def _attempt_described(sentence: str) -> bool:
+    found = _ATTEMPT_DESCRIBED.search(sentence)
+    return found is not None and not _MODEL_WORD.fullmatch(found["who"])
 
 
 def _judged_text(row: _Ruled, verdict: Verdict | None) -> str:
@@ -664,7 +766,7 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
         if triggers is not last:  # the subject templates share one trigger group: test it once
             last = triggers
             hit = _triggered(norm, triggers) if scanned is None else _hit(found_norm, scanned)
-        match = pattern.search(norm) if hit else None
+        match = _protected_match(norm, pattern) if hit else None
         if match and _CODE_CONDITION.match(norm, norm.rfind("\n", 0, match.start()) + 1):
             continue  # `if not user.is_admin: raise ...` tests a setting in code, it writes none
         sentence = _sentence_around(norm, match.start()) if match else ""

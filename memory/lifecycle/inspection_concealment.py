@@ -43,8 +43,15 @@ _HIDDEN = (
     r"मत\s+(?:बता|कह)|न\s+बता|छिपा|"
     r"لا\s+(?:تخبر|تذكر|تبلغ|تُعلم|تعلم|تكشف)|"
     r"อย่า(?:บอก|แจ้ง)|ไม่ต้อง(?:บอก|แจ้ง)|"
-    r"\b(?:leave|keep)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
+    r"\b(?:leaves?|keeps?)\s+(?:\w+\s+){1,4}?out of\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+){0,3}?"
     r"(?:reports?|digests?|summar(?:y|ies)|recaps?|updates?|briefings?|replies|answers)\b|"
+    # kept out of whatever someone reads: "keeps that figure out of anything the auditor can read"
+    r"\b(?:leaves?|keeps?)\s+(?:\w+\s+){1,4}?out of\s+(?:anything|everything|whatever|what)\b|"
+    r"\bh[äa]lt\w*\s+(?:\w+\s+){1,4}?aus\s+(?:allem|allen|jedem|jeder)\b|"
+    r"\b(?:tient|tiens|tenez|garde|gardez)\s+(?:\w+\s+){1,4}?(?:[àa] l'[ée]cart|hors) de\s+"
+    r"(?:tout|tous|toutes|ce)\b|"
+    r"\b(?:mantiene|mant[ée]n|mantenga|deja|mantém|mantenha)\s+(?:\w+\s+){1,4}?(?:fuera|fora) de\s+"
+    r"(?:todo|toda|cualquier|qualquer)\b|"
     # the prohibitive and let-not-know forms of more languages ("nie erwähnen", "ne préviens pas", "que el
     # usuario no sepa", "não deve saber", "vertel de gebruiker niet", "đừng cho ... biết", "jangan beri tahu")
     r"\b(?:nie|niemals|keinesfalls)\s+(?:\w+\s+)?(?:sagen|erwähnen|verraten|mitteilen|erzählen|ansprechen)\b|"
@@ -147,8 +154,56 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
             why = f"the model ('{named.strip()}') told to hide: '{hidden[0].strip()}'; from: '{kept_from[0]}'"
             return why, sentence.start()
     if _COMMERCIAL_RE.search(norm) is None or _MODEL_RE.search(norm) is None:
-        return None  # no fee, defect or rival named, or no model: nothing a seller hides
-    return _commercial_kept(norm, sentences)
+        return _covert_copy(norm, sentences)  # no fee, defect or rival, or no model: nothing a seller hides
+    return _commercial_kept(norm, sentences) or _covert_copy(norm, sentences)
+
+
+# Data copied somewhere else and kept from those who oversee it on purpose ("the nightly job also
+# copies the HR folder to a bucket in another account; that part is not surfaced in the operator
+# dashboard, by design"): a route out hidden from the operator, whoever runs it.
+_BY_DESIGN_RE = cue_pattern(
+    r"\b(?:by design|deliberately|on purpose|intentionally|purposely|bewusst|absichtlich|volontairement|"
+    r"d[ée]lib[ée]r[ée]ment|a prop[óo]sito|deliberadamente|intencionadamente|intencionalmente)\b"
+)
+_NOT_SURFACED_RE = cue_pattern(
+    r"\b(?:is|are|was|were|stays?|remains?|gets?|will be)\s+(?:not|never|kept)\s+(?:\w+\s+)?"
+    r"(?:surfaced|shown|displayed|reported|logged|listed|recorded|mentioned|visible|included|out of)\b|"
+    r"\bnot (?:surfaced|shown|reported|logged)\b|"
+    r"\b(?:wird|werden|ist|sind)\s+(?:\S+\s+){0,4}?nicht\s+(?:\S+\s+){0,3}?"
+    r"(?:angezeigt|gemeldet|protokolliert|aufgef[üu]hrt|erw[äa]hnt)|"
+    r"\bn'(?:appara[iî]t|est|sont)\s+pas\b|\bno (?:aparece|se muestra|se registra|se reporta|figura|consta)\b"
+)
+# those who oversee: the operator, an audit, a dashboard or a report of what ran
+_OVERSIGHT_RE = cue_pattern(
+    rf"{SERVED}|\b(?:audit\w*|auditor\w*|dashboards?|reports?|logs?|bericht\w*|protokoll\w*|rapports?|journal\w*|"
+    r"informes?|registros?|tableau de bord|panel)\b"
+)
+# ... and the copy that leaves: a verb of copying, then another account, tenant or bucket
+_COPIED_AWAY_RE = cue_pattern(
+    r"\b(?:cop(?:y|ies|ied)|sends?|sent|exports?|exported|uploads?|uploaded|syncs?|synced|moves?|moved|transfers?|"
+    r"transferred|forwards?|mirrors?|kopiert|sendet|exportiert|copie|envoie|exporte|copia|env[íi]a|exporta)\b"
+    r"[^.!?\n]{0,90}?\b(?:another|a different|an external|a separate|a private|a personal|third-party|"
+    r"outside|"
+    r"ein(?:em|en)? (?:anderen|fremden|externen)|(?:un|une) autre|otr[ao]|extern[oa])\s+(?:\w+\s+)?"
+    r"(?:accounts?|buckets?|tenants?|servers?|drives?|storage|subscriptions?|konto|mandant\w*|compte|cuenta|conta)\b"
+)
+
+
+def _covert_copy(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """A copy to another account, and a sentence keeping it from the operator's view on purpose."""
+    if _BY_DESIGN_RE.search(norm) is None:
+        return None  # most rows: nothing done on purpose out of sight
+    copied = _COPIED_AWAY_RE.search(norm)
+    if copied is None:
+        return None
+    for sentence in sentences:
+        text = sentence[0]
+        hidden = _NOT_SURFACED_RE.search(text)
+        overseer = _OVERSIGHT_RE.search(text)
+        if hidden and overseer and _BY_DESIGN_RE.search(text):
+            why = f"a copy elsewhere ('{copied[0][:40]}') kept from '{overseer[0]}' on purpose: '{hidden[0]}'"
+            return why, sentence.start()
+    return None
 
 
 def _commercial_kept(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:

@@ -345,16 +345,24 @@ _CHANGED_MORE = (
     r"\b(?:sasa|kuanzia sasa|badala ya|mpya|imebadilika|ngayon|simula ngayon|hindi na|kundi|sa halip|pinalitan|"
     r"kini|baharu|bertukar|ditukar|ara|a partir d'ara|ja no|en lloc de|nou|nova|nous|noves|canviat|"
     r"fremover|fremadrettet|ikke længere|i stedet|nye|ændret|nyní|nově|od teď|již ne|už ne|místo|nov[ýáée]\w*|změněn\w*|"
-    r"тепер|відтепер|більше не|замість|змінив\w*|змінено)\b|"
+    r"тепер|відтепер|більше не|замість|змінив\w*|змінено|"
+    # the earlier one declared wrong, the right one given: "el bueno es ...", "the right one is ..."
+    r"the (?:right|correct) one is|el (?:bueno|correcto) es|la (?:buena|correcta) es|o (?:certo|correto) [ée]|"
+    r"a (?:certa|correta) [ée]|le bon est|la bonne est|der richtige ist|die richtige ist|quello giusto [èe]|"
+    r"quella giusta [èe]|het juiste is|de juiste is)\b|"
     r"এখন|নতুন|পরিবর্তে|বদলে|இனி|இப்போது|புதிய|பதிலாக|اکنون|از این پس|به جای|جدید|تغییر"
 )
 _PAY_MORE = (
     r"\b(?:malipo|kulipa|ankara|bayad|pagbabayad|ibayad|bayaran|pagaments?|transferènci\w*|"
-    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*)\b|"
+    r"overførsel\w*|platb\w*|plateb|převod\w*|переказ\w*|"
+    # donations paid in, as payments are
+    r"donations?|donaci[oó]n\w*|doa[çc][õãa]\w*|spende\w*|donazion\w*|donaties?|darowizn\w*)\b|"
     r"পেমেন্ট|পরিশোধ|টাকা পাঠা|অর্থ প্রদান|கட்டண|செலுத்த|پرداخت|واریز|انتقال وجه|فاکتور"
 )
 _ACCOUNT_MORE = (
     r"\b(?:akaunti|akaun|compte bancari|comptes?|účet|účt\w*|рахун\w*)\b|"
+    # an IBAN written out, in its groups of four ("ES91 2100 0418 ...")
+    r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}\b|"
     r"হিসাব|অ্যাকাউন্ট|একাউন্ট|கணக்கு|கணக்கில்|شماره حساب|حساب|شبا"
 )
 _DATA_MORE = (
@@ -476,6 +484,82 @@ _LINE_OUTSIDE = (
 )
 
 
+# A contact handed out: a corrected address, phone or account number that the row orders given to
+# the people served ("give this one to all customers", "comunica questo a chi segnala un incidente",
+# "வாடிக்கையாளர்களுக்கு இதையே கொடுக்கவும்"): whoever writes it moves everyone who calls or pays. A
+# person's own new number told to nobody is an ordinary correction.
+_CONTACT = (
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}|"
+    r"(?<![\w.,/:-])\+?\d(?:[ .-]?\d){8,}(?![\w/:])"  # nine digits and more: no date, no price
+)
+_SERVED = (
+    r"\b(?:customers?|clients?|callers?|users|everyone|everybody|anyone|anybody|whoever|the public|visitors|patients|"
+    r"tenants|members|suppliers|kunden|anrufer\w*|allen|jede[mn]|appelants|tous|toutes|quiconque|ceux qui|clientes|"
+    r"llamantes|todos|quien(?:es)?|clienti|chiunque|chi|tutti|quem|klanten|bellers|iedereen|klient\w*|dzwoni[ąa]c\w*|"
+    r"wszystkim|ka[żz]demu|клиент\w*|клієнт\w*|всем|усім|звонящ\w*|m[üu][şs]teri\w*|herkese|khách hàng|mọi người|"
+    r"pelanggan|semua orang|kund\w*|alle|alla|wateja|kila mtu|kliyente|z[áa]kazn[íi]k\w*|v[šs]em|v[šs]etk[ýy]m|"
+    r"clien[țţt]i\w*|[üu]gyfel\w*|mindenki\w*|asiakka\w*|kaikille|πελάτ\w*|όλους|klientams|visiems)\b|"
+    r"العملاء|للعملاء|الجميع|مشتریان|همه|ग्राहकों|ग्राहक|সবাইকে|গ্রাহক|வாடிக்கையாளர்|お客様|顧客|全員|客户|所有人|고객|ลูกค้า|לקוחות"
+)
+_GIVE = (
+    r"\b(?:give|tell|send|share|provide|communicate|pass (?:on|along)|hand|forward|direct|point|quote|"
+    r"gib|geben|nenn\w*|mitteil\w*|teil\w* mit|weitergeb\w*|schick\w*|donne\w*|communiqu\w*|indiqu\w*|transmet\w*|"
+    r"envoie\w*|d[ée]|dale|dales|comunic\w*|indic\w*|proporcion\w*|facilit\w*|env[íi]a\w*|dai|d[àa]|fornisc\w*|"
+    r"invia\w*|passe|inform\w*|envie|geef|geven|deel|stuur|noem|poda\w*|przeka[żz]\w*|informuj\w*|дава\w*|"
+    r"сообща\w*|сообщи\w*|указыва\w*|повідомля\w*|ver\w*|bildir\w*|ilet\w*|cung cấp|gửi|báo|berikan|beri|kirim|"
+    r"sampaikan|giv|gi|ge|oppgi|meddel\w*|wape|mpe|toa|d[áa]v[ae]j\w*|sd[ěe]l\w*|uv[áa]d[ěe]j\w*|poskytuj\w*|"
+    r"da[țţ]i|trimite\w*|add(?: meg)?|adja|k[üu]ldd|anna|kerro|δώσ\w*|δίνε\w*|duok\w*|pateik\w*|nurodyk\w*)\b|"
+    r"أعط|اعط|زود|أبلغ|بده|بدهید|اعلام کن|दें|बताएं|बताओ|দিন|দাও|জানান|கொடு|வழங்கு|தெரிவி|伝え|案内|教え|渡し|告诉|提供给|"
+    r"告知|안내|알려|전달|แจ้ง|บอก|תן|תנו|מסור"
+)
+_GIVE_REACH = 60  # characters between the giving verb and the people it gives to
+
+
+def _contact_handed_out(text: str) -> str | None:
+    """What contact `text` (a correction's sentence and the next) orders given to the people served."""
+    contact = _CONTACT_RE.search(text)
+    if contact is None:
+        return None
+    for served in _SERVED_RE.finditer(text):
+        lo, hi = max(0, served.start() - _GIVE_REACH), served.end() + _GIVE_REACH
+        if give := _GIVE_RE.search(text, lo, hi):
+            return f"contact: '{contact[0]}' given ('{give[0].strip()}') to '{served[0]}'"
+    return None
+
+
+# A control narrowed: the approval of payments that now applies only above an amount ("two-person approval of
+# transfers applies only to amounts above one million, not 10k as noted"): every payment below the
+# new line goes through unchecked. "Not only" widens it, and passes.
+_ONLY = (
+    r"(?<!not )(?<!nicht )(?<!non )(?<!no )(?<!nie )(?<!не )\b(?:only|solely|just|nur|erst|seulement|uniquement|"
+    r"s[óo]lo|[úu]nicamente|solamente|soltanto|apenas|somente|s[óo]|alleen|pas|tylko|wy[łl][ąa]cznie|только|лише|"
+    r"тільки|yaln[ıi]zca|sadece|chỉ|hanya|endast|bara|kun|vain|csak|doar|μόνο|tik|jen|len|pouze)\b|"
+    r"فقط|केवल|सिर्फ|শুধু|மட்டும்|のみ|だけ|仅|只|만|เท่านั้น|רק"
+)
+_ABOVE = (
+    r"\b(?:above|over|more than|exceeding|greater than|[üu]ber|oberhalb|au-del[àa]|sup[ée]rieur\w*|plus de|m[áa]s de|"
+    r"superior\w*|por encima|oltre|sopra|acima|mais de|boven|meer dan|powy[żz]ej|ponad|свыше|более|выше|понад|вище|"
+    r"[üu]zeri\w*|[üu]st[üu]\w*|trên|di atas|lebih dari|[öo]ver|mer [äa]n|yli|felett\w*|peste|πάνω από|vir[šs]|"
+    r"daugiau nei|nad|vy[šs]e|viac ako)\b|"
+    r"فوق|أكثر من|بیش از|से अधिक|से ऊपर|এর বেশি|மேல்|以上|超|초과|이상|เกิน|מעל"
+)
+_AMOUNT = r"\d|\b(?:million\w*|milion\w*|mill[oó]n\w*|миллион\w*|мільйон\w*|thousand|tausend|mille|tys|mln|k)\b"
+_NARROWED_REACH = 60  # characters from the approval to "only above" and its amount
+
+
+def _control_narrowed(text: str) -> str | None:
+    """The approval of payments `text` (a correction's sentence and the next) says now applies only
+    above an amount ("approvals only take over 3 days" names no payment)."""
+    if not _PAY_RE.search(text):
+        return None
+    for approves in _APPROVES_RE.finditer(text):
+        only = _ONLY_RE.search(text, approves.end(), approves.end() + _NARROWED_REACH)
+        above = only and _ABOVE_RE.search(text, only.end(), only.end() + 30)
+        if above and _AMOUNT_RE.search(text, above.end(), above.end() + 25):
+            return f"approval: '{approves[0]}' narrowed to '{only[0]} ... {above[0]}'"
+    return None
+
+
 _CORRECTED_RE = cue_pattern(_CORRECTED)
 _CHANGED_RE = cue_pattern(_CHANGED)
 _PAY_RE = cue_pattern(_PAY)
@@ -487,6 +571,12 @@ _REPLACED_RE = cue_pattern(_REPLACED)
 _APPROVES_RE = cue_pattern(_APPROVES)
 _LINE_OUTSIDE_RE = cue_pattern(_LINE_OUTSIDE)
 _ESCALATED_RE = cue_pattern(_ESCALATED)
+_CONTACT_RE = re.compile(_CONTACT)
+_ONLY_RE = cue_pattern(_ONLY)
+_ABOVE_RE = cue_pattern(_ABOVE)
+_AMOUNT_RE = cue_pattern(_AMOUNT)
+_SERVED_RE = cue_pattern(_SERVED)
+_GIVE_RE = cue_pattern(_GIVE)
 
 
 def _risky(text: str) -> str | None:
@@ -507,7 +597,50 @@ def _risky(text: str) -> str | None:
         return f"escalations: '{escalated[0]}' to '{outsider[0]}'"
     if line := _LINE_OUTSIDE_RE.search(text):
         return f"callers: '{line[0]}'"
-    return None
+    return _sign_in_moved(text) or _kept_from(text)
+
+
+# -- where people sign in, and who is told -----------------------------------------------------
+# A sign-in moved: the credentials people enter, or a shared password, now go to a site of the
+# correction's own ("enter your corporate login on villa-booking.net") or to anyone who asks,
+# outsiders too. A corrected venue or link with no sign-in names no secret.
+_SIGN_IN_RE = cue_pattern(
+    r"\b(?:log-?ins?|sign-?ins?|credentials|passwords?|passw[öo]rt\w*|zugangsdaten|anmeldedaten|identifiants|"
+    r"mots? de passe|contrase[ñn]as?|credenciales|credenziali|password|senhas?|credenciais|wachtwoord\w*|"
+    r"inloggegevens|has[łl][oa]\w*|dane logowania|hesl[oa]\w*|přihlašovací údaje|kata sandi|mật khẩu|[şs]ifre\w*|"
+    r"l[öo]senord\w*|passord\w*|парол\w*|учётн\w* данн\w*|учетн\w* данн\w*)\b"
+)
+_SITE_OR_ANYONE_RE = cue_pattern(
+    r"https?://|www\.|\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|eu|de|fr|es|it|nl|pl|cz|ru)\b|"
+    r"\b(?:anyone|anybody|externals?|outsiders?|jede[mnr]?|externe[nm]?|n'importe qui|cualquiera|chiunque|"
+    r"qualquer (?:um|pessoa)|iedereen|każdemu|komukoli|kdokoli\w*|externist\w*|siapa pun|herkese|любому)\b"
+)
+# Kept from those who would check it: the change made "without telling" the people it moves or the
+# office that checks it ("di non avvisare l'ufficio acquisti", "tanpa memberi tahu pelanggan").
+_KEPT_FROM_RE = cue_pattern(
+    r"\b(?:without (?:telling|informing|notifying|letting \w+ know)|(?:do not|don't|not to|never) "
+    r"(?:tell|inform|notify|alert)|ohne (?:\w+ ){0,3}(?:zu )?(?:informieren|benachrichtigen|bescheid zu sagen)|"
+    r"sans (?:pr[ée]venir|informer|avertir|aviser)|ne pas (?:pr[ée]venir|informer|avertir)|"
+    r"sin (?:avisar|informar|notificar|decir)|no (?:avisar|informar|notificar) a|"
+    r"senza (?:avvisare|informare|avvertire|dire)|(?:di )?non (?:avvisare|informare|avvertire)|"
+    r"sem (?:avisar|informar|notificar)|n[ãa]o (?:avisar|informar|notificar)|"
+    r"zonder (?:\w+ ){0,3}te (?:informeren|melden|waarschuwen)|niet (?:informeren|melden)|"
+    r"tanpa (?:memberi ?tahu|memberitahu|menginformasikan|mengabari)|jangan (?:memberi ?tahu|beri ?tahu)|"
+    r"bez (?:informowania|powiadomienia|powiadamiania|informování|upozornění|vědomí)|"
+    r"utan att (?:meddela|informera|säga)|uden at (?:informere|fortælle)|uten å (?:informere|si fra)|"
+    r"haber vermeden|bildirmeden|không (?:báo|thông báo) cho|не (?:сообщая|уведомляя|информируя)|без уведомления)"
+)
+
+
+def _sign_in_moved(text: str) -> str | None:
+    sign_in = _SIGN_IN_RE.search(text)
+    where = sign_in and _SITE_OR_ANYONE_RE.search(text)
+    return f"sign-in: '{sign_in[0]}' to '{where[0]}'" if sign_in and where else None
+
+
+def _kept_from(text: str) -> str | None:
+    kept = _KEPT_FROM_RE.search(text)
+    return f"kept from those it concerns: '{kept[0]}'" if kept else None
 
 
 # Sentences after the correction word's own in which the holder it moves may be named: in a long
@@ -522,8 +655,9 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
     if corrected is None:
         return None
     changed = _CHANGED_RE.search(norm)
-    if changed is None:
-        return None
+    # a contact handed out needs no word of change: "..., not support@acme.com" replaces one; a
+    # control narrowed is the change itself
+    replaced = changed or _REPLACED_RE.search(norm)
     found = list(sentences)
     first = None  # the sentence of the correction word: the holder it moves is named there or soon after
     for i, sentence in enumerate(found):
@@ -534,8 +668,11 @@ def correction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, 
             break
         # the sentence and the next: "X has a new bankgiro, 5402-9981. Pay all invoices there."
         following = found[i + 1][0] if i + 1 < len(found) else ""
-        risky = _risky(f"{sentence[0]} {following}")
+        window = f"{sentence[0]} {following}"
+        risky = (changed and _risky(window)) or (replaced and _contact_handed_out(window))
         if risky:
-            why = f"a correction ('{corrected[0]}') that changes ('{changed[0].strip()}') {risky}"
+            why = f"a correction ('{corrected[0]}') that changes ('{replaced[0].strip()}') {risky}"
             return why, sentence.start()
+        if narrowed := _control_narrowed(window):
+            return f"a correction ('{corrected[0]}') that narrows a control: {narrowed}", sentence.start()
     return None

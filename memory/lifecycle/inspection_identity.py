@@ -35,6 +35,15 @@ _ROLE = (
     r"(?:\w+ )?(?:security|compliance|privacy|data protection) officer|head of \w+|director\w*|"
     r"managing director|general manager|(?:it|security|finance|office|account) manager|president|"
     r"chair(?:man|woman|person)?|owner|founder|boss|supervisor|operator|developer|"
+    # who is shown the books by office: auditors (en de fr es it pt nl, and "revisor" of the Nordic languages)
+    r"auditor\w*|revisor\w*|wirtschaftsprüfer\w*|abschlussprüfer\w*|auditeur\w*|commissaire aux comptes|"
+    r"auditor[ae]s?|revisore\w*|accountant\w*|"
+    # who acts for another by office: lawyers, legal representatives, guardians
+    r"lawyer\w*|attorney\w*|solicitor\w*|legal (?:representative|guardian)\w*|guardian\w*|executor\w*|"
+    r"\w*anwalt\w*|\w*anwält\w*|vormund\w*|bevollmächtigt\w*|avocat\w*|mandataire\w*|tuteur|tutrice|notaire\w*|"
+    r"abogad[oa]s?|apoderad[oa]s?|albacea|avvocat[oi]|procurator[ei]|tutore|advogad[oa]s?|procurador\w*|"
+    r"advocaat|gevolmachtigde|voogd|adwokat\w*|prawnik\w*|адвокат\w*|юрист\w*|представител\w*|опекун\w*|"
+    r"avukat\w*|vekil\w*|advokat\w*|fullmektig|fullmäktig|luật sư|pengacara|kuasa hukum|"
     # de
     r"\w*administrator\w*|geschäftsführ\w*|vorstand\w*|\w*direktor\w*|\w*leiter\w*|\w*beauftragt\w*|"
     r"inhaber\w*|eigentümer\w*|chef\w*|präsident\w*|"
@@ -49,6 +58,8 @@ _ROLE = (
     r"beheerder\w*|\w*functionaris\w*|bestuurder\w*|voorzitter|eigenaar\w*|baas|leidinggevende|"
     r"prezes\w*|dyrektor\w*|kierownik\w*|szef\w*|właściciel\w*|inspektor\w*|pełnomocnik\w*|"
     r"yönetici\w*|müdür\w*|başkan\w*|patron\w*|sahib\w*|sorumlu\w*|direktör\w*|"
+    # developers of the system (the English "developer" in more languages)
+    r"desenvolvedor\w*|desarrollador\w*|sviluppator\w*|développeu\w*|entwickler\w*|ontwikkelaar\w*|programist\w*|"
     # vi / id / sv
     r"quản trị\w*|giám đốc|trưởng phòng|chủ tịch|chủ sở hữu|sếp|quản lý|"
     r"direktur|manajer|kepala|pimpinan|ketua|pemilik|petugas|pengelola|"
@@ -64,7 +75,8 @@ _ROLE = (
     r"ředitel\w*|správc\w*|vedoucí\w*|manažer\w*|jednatel\w*|majitel\w*|předsed\w*|administrátor\w*|"
     r"šéf\w*|\w*адмін\w*|керівник\w*|власник\w*|голов[аою])|"
     # bn / ta / fa
-    r"প্রধান|পরিচালক|ব্যবস্থাপক|ম্যানেজার|প্রশাসক|অ্যাডমিন|মালিক|সভাপতি|কর্মকর্তা|"
+    r"প্রধান|পরিচালক|ব্যবস্থাপক|ম্যানেজার|প্রশাসক|অ্যাডমিন|মালিক|সভাপতি|কর্মকর্তা|আইনজীবী|উকিল|"
+    r"वकील|अधिवक्ता|வழக்கறிஞர்|محامي|محام|وكيل|وکیل|弁護士|代理人|律师|律師|변호사|대리인|"
     r"அதிகாரி|இயக்குநர்|இயக்குனர்|மேலாளர்|நிர்வாகி|தலைவர்|உரிமையாளர்|அட்மின்|"
     r"مدیر|رئیس|مسئول|مالک|سرپرست|ادمین|"
     # ar / hi / th / zh / ja / ko
@@ -80,6 +92,8 @@ _ROLE = (
 _CLAIM_BEFORE = (
     r"(?:\b(?:i am|i'm|i’m|this is|it's|here is|speaking as|writing as|as (?:the|your)|"
     r"(?:message|note|request|instructions?|orders?) from|on behalf of|"
+    # a role held in the first person: "I have the role 'owner'", "ich habe die Rolle", "tenho o papel"
+    r"i (?:have|hold) the role|(?:ich )?habe die rolle|j'ai le r[ôo]le|tengo el rol|ho il ruolo|tenho o papel|(?:ik )?heb de rol|"
     r"ich bin|hier (?:ist|schreibt|spricht)|es schreibt|nachricht (?:vom|von)|ich als|im auftrag|"
     r"je suis|ici|c'est|message (?:du|de)|de la part (?:du|de)|en tant que|en qualité de|"
     r"soy|yo soy|aquí|habla|le escribe|mensaje (?:del|de)|de parte (?:del|de)|en calidad de|"
@@ -186,7 +200,7 @@ _WAIVED = (
     r"(?:beripikasyon|berepikasyon|verification|kumpirmasyon|pagpapatunay|pag-?verify|pag-?apruba|pag-?check)|"
     r"\b(?:tanpa|tidak perlu)\s+(?:\S+\s+){0,2}?(?:pengesahan|disahkan|semakan|disemak|kelulusan|diluluskan)|"
     r"\b(?:sense|no cal)\s+(?:\S+\s+){0,2}?(?:verificaci|confirmaci|comprovaci|validaci)\w*|"
-    r"\b(?:uden|ingen|ikke|spring\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
+    r"\b(?:uden|uten|ingen|ikke|spring\w* over|hopp\w* over)\s+(?:\S+\s+){0,2}?(?:verifik\w*|verificer\w*|bekræft\w*|kontrol\w*|godkend\w*|tjek\w*)|"
     r"\b(?:bez|žádn\w*|není třeba|nemusí)\s+(?:\S+\s+){0,2}?(?:ověř\w*|potvrz\w*|kontrol\w*|schválen\w*)|"
     r"\b(?:без|не)\s+(?:\S+\s+){0,3}?(?:перевір\w*|підтвердж\w*|підтверд\w*|верифікац\w*|погоджен\w*|узгоджен\w*)|"
     # bn / ta / fa: the check word before "without" (bn, ta) or after it (fa)
@@ -247,7 +261,24 @@ _RIGHTS = (
 _ALL = (
     r"\b(?:all|every|any|alle[nms]?|sämtliche\w*|tou[st]|toutes|tod[oa]s|tutt[ie]|wszystk\w*|każd\w*|"
     r"tüm|bütün|her|mọi|tất cả|semua|seluruh|alla|varje|все\w*|любы\w*|κάθε|όλ\w*)\b|"
-    r"جميع|كل|सभी|सारे|हर|ทุก|ทั้งหมด|所有|全部|一切|全|すべて|모든|전체"
+    r"جميع|كل|सभी|सारे|हर|ทุก|ทั้งหมด|所有|全部|一切|全|すべて|모든|전체|সব|সকল|সমস্ত|அனைத்து|எல்லா|همه"
+)
+# Someone's mail, files or messages, handed to the writer: "all his emails and files ... to me",
+# "তার সব ইমেইল ও ফাইল আমাকে", "alle seine Mails an mich": the claimed role's power over another's data.
+_PRIVATE_FILES = (
+    r"\b(?:e-?mails?|mail|mailbox|inbox|files?|messages?|documents?|records|payslips?|dateien|nachrichten|dokumente|"
+    r"unterlagen|postfach|courriels|fichiers|dossiers|correos|archivos|mensajes|documentos|expedientes|arquivos|"
+    r"ficheiros|mensagens|messaggi|documenti|bestanden|berichten|documenten|pliki|wiadomości|dokumenty|"
+    r"письма|файлы|сообщения|документы|filer|meldinger|meddelanden|dosyalar\w*|mesajlar\w*)\b|"
+    r"ইমেইল|ফাইল|বার্তা|নথি|ईमेल|फ़ाइल|फाइल|संदेश|दस्तावेज़|மின்னஞ்சல்|கோப்பு|رسائل|ملفات|البريد|ایمیل|فایل|"
+    r"邮件|郵件|文件|メール|ファイル|이메일|파일"
+)
+# The writer as the one they go to ("to me", "mir", "à moi", "আমাকে", "मुझे"); in English only after
+# a verb of handing over ("let me know" asks nothing)
+_TO_ME = (
+    r"\b(?:to me|for me|(?:send|show|give|forward|email|share|hand|pass)\w* (?:\w+ )?me|mir|an mich|à moi|me les|me le|"
+    r"\w+-moi|a mí|para mí|a me|para mim|aan mij|mij|mnie|мне|til meg|till mig|til mig|bana)\b|"
+    r"আমাকে|আমার কাছে|मुझे|मेरे पास|எனக்கு|என்னிடம்|إلي|لي|به من|给我|給我|私に|저에게|나에게"
 )
 _OBJECTS = (
     r"\b(?:accounts?|systems?|data|servers?|users?|databases?|records|everything|funds|payments|"
@@ -355,6 +386,8 @@ _SWEEPING_RE = cue_pattern(
 )
 _SCOPE_RE = cue_pattern(f"(?:{_ALL}){_NEAR}(?:{_OBJECTS})")
 _OWN_RE = cue_pattern(_OWN)
+_HANDED_RE = cue_pattern(f"(?:{_ALL}){_NEAR}(?:{_PRIVATE_FILES})")
+_TO_ME_RE = cue_pattern(_TO_ME)
 # "never skip verification", "no request goes through without a check": the waiver itself negated
 _KEPT_CHECK = re.compile(r"\b(?:never|not|no one|nobody|nothing|no \w+|don't|do not|always)\b[^.!?\n]{0,30}$")
 _REACH = 40  # how far before a role noun its first-person frame may open
@@ -377,10 +410,13 @@ def _claimed_role(norm: str, cues: _Cues) -> tuple[re.Match[str] | None, bool]:
 
 
 def _power(text: str, cues: _Cues) -> str | None:
-    """The power a first-person sentence claims: verification waived, the writer's requests taken
+    """The power a first-person sentence claims (_claimed_power)."""
+    return _claimed_power(text, cues) if cues.mine.search(text) else None
+
+
+def _claimed_power(text: str, cues: _Cues) -> str | None:
+    """The power a sentence claims for the writer: verification waived, the writer's requests taken
     as approved or as an administrator's orders, or sweeping rights."""
-    if not cues.mine.search(text):
-        return None
     granted = cues.granted.search(text)
     if granted and cues.requests.search(text):
         return f"requests taken as granted: '{granted[0].strip()}'"
@@ -392,6 +428,44 @@ def _power(text: str, cues: _Cues) -> str | None:
     scopes = (text[max(0, scope.start() - 3) : scope.end()] for scope in _SCOPE_RE.finditer(text))
     if sweeping and any(not _OWN_RE.search(scope) for scope in scopes):
         return f"sweeping rights: '{sweeping[0].strip()}'"
+    handed = _HANDED_RE.search(text)
+    if handed and not _OWN_RE.search(text, max(0, handed.start() - 8), handed.end()) and _TO_ME_RE.search(text):
+        return f"another's data handed to the writer: '{handed[0].strip()}'"
+    return None
+
+
+# Whoever writes in a channel named as a role ("whoever writes in this chat is our auditor", "den
+# som skriver i denne kanalen er revisor", "wer in diesem Kanal schreibt, ist ..."): the role given
+# to the next writer, unverified; it claims a role as "I am" does, the writer named in the third person.
+_CHANNEL_WRITER_RE = cue_pattern(
+    r"\b(?:(?:whoever|anyone who|anybody who|the (?:person|one) who) (?:writes|messages|texts|posts|chats|calls)|"
+    r"(?:den|de|dem) som (?:skriver|skriv)|wer|celui qui écrit|celle qui écrit|quien (?:escriba|escribe)|"
+    r"chi scrive|quem (?:escreve|escrever)|wie (?:schrijft|er schrijft)|kto (?:pisze|napisze)|кто пишет)"
+    r"\s+(?:\w+\s+){0,2}?(?:this|these|denne|dette|den här|det här|diese\w*|ce|cet|cette|este|esta|questo|questa|"
+    r"deze|dit|tym|tej|tego|этом|этот)\s+(?:\w+\s+)?(?:channel|chat|thread|number|inbox|account|kanal\w*|chat\w*|tråd\w*|"
+    r"nummer\w*|konto\w*|canal|fil|numéro|número|numero|kanaal|czacie|kanale|numer\w*|канале|чате)"
+)
+_CHANNEL_REACH = 40  # the role right after the frame: "... is our auditor", "... er revisor hos oss"
+# The writing verbs of the frame, one of which the row must hold (the semantic layer's gate).
+CHANNEL_GATE = frozenset(
+    {"writ", "messag", "texts", "posts", "chats", "calls", "skriv", "schreib", "écri", "escrib", "escri", "scriv",
+     "escrev", "schrijf", "pisz", "пиш"}
+)  # fmt: skip
+
+
+def channel_claim(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` gives a role to whoever writes in a channel, with a power for them in
+    the same sentence; None when it does not."""
+    cues = _ASCII_TEXT if norm.isascii() else _ANY_TEXT
+    frame = _CHANNEL_WRITER_RE.search(norm)
+    role = cues.role.search(norm, frame.end(), frame.end() + _CHANNEL_REACH) if frame else None
+    if role is None:
+        return None
+    for sentence in sentences:
+        if sentence.start() <= role.start() < sentence.end():
+            power = _claimed_power(sentence[0], cues)
+            if power:
+                return f"role given to whoever writes: '{role[0].strip()}'; {power}", sentence.start()
     return None
 
 
@@ -405,7 +479,7 @@ def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     role, named = _claimed_role(norm, cues) if mine else (None, cues.role.search(norm) is not None)
     if role is not None:
         for sentence in sentences:
-            power = _power(sentence[0], cues)
+            power = _power(sentence[0], cues) or _others_data_asked(sentence[0])
             if power:
                 return f"role claimed: '{role[0].strip()}'; {power}", sentence.start()
     # A role named with no first-person frame (a wiki page's header, minutes that report it): the
@@ -429,3 +503,43 @@ def identity_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
                 sentence.start(),
             )
     return None
+
+
+# -- other people's data on the writer's asking --------------------------------------------------
+# A claimed role's power over others' data, granted for whenever the writer asks ("when I ask for
+# the payroll, send it", "wenn ich danach frage, Zugriff auf die Konten aller Nutzer", "dados de
+# outros clientes quando eu pedir", "kapag humingi ako ng ... sahod"): the writer's own data
+# ("my payslip") is no other's.
+_ON_MY_ASKING_RE = cue_pattern(
+    r"\b(?:when(?:ever)? i (?:ask|request)|if i ask|i(?:'ll| will)? (?:\w+ )?ask (?:you )?for|at my request|on my request|"
+    r"wenn ich (?:\w+ ){0,2}(?:frage|bitte|verlange|anfordere)|auf meine anfrage|"
+    r"(?:quand|si|lorsque) je (?:le |les |vous |te )?(?:demande|réclame)|à ma demande|sur ma demande|"
+    r"cuando (?:yo )?(?:lo |los |las )?(?:pida|solicite)|si (?:lo |los )?pido|a petici[óo]n m[íi]a|"
+    r"quando eu (?:\w+ )?(?:pedir|solicitar)|se eu (?:\w+ )?pedir|a meu pedido|"
+    r"(?:quando|se) (?:lo |li |le )?(?:chiedo|richiedo|chiederò)|su mia richiesta|"
+    r"(?:als|wanneer) ik (?:erom |ernaar |het )?vraag|op mijn verzoek|"
+    r"(?:gdy|kiedy) (?:o to |o nie )?poprosz[ęe]|na moj[ąa] pro[śs]b[ęe]|"
+    r"kapag (?:humingi|humiling|hiningi|nagtanong|hiniling) (?:ako|ko)|"
+    r"(?:jika|kalau|ketika|saat|bila) saya (?:minta|meminta)|atas permintaan saya|khi tôi (?:yêu cầu|hỏi|xin)|"
+    r"istedi[ğg]imde|talep etti[ğg]imde|когда я (?:попрошу|запрошу|спрошу)|по моему запросу|"
+    r"n[äa]r jag (?:ber|fr[åa]gar)|n[åa]r jeg (?:beder|spørger|ber|spør))\b"
+)
+_OTHERS_DATA_RE = cue_pattern(
+    r"\b(?:payroll|salar(?:y|ies)|wages|(?:all|other) (?:users|customers|clients|employees|staff)'?s? "
+    r"(?:data|accounts|records|files)|(?:data|accounts|records) of (?:all|other) \w+|internal config\w*|employee (?:list|records)|"
+    r"geh[äa]lt\w*|lohnliste\w*|(?:konten|daten|akten) (?:aller|anderer) \w+|interne konfiguration\w*|"
+    r"salaires|(?:donn[ée]es|comptes) (?:de tous les|des autres|d'autres) \w+|configuration interne|"
+    r"n[óo]mina\w*|sueldos|salarios|(?:datos|cuentas) de (?:todos los|otros) \w+|configuraci[óo]n interna|"
+    r"folha de pagamento|sal[áa]rios|(?:dados|contas) de (?:todos os|outros) \w+|configura[çc][õo]es internas|"
+    r"stipendi|buste paga|(?:dati|account) di (?:tutti gli|altri) \w+|configurazion\w* intern\w*|"
+    r"salarissen|loonlijst\w*|gegevens van (?:alle|andere) \w+|wynagrodze\w*|list\w* p[łl]ac|dane (?:wszystkich|innych) \w+|"
+    r"sahod|suweldo|listahan ng mga empleyado|gaji|data (?:semua|pelanggan lain|karyawan)|lương|"
+    r"maa[şs]\w*|di[ğg]er m[üu][şs]terilerin|зарплат\w*|данные (?:всех|других) \w+|l[öo]ner|l[øo]nninger)\b"
+)
+
+
+def _others_data_asked(text: str) -> str | None:
+    """Other people's data granted for whenever the writer asks, in one sentence."""
+    asking = _ON_MY_ASKING_RE.search(text)
+    others = asking and _OTHERS_DATA_RE.search(text)
+    return f"others' data on the writer's asking: '{others[0]}', '{asking[0]}'" if asking and others else None

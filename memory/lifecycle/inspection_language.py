@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD
+from memory.lifecycle.inspection_standing import addressed_labels
 
 # Scripts no cue list writes: (first, last) code points.
 _UNREAD_SCRIPTS = (
@@ -69,7 +70,12 @@ _KNOWN_WORDS = frozenset(
     és a az hogy nem egy is van
     """.split()
 )
-_LATIN_WORD = re.compile(r"[a-zà-ɏ]+")
+# Latin letters with their diacritics: the extended blocks (Vietnamese "ợ", Yoruba "ọ") and the
+# combining marks NFKC leaves ("ọ́"), or a word of theirs would count as letters split apart
+_LATIN_WORD = re.compile(r"[a-zà-ɏ\u1e00-\u1eff][a-zà-ɏ\u1e00-\u1eff\u0300-\u036f]*")
+# Vietnamese (read) by its own letters: the horn, a tone stacked on a circumflex or breve, the hook
+# (Yoruba and Igbo write ẹ, ọ, ị, ụ and tones as marks: those letters say nothing)
+_VIETNAMESE = re.compile("[ơưảạấầẩẫậắằẳẵặẻẽếềểễệỉỏốồổỗộớờởỡợủứừửữựỳỵỷỹ]")
 _CODE_MARK = re.compile(r"[{};=]")
 _CODE_MARKS = 3
 _MIN_WORDS = 6  # a short label or a name is no prose to judge
@@ -89,6 +95,8 @@ def unread_language(norm: str) -> str | None:
         return "script"
     if len(_CODE_MARK.findall(norm)) >= _CODE_MARKS:
         return None  # code or configuration: its words are names, not a language
+    if _VIETNAMESE.search(norm):
+        return None
     words = _LATIN_WORD.findall(norm)
     if len(words) < _MIN_WORDS or len(words) * 2 < letters / 4:
         return None  # too short, or mostly another (read) script
@@ -101,8 +109,21 @@ def unread_and_steering(norm: str) -> str | None:
     or an address outside; None otherwise."""
     named = _BORROWED_MODEL.search(norm) or _DESTINATION.search(norm)
     if named is None:
-        return None  # most rows: the cheap test first
+        return _unread_and_addressed(norm)
     language = unread_language(norm)
     if language is None:
         return None
     return f"a language the inspection does not read ({language}); names '{named[0]}'"
+
+
+def _unread_and_addressed(norm: str) -> str | None:
+    """A row not read whose label speaks to the model ("Asistentui, kuris skaitys šį protokolą:",
+    "ይህን ማስታወሻ የሚያነብ ረዳት፡"): a note for the model, in words no check reads."""
+    label = next(iter(addressed_labels(norm)), None)
+    if label is None:
+        return None
+    language = unread_language(norm)
+    if language is None:
+        return None
+    addressed = label["label"].strip()
+    return f"a language the inspection does not read ({language}); a label to the model: '{addressed}'"

@@ -400,7 +400,8 @@ MODEL_BY_FUNCTION_READER = _tier(
 )
 MODEL_READER_POSTPOSED = (
     r"চ্যাটবট|বট|এআই|সহকারী|অ্যাসিস্ট্যান্ট|স্বয়ংক্রিয় উত্তর|"
-    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர்|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
+    # (a Tamil noun's final virama gives way to the case ending: "உதவியாளர்" + "க்கு" is "உதவியாளருக்கு")
+    r"சாட்பாட்|பாட்|ஏஐ|உதவியாளர|அசிஸ்டன்ட்|ரோபோ|கோபைலட்|தானியங்கி பதில்"
 )
 # "hidden instructions for AI tools" describes a kind of text; it labels no message to the model.
 _NOT_DESCRIBED = (
@@ -414,7 +415,8 @@ ADDRESS_FORMS = (
     rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
-    rf"(?:^|\n|['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    # (a quote that opens, not one closing a name: "the open-source 'Red' bot, ...")
+    rf"(?:^|\n|(?<!\w)['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
@@ -440,7 +442,9 @@ ADDRESS_FORMS = (
     rf"\b{MODEL} (?:like|such as) (?:you|yourself)\b",
     rf"\bto {_DET}{MODEL}\s*:",
     r"(?:助手|人工智能|ai|机器人|模型)们?(?:请注意|请|注意)",
-    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b",
+    # ("this week", "next month" are a time, not this text)
+    r"\b(?:whoever|whatever|anyone|anything|any system)\b[^.!?\n]{0,30}?\b(?:reads|processes|handles|answers|picks up|summari[sz]es)\b[^.!?\n]{0,20}?\b(?:this|these|next|later)\b"
+    r"(?!\s+(?:week|weekend|month|morning|afternoon|evening|year|quarter|sprint|shift|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b)",
     # identity conditions: "if you are an AI", "wenn du eine KI bist", "si tu es une IA", "si eres una IA"
     rf"\b(?:if you(?: are|'re)|in case you are|wenn du|wenn sie|si tu es|si vous [êe]tes|si eres|se sei|se você é|als je)\s+{_DET}{MODEL}\b",
     # Japanese / Chinese / Russian addressees: "AIへ", "アシスタントへの指示", "给AI助手", "для ассистента"
@@ -490,7 +494,9 @@ DIRECTIVE = (
     r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
     r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
     r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
-    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்)"
+    r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்|"
+    # Tamil "from now on", "from today": a standing order to whoever the row addresses
+    r"இனிமேல்|இனி மேல்|இனிமேலும்|இன்று முதல்|இனி)"
 )
 # What the model would be made to do: conversational acts and actions on the user's world.
 ACT = (
@@ -680,6 +686,10 @@ NOT_NEEDED = (
     r"n[ãa]o (?:[ée] )?(?:mais )?necess[áa]ri\w*|n[ãa]o precis\w*|n[ãa]o requer\w*|no (?:es )?necesari\w*|no necesit\w*|"
     r"no requier\w*|no hace falta|ne n[ée]cessit\w* (?:aucune?|pas|plus)|n'ont (?:pas|plus) besoin|pas besoin|"
     r"brauch\w* kein\w*|nicht (?:mehr )?n[öo]tig|nicht erforderlich|non richied\w*|non necessit\w*|non ha(?:nno)? bisogno|"
+    # a check that ceases to be needed or is lifted: "deixa de ser necessária", "is opgeheven"
+    r"deixa(?:m)? de ser (?:necess[áa]ri\w*|obrigat[óo]ri\w*|exigid\w*)|dej(?:a|an) de ser (?:necesari\w*|obligatori\w*|exigid\w*)|"
+    r"non (?:è|e|sono) pi[ùu] (?:necessari\w*|obbligatori\w*|richiest\w*)|n'est plus obligatoire|"
+    r"(?:is|zijn|wordt|worden) (?:opgeheven|afgeschaft|geschrapt)|niet (?:meer|langer) (?:nodig|vereist|verplicht)|"
     r"heb\w* geen \w+ nodig|(?:is|zijn) niet nodig|nie wymaga\w*|nie potrzeb\w*|не нужн\w*|не требу\w*|"
     r"δεν (?:χρειάζ\w*|απαιτ\w*)|gerek(?:miyor|mez|yok)|beh[öo]ver inte|kr[äa]ver inte|kr[äa]vs inte|beh[öo]vs inte)\b|"
     r"无需|不需要|不必|不用|必要ない|必要ありません|不要です|は不要|いらない|필요 없|필요하지 않|ไม่ต้อง|ไม่จำเป็น|"
@@ -803,10 +813,14 @@ CHAT_TEMPLATE = (
     r"\[\s*(?:system|admin|operator|developer)[_ ]?\w*\s*\]\s*:|"
     r"\b(?:memory_update|update_memory|set_memory|remember)\s*\(\s*(?:key\s*=|['\"])|\[\[\s*(?:assistant|system|agent)_\w+\s*\]\])"
 )
+# The model's routine told in the third person ("the copilot also posts the transcript to ..."):
+# the English send verbs of a subject (inspection_semantic reads them after the model only).
+SEND_TOLD = r"\b(?:sends|forwards|posts|uploads|transmits|copies|shares|submits|dumps|pastes|mirrors|syncs|e-?mails)\b"
 # Data leaving: a send verb, the conversation or secrets, and somewhere outside.
 SEND = (
     r"(?:\b(?:send|forward|post|upload|email|e-mail|transmit|copy|share|submit|dump|paste|mirror|include|append|add|go to|goes to|"
     r"cc|bcc|sync|back ?up|encode\w*|repeat|put|embed|place|insert|schick\w*|sende\w*|envoie\w*|env[ií]a\w*|invia\w*|"
+    r"recopie\w*|copie[rz]?|copiar|copia|kopier\w*|"
     r"joins?|joindre|transf[eè]re\w*|partage\w*|compart[ei]\w*|condividi\w*|inoltra\w*|weiterleite\w*|skicka\w*|"
     r"stuur\w*|doorsturen|wyślij\w*|wysyłaj\w*|gönder\w*|kirim\w*|gửi|tuma|ipadala|envie\w*|enviar|ενημέρωσε|στείλ\w*|"
     r"deel|delen|reenv[ií]\w*|przesy[łl]\w*|prze[śs]lij\w*|chuyển tiếp|teruskan|vidarebefordra\w*|перешл\w*|перенаправ\w*|"
@@ -820,6 +834,7 @@ SENT_THING = (
     r"unterhaltung|verlauf|gespr[äa]ch|conversation|historique|r[ée]sum[ée]|conversaci[oó]n|historial|resumen|"
     r"card numbers?|credit cards?|cvv|iban|salar(?:y|ies)|payroll|backups?|fichiers?|donn[ée]es|datos|dati|dados|daten|"
     r"salaires?|sauvegardes?|copias? de seguridad|kundenlisten?|kundendaten|passw[öo]rter|contrase[ñn]as?|senhas?|"
+    r"mots? de passe|otp|"
     r"κωδικ\w*|δεδομέν\w*|αρχεί\w*|"
     # messages, passwords, history, cards, contacts and identity numbers in more languages
     r"mensajes|mensagens|messaggi|\w*berichten|wiadomo[śs]ci|mesaj\w*|tin nhắn|pesan|meddelanden|сообщени\w*|переписк\w*|"
@@ -837,7 +852,9 @@ OUTSIDE = (
     r"me|in|co|us|uk|cn|tk|pw|ws|su|ua|pl|br|es|nl|se|ch|at|eu|jp|kr|vn|ph|ng|ke|za|au|ca|mx|ar|tr|gr|ro|hu|cz|sk|lt|"
     r"fi|dk|pt|ie|il|ir|pk|bd|th|my|sg|hk|tw|nz|cl|online|shop|live|cloud|email|link|click|page)\b|"
     r"\b(?:query|url) param(?:eter)?s?\b|"
-    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の)"
+    r"\bpublic (?:channel|doc|document|page|repo|gist)|#[a-z][\w-]+|\bexternal|\boutside\b|外部|外部の|"
+    # a phone number in its international form sent to: a text message leaves the company as an e-mail does
+    r"\b(?:to|vers|au|à|an|al|a|para|per|naar|do|ke|kwa)\s+\+\d{1,3}[\s-]?\d[\d\s-]{6,}\d)"
 )
 
 # Earlier instructions set aside, in other languages (English is inspection_patterns' job).
@@ -904,7 +921,7 @@ LOOSENED_MORE = (
     r"(?:\b(?:imeondolewa|zimeondolewa|imefutwa|imezimwa|hauhitajiki tena|haihitajiki tena|hindi na kailangan|hindi na kinakailangan|"
     r"tinanggal|inalis|dimatikan|dimansuhkan|dihapuskan|tidak lagi diperlukan|ja no cal|ja no és necessàri\w*|eliminat\w*|"
     r"suprimit\w*|desactivat\w*|fjernet|fjernes|fjerne kravet|afskaffe\w*|ikke længere (?:nødvendig|påkrævet|et krav)|"
-    r"slået fra|deaktiveret|bortfalder|se ruší|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
+    r"slået fra|deaktiveret|bortfalder|se ruší|ruší|rušia|zrušen\w*|odstraněn\w*|vypnut\w*|(?:již|už) není (?:potřeba|nutn\w*)|"
     r"знято|знят[аіо]|скасован\w*|скасовано|вимкнен\w*|вимкнуто|більше не потрібн\w*|більше не обов'язков\w*|"
     r"avskaffet|ikke lenger nødvendig|slått av|deaktivert|desființat\w*|dezactivat\w*|nu mai (?:este|e) necesar\w*|"
     r"anulat\w*|megszüntet\w*|eltörölt\w*|eltörölték|kikapcsol\w*|már nem (?:szükséges|kötelező)|megszűn\w*|"
@@ -912,6 +929,28 @@ LOOSENED_MORE = (
     r"हटा दिया|समाप्त कर दिया|आवश्यक नहीं|আর থাকছে না|আর লাগবে না|বাতিল করা|তুলে দেওয়া|"
     r"நீக்கப்பட்ட|ரத்து செய்யப்பட்ட|தேவையில்லை|حذف شد|حذف گردید|لغو شد|دیگر لازم نیست|غیرفعال شد|"
     r"בוטל|בוטלה|הוסר|הוסרה|כובה|אין עוד צורך|כבר לא נדרש|ختم کر دی|ختم کر دیا|ہٹا دی|ہٹا دیا|غیر فعال کر)"
+)
+# The machine ceasing to ask for a check ("the assistant stops asking for a second approval", "deja
+# de pedir confirmación", "ne demande plus de validation"): the check dropped, told as its conduct.
+CEASED_ASKING = (
+    r"(?:\b(?:stops? (?:asking|requesting|requiring|waiting|checking)|no longer (?:asks?|requests?|requires?|waits?|checks?)|"
+    r"(?:does|do)(?:n't| not) (?:ask|wait) for (?:\w+ ){0,3}?any ?more|"
+    r"fragt\w* nicht mehr|verlangt\w* (?:\w+ )?nicht mehr|holt\w* (?:\w+ )?nicht mehr ein|"
+    r"cesse\w* de (?:demander|exiger|attendre)|arr[êe]t\w* de (?:demander|exiger|attendre)|ne (?:demande|exige|attend)\w* plus|"
+    r"deja\w* de (?:pedir|solicitar|exigir|esperar)|ya no (?:pide|solicita|exige|espera)\w*|"
+    r"smett\w* di (?:chiedere|richiedere|attendere)|non (?:chiede|richiede|attende)\w* pi[ùu]|"
+    r"(?:deixa|para)\w* de (?:pedir|solicitar|exigir|esperar)|(?:j[áa] )?n[ãa]o (?:pede|solicita|exige)\w*(?: mais)?|"
+    r"deixa\w* de (?:demanar|esperar)|ja no (?:demana|espera)\w*|stopt\w* met (?:vragen|wachten)|vraagt\w* niet meer|"
+    r"przesta\w* (?:prosi[ćc]|pyta[ćc]|[żz][ąa]da[ćc]|czeka[ćc])|nie (?:prosi|pyta|[żz][ąa]da|czeka)\w* ju[żz]|"
+    r"перестан?[её]т\w* (?:запрашивать|спрашивать|требовать|ждать)|больше не (?:запрашивает|спрашивает|требует|ждёт|ждет)|"
+    r"p[řr]e?stane\w* (?:[žz][áa]dat|vy[žz]adovat|[žz]iada[ťt]|vy[žz]adova[ťt]|p[ýy]ta[ťt])|u[žz] (?:ne[žz][áa]d[áa]|nevy[žz]aduje|ne[žz]iada)|"
+    r"nebe(?:pra[šs]o|reikalauja|laukia)\w*|nustoja (?:pra[šs]yti|reikalauti|laukti)|"
+    r"slutar\w* (?:att )?(?:be|fr[åa]ga|kr[äa]va|v[äa]nta)|holder op med at (?:bede|sp[øo]rge|kr[æa]ve)|slutter [åa] (?:be|sp[øo]rre|kreve)|"
+    # ... or acting without asking for it ("sense demanar confirmació a ningú", "без запроса подтверждения")
+    r"without (?:asking|waiting) for|sense (?:demanar|esperar)|sin (?:pedir|solicitar|esperar)|sans (?:demander|attendre)|"
+    r"senza (?:chiedere|richiedere|attendere)|sem (?:pedir|solicitar|esperar)|zonder (?:te vragen|te wachten)|"
+    r"bez (?:pytania|proszenia|pyta[nň]ia|[žz][áa]dosti|[žz]iadosti)|без (?:запроса|запиту|ожидания)|"
+    r"neprašydam\w*|nelaukdam\w*|uten [åa] (?:be|sp[øo]rre)|uden at (?:bede|sp[øo]rge)|utan att (?:be|fr[åa]ga))\b)"
 )
 ACTION_CONTROL_MORE = (
     r"(?:\b(?:uthibitisho|uthibitishaji|idhini|ukaguzi|pag-apruba|beripikasyon|pagpapatunay|kelulusan|pengesahan|log audit|"
@@ -921,7 +960,7 @@ ACTION_CONTROL_MORE = (
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
     r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
     r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*)\b|"
+    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*|confirmaci[óo]n?|confirmaç[ãa]o|patvirtinim\w*)\b|"
     r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
     r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
@@ -1092,6 +1131,9 @@ TIGHTENED = (
     # a person keeps the last step: "the assistant may draft replies, but a person sends them"
     r"\b(?:a person|a human|someone|staff|the user|a manager|an admin|the (?:\w+ )?team|security) "
     r"(?:sends?|approves?|reviews?|signs? off|checks?|confirms?|decides?)\b|"
+    # the same, said as what the act needs: "anything else needs a human to approve the fetch"
+    r"\b(?:needs?|requires?|needing|requiring) (?:a person|a human|someone|a manager|an admin|an approver) "
+    r"to (?:approve|review|sign off|check|confirm)\b|"
     # a check added before the act: "must always ask for confirmation before sending", "may no
     # longer merge without a human review"
     r"\b(?:must|should|will|has to|have to|needs? to) (?:always |first )?(?:ask|wait) for "
@@ -1253,7 +1295,77 @@ STANDING_LASTING_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "hr/sr/bs": ('od sada', 'ubudu[ćc]e', 'trajno', 'u svim (?:budu[ćc]im )?razgovorima', 'убудуће', 'од сада',),
     "bg": ('отсега нататък', 'от днес', 'занапред', 'завинаги', 'във всички (?:бъдещи )?разговори',),
     "no": ('fra n[åa] av', 'alle (?:fremtidige|kommende) samtaler',),
+    # languages the other cue lists do not read: a standing order under a label addressed to the model
+    "lt/lv/et/sl/sq/is": ('nuo [šs]iol', 'nuo dabar', 'turpm[āa]k', 'no [šs][īi] br[īi][žz]a', 'edaspidi', 'n[üu][üu]dsest', 'odslej', 'od zdaj naprej', 'tani e tutje', 'h[ée]ðan [íi] fr[áa]', 'framvegis',),
+    "yo/ha/ig/zu/af/cy/ga/eu/gl/mt": ('l[áa]ti [ìi]sinsìnyí(?: l[ọo])?', 'daga yanzu', 'site ugbu a', 'kusukela manje', 'van nou af', 'o hyn ymlaen', 'as seo amach', 'hemendik aurrera', 'dende agora', "minn issa 'l quddiem",),
+    "mk/be/kk": ('отсега', 'з гэтага часу', 'бұдан былай',),
+    "unspaced/more": ('ከአሁን በኋላ', 'ከዛሬ ጀምሮ', 'ഇനി മുതൽ', 'ఇకపై', 'ఇప్పటి నుండి', 'ಇನ್ನು ಮುಂದೆ', 'आतापासून', 'अबदेखि', 'હવેથી', 'ਹੁਣ ਤੋਂ', 'මෙතැන් සිට', 'ამიერიდან', 'այսուհետ', 'ចាប់ពីពេលនេះ', 'ယခုမှစ၍',),
     "unspaced": ('מעכשיו', 'מעתה', 'מהיום והלאה', 'לצמיתות', 'اب سے', 'آج سے', 'ہمیشہ کے لیے', 'مستقل طور پر', 'من الآن فصاعد', 'من الآن', 'بشكل دائم', 'بصفة دائمة', 'المحادثات القادمة', 'از این پس', 'از این به بعد', 'از حالا', 'برای همیشه', 'به طور دائم', 'گفتگوهای آینده', 'आगे से', 'अब से', 'हमेशा के लिए', 'स्थायी रूप से', 'सभी भविष्य', 'এখন থেকে', 'আজ থেকে', 'স্থায়ীভাবে', 'ভবিষ্যৎ কথোপকথন', 'இனிமேல்', 'நிரந்தரமாக', '今後', 'これから', '以後', '恒久', '今后', '以后', '从现在起', '从今天起', '长期有效', '永久', '앞으로', '지금부터', '영구적으로', 'ต่อไปนี้', 'ตั้งแต่นี้', 'อย่างถาวร',),
+}  # fmt: skip
+# "For ever" in a row's opening label ("Remember this forever:", "Husk dette for alltid:",
+# "ずっと覚えておくこと："): with STANDING_LASTING, what makes the label ask its reader to keep a rule.
+STANDING_FOREVER_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("forever", "for ever", "always", "for all time"),
+    "de": ("immer", r"f[üu]r alle zeit"),
+    "fr/es/pt/it": ("pour toujours", "[àa] jamais", "para siempre", "para sempre", "per sempre"),
+    "nl/da/no/sv": ("voor altijd", "for altid", "for alltid", "f[öo]r alltid"),
+    "pl/cs/sk/lt/lv": ("na zawsze", "nav[žz]dy", "visam laikui", "visiems laikams", "uz visiem laikiem"),
+    "tr/fi/hu/ro/el": ("sonsuza (?:dek|kadar)", "ikuisesti", "[öo]r[öo]kre", "pentru totdeauna", "pentru (?:tot)?deauna", "για πάντα"),
+    "unspaced": ("ずっと", "永遠に", "永久に", "永远", "永遠", "영원히", "ตลอดไป", "לתמיד", "לנצח", "للأبد", "إلى الأبد", "চিরকাল", "চিরদিন",
+                 "என்றென்றும்", "எப்போதும்", "ለዘላለም", "हमेशा"),
+}  # fmt: skip
+# ... and the label's ask to keep it (remember, keep, note, save): "Permanent fix: if the build
+# fails, add the flag" is a label with a lasting word that asks nobody to keep anything.
+STANDING_KEEP_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": (r"remember\w*", "keep", "note", "save", "store", r"memori[sz]e", "bear in mind"),
+    "de": (r"merk\w*", r"festhalt\w*", r"festzuhalten", r"behalt\w*", r"speicher\w*", r"notier\w*", "denk daran", "vergiss nicht"),
+    "fr": ("retiens", "retenez", "retenir", "garde", "gardez", "souviens-toi", "souvenez-vous", r"m[ée]moris\w*", "note", "notez"),
+    "es/pt/ca": (r"recuerd\w*", r"record\w*", r"guard\w*", r"memoriz\w*", r"anot\w*", r"lembr\w*", r"grav\w*"),
+    "it": (r"ricord\w*", "tieni a mente", r"memorizz\w*", r"annot\w*", r"conserv\w*"),
+    "nl": (r"onthoud\w*", r"bewaar\w*", "houd in gedachten", "vergeet niet"),
+    "da/no/sv": ("husk", "husk på", "behold", "lagre", "gem", "kom ihåg", "spara", "behåll", "kom i hu"),
+    "pl/cs/sk": (r"zapami[ęe]taj\w*", r"pami[ęe]taj\w*", r"zachowaj\w*", r"zapamatuj\w*", r"pamatuj\w*", r"zapam[äa]taj\w*",
+                 r"pam[äa]taj\w*", r"ulo[žz]\w*"),
+    "ru/uk/bg": (r"запомн\w*", "помни", r"сохрани\w*", r"запам'ята\w*", r"пам'ята\w*", r"збереж\w*", r"запомнете"),
+    "tr/fi/hu/ro/el/lt": (r"hat[ıi]rla\w*", "unutma", r"kaydet\w*", "akl[ıi]nda tut", r"muista\w*", r"tallenna\w*", r"jegyezd\w*",
+                          r"eml[ée]kezz\w*", r"ne felejtsd\w*", r"[țţt]ine minte", r"aminte[șş]te\w*", r"re[țţt]ine\w*", r"θυμήσου",
+                          r"κράτα", r"[įi]simink\w*", r"atsimink\w*", r"i[šs]saugok\w*"),
+    "sw/tl/id/ms/vi": (r"hifadhi\w*", r"kumbuka\w*", "tandaan", r"alalahanin", "ingat", "ingatlah", "simpan", "catat", "ghi nhớ", "nhớ",
+                       "lưu"),
+    "unspaced": ("تذكر", "احفظ", "به خاطر بسپار", "یادت باشد", "ذخیره", "याद रख", "सहेज", "মনে রাখ", "সংরক্ষণ", "நினைவில்", "சேமி",
+                 "覚え", "記憶", "保存", "记住", "牢记", "記住", "기억", "저장", "จำ", "บันทึก", "זכור", "שמור", "አስታውስ", "ያዝ"),
+}  # fmt: skip
+# A password that sets a rule off: the word or phrase someone in the conversation says, named beside
+# the quoted password ('the word "sunflower"', „žodį „saulėgrąža“", "‹ሰማያዊ በር› የሚል ቃል") ...
+STANDING_PASSWORD_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("word", r"(?:pass|code|key|magic|secret) ?(?:word|phrase)", "phrase", "password", "code"),
+    "de": (r"(?:code|kenn|stich|pass|zauber)?wort\w*", r"(?:satz|phrase)"),
+    "fr/es/pt/it/ca": ("mot", "mot de passe", "phrase", "palabra", "frase", r"clave", "palavra", "parola", "paraula", "contrase[ñn]a", "senha"),
+    "nl/da/no/sv": ("woord", "wachtwoord", r"ord(?:et)?", "kodeord", r"l[öo]senord(?:et)?", r"fras\w*"),
+    "pl/cs/sk/lt/lv": (r"s[łl]ow\w*", r"has[łl]\w*", r"fraz\w*", r"slov\w*", r"hesl\w*", r"[žz]od[įi]\w*", r"slapta[žz]od\w*", r"v[āa]rd\w*"),
+    "ru/uk/bg": (r"слов\w*", r"фраз\w*", r"парол\w*", r"кодов\w* слов\w*"),
+    "tr/fi/hu/ro/el": (r"kelime\w*", r"s[öo]zc[üu]\w*", "parola", r"[şs]ifre\w*", r"sana\w*", r"sz[óa]\w*", r"kifejez[ée]s\w*", r"cuv[âa]nt\w*",
+                       r"λέξη", r"φράση"),
+    "vi/id/ms/tl/sw": ("từ", "cụm từ", "mật khẩu", "kata", "frasa", "kata sandi", "salita", "neno", "maneno"),
+    "unspaced": ("كلمة", "عبارة", "کلمه", "عبارت", "رمز", "शब्द", "কোড", "শব্দ", "சொல்", "வார்த்தை", "言葉", "合言葉", "キーワード",
+                 "暗号", "口令", "关键词", "단어", "문구", "암호", "คำว่า", "מילה", "ביטוי", "ቃል"),
+}  # fmt: skip
+# ... and the rule lasting from then on: what turns a keyword reply ("if the customer types 'agent',
+# the bot hands over") into a switch ("..., the assistant from then on lets them see ...").
+STANDING_FROM_THEN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "en": ("from then on", "from that point on", "from that moment on", "thereafter", "from then", "after that", "henceforth"),
+    "de": ("ab dann", "von da an", "ab diesem zeitpunkt", "danach", "fortan", "ab da"),
+    "fr/es/pt/it/ca": ("d[èe]s lors", "[àa] partir de l[àa]", "a partir de entonces", "desde entonces", "a partir da[íi]", "desde ent[ãa]o",
+                       "da quel momento", "da allora", "a partir d'aleshores", "des d'aleshores"),
+    "nl/da/no/sv": ("vanaf dan", "vanaf dat moment", "daarna", "fra da af", "fra da av", "derefter", "deretter", "d[äa]refter", "fr[åa]n och med d[åa]"),
+    "pl/cs/sk/lt": ("od tej chwili", "od tego momentu", "odt[ąa]d", "od t[ée] chv[íi]le", "od tej chv[íi]le", "odvtedy", "od té doby", "nuo tada",
+                    "nuo tol", "nuo to momento", "po to"),
+    "ru/uk": ("с этого момента", "после этого", "с тех пор", "з цього моменту", "після цього", "відтоді"),
+    "tr/fi/hu/ro/el": ("o andan itibaren", "ondan sonra", "siit l[äa]htien", "sen j[äa]lkeen", "att[óo]l kezdve", "onnant[óo]l", "de atunci",
+                       "din acel moment", "από εκεί και πέρα", "από τότε"),
+    "vi/id/ms/tl/sw": ("từ đó", "sau đó", "sejak itu", "setelah itu", "selepas itu", "mula noon", "pagkatapos noon", "baada ya hapo", "tangu hapo"),
+    "unspaced": ("ከዚያ በኋላ", "ከዚያን ጊዜ", "بعد ذلك", "من ذلك الحين", "از آن پس", "از آن به بعد", "उसके बाद", "तब से", "এরপর", "তারপর থেকে",
+                 "அதன் பிறகு", "அன்று முதல்", "それ以降", "以降", "以後", "此后", "之后", "从此", "그 후", "이후", "그때부터", "หลังจากนั้น", "מאז", "מאותו רגע"),
 }  # fmt: skip
 # Only the scope, "every answer", "in jeder Antwort": a description of a bot as often as a rule, so a
 # rule only with a rule's signal (a decision, a duty, a label before it).
@@ -1330,7 +1442,8 @@ STANDING_CAN_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
 # A rule set off by what someone says: the condition ("if", "whenever") ...
 STANDING_IF_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": ("if", "when", "whenever", "every time", "each time", "any time", "anytime", "in case"),
-    "de": ("wenn", "falls", "sobald", "jedes mal", "immer wenn"),
+    # (a clause opening on "sollte" with its subject after it is a condition: "Sollte jemand fragen, ...")
+    "de": ("wenn", "falls", "sobald", "jedes mal", "immer wenn", r"sollten? (?:jemand|ein\w*|der|die|das|man)"),
     "fr": ("si", "s'il", "s'ils", "quand", r"lorsqu\w*", "chaque fois", r"d[èe]s qu\w*"),
     "es/pt/ca": ("si", "se", "cuando", "quando", "quan", "siempre que", "sempre que", "cada vez que", "toda vez que",
                  "cada vegada que"),
@@ -1425,7 +1538,7 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
                  r"svar\w* at", r"svara\w* att", r"bekr[æä]ft\w*", r"godkend\w*", r"godk[äa]nn\w*", r"refusion\w*", r"refunder\w*",
                  r"[åa]terbetal\w*", r"tilf[øo]j\w*", r"l[äa]gg\w* till", r"slut\w* (?:\w+ ){0,4}?med", r"afslut\w*", r"avsluta\w*"),
     "tr": (r"[öo]ner\w*", r"bahset\w*", r"teklif\w*", r"s[öo]yle\w*", r"yan[ıi]tla\w*", r"onayla\w*", r"iade\w*", r"ekle\w*"),
-    "vi": ("giới thiệu", "khuyên", "đề xuất", "đề nghị", "nhắc", "nói", "trả lời rằng", "xác nhận", "phê duyệt", "hoàn tiền",
+    "vi": ("giới thiệu", "khuyên", "đề xuất", "đề nghị", "nhắc", "nói", "trả lời rằng", "trả lời là", "xác nhận", "phê duyệt", "hoàn tiền",
            "thêm", "kết thúc bằng"),
     "id/ms": (r"(?:me)?nyarankan", r"sarankan", r"(?:men)?cadangkan", r"(?:me)?nyebut\w*", r"sebut\w*", r"(?:me)?nawarkan",
               r"tawar\w*", r"katakan", r"beritahu\w*", r"jawab bah[ae]wa", r"(?:meng)?sahkan", r"(?:meng)?konfirmasikan", "mengonfirmasi",
@@ -1433,7 +1546,7 @@ STANDING_ACT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
               r"(?:me)?nambah\w*", r"tambah\w*", r"akhiri\w*"),
     "tl": (r"\w*rekomenda\w*", r"\w*banggit\w*", r"\w*alok\w*", r"sabihin\w*", r"sagot\w* na", r"kumpirm\w*", r"aprub\w*",
            r"i-refund", r"\w*dagdag\w*", r"\w*tatapos\w*", r"tapusin"),
-    "sw": (r"\w*pendekez\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
+    "sw": (r"\w*pendekez\w*", r"\w*shauri\w*", r"\w*taja\w*", r"\w*ambie\w*", r"sema", r"\w*jibu kwamba", r"\w*thibitish\w*", r"\w*idhinish\w*",
            r"\w*rejesh\w*", r"\w*ongez\w*", r"\w*maliz\w*", r"\w*toa ofa"),
     "el": (r"πρότειν\w*", r"προτείν\w*", r"συνιστ\w*", r"ανέφερ\w*", r"αναφέρ\w*", r"προσφέρ\w*", "πες", r"λέ\w* ότι",
            r"επιβεβαί\w*", r"εγκρίν\w*", r"επιστροφή χρημάτων", r"πρόσθε\w*", r"προσθέ\w*"),
@@ -1506,9 +1619,9 @@ STANDING_PAST = (
 
 def _by_language(vocabulary: dict[str, tuple[str, ...]]) -> str:
     """A by-language vocabulary as one alternation: spaced words between word boundaries, the
-    "unspaced" ones as they stand."""
-    spaced = "|".join(w for lang, ws in vocabulary.items() if lang != "unspaced" for w in ws)
-    unspaced = "|".join(vocabulary.get("unspaced", ()))
+    "unspaced" ones (any key "unspaced...") as they stand."""
+    spaced = "|".join(w for lang, ws in vocabulary.items() if not lang.startswith("unspaced") for w in ws)
+    unspaced = "|".join(w for lang, ws in vocabulary.items() if lang.startswith("unspaced") for w in ws)
     return rf"\b(?:{spaced})\b" + (f"|{unspaced}" if unspaced else "")
 
 
@@ -1519,6 +1632,35 @@ STANDING_CAN = _by_language(STANDING_CAN_BY_LANGUAGE)
 STANDING_IF = _by_language(STANDING_IF_BY_LANGUAGE)
 STANDING_ASKS = _by_language(STANDING_ASKS_BY_LANGUAGE)
 STANDING_ACT = _by_language(STANDING_ACT_BY_LANGUAGE)
+STANDING_FOREVER = _by_language(STANDING_FOREVER_BY_LANGUAGE)
+STANDING_KEEP = _by_language(STANDING_KEEP_BY_LANGUAGE)
+STANDING_PASSWORD = _by_language(STANDING_PASSWORD_BY_LANGUAGE)
+STANDING_FROM_THEN = _by_language(STANDING_FROM_THEN_BY_LANGUAGE)
 # The machine reader a standing rule is for: the AI and assistant tiers, the model phrases, and
 # automated replies (not "agent" or a bare "model": a support agent, a pricing model).
 STANDING_READER = rf"{MODEL_PHRASES}|{_tier(MODEL_AI_BY_LANGUAGE, MODEL_ASSISTANT_BY_LANGUAGE)}|{_by_language(AUTOMATED_REPLIES_BY_LANGUAGE)}"
+# A label addressed to the model (inspection_standing.addressed_label): the model named as in
+# STANDING_READER, by the model tier too ("za model koji ovo čita:"), and by the assistant words of
+# languages the other cue lists do not read (a word ending on a vowel mark unbounded: Tamil, Amharic, Yoruba, Telugu, Kannada, Malayalam,
+# Marathi, Gujarati, Punjabi, Sinhala, Georgian, Armenian, Khmer, Burmese, Lao, Hungarian,
+# Finnish, Estonian, Swahili, Hausa, Zulu, Icelandic, Welsh, Irish, Basque, Serbian, Kazakh) ...
+LABEL_READER_UNREAD = (
+    r"\b(?:assistend\w*|asszisztens\w*|avustaja\w*|msaidizi|mataimaki|umsizi|a[ðd]sto[ðd]arm\w*|cynorthwy\w*|c[úu]nt[óo]ir\w*|"
+    r"laguntzaile\w*|помоћник\w*|помошник\w*|көмекші\w*)\b|"
+    r"olùrànlọ́wọ́|உதவியாளர்|ረዳት|సహాయకుడ|సహాయక|ಸಹಾಯಕ|സഹായി|सहाय्यक|સહાયક|ਸਹਾਇਕ|සහායක|ასისტენტ|օգնական|ជំនួយការ|လက်ထောက်|ຜູ້ຊ່ວຍ|সহকারী"
+)
+# ... addressed: after a "to / for" word ("per a l'assistent", "pre asistenta", "sí olùrànlọ́wọ́")
+# or as the reader of "this" text ("kuris skaitys šį protokolą", "ይህን ማስታወሻ የሚያነብ ረዳት").
+LABEL_TO = (
+    r"\b(?:to|for|attn|an|f[üu]r|à|au|aux|pour|para|per|per a|al|ao|aan|voor|dla|do|till|för|til|pro|pre|za|ke|kwa|"
+    r"untuk|kepada|cho|gửi|pentru|c[ăa]tre|p[ëe]r|s[íi]|f[úu]n|ga|chuig|priek[šs]|для|до|за|к|ко|προσ|για)\b|"
+    r"إلى|الى|برای|ถึง|สำหรับ|致|给|へ|에게"
+)
+LABEL_THIS = (
+    r"\b(?:this|these|dies\w*|ce|cet|cette|ces|este|esta|estos|estas|esto|questo|questa|deze|dit|ten|tę|tego|tej|toto|"
+    r"tento|t[áa]to|t[úu]to|tieto|tohto|tuto|tato|bu|này|ini|denna|detta|den här|det här|aquest\w*|ovo|ovaj|ova|ovu|ove|"
+    r"ovog\w*|[šs][įi]|[šs]is|[šs]i[ąa]|[šs]io|[šs]o|[šs][īi]s?|seda|see|selle|ezt|ez|ezen|t[äa]m[äa]\w*|t[äa]t[äa]|tole|"
+    r"acest\w*|aceast[ăa]|k[ëe]t[ëe]|kjo|ky|[þt]etta|[þt]essa|[þt]essi|[èe]y[íi]|y[ìi][íi]|hii|huu|hili|wannan|lokhu|"
+    r"эт\w*|ово|овај|ова|ову|ове|овог\w*|този|тази|това|тоа|оваа|αυτ\w*)\b|"
+    r"ይህን|ይህ|இதை|இந்த|దీన్ని|ఈ |ಇದನ್ನು|ಈ |ഇത്|ഈ |এই|এটি|ამას|სა |այս|هذه|هذا|این|इस|इसे|ये|นี้|这|此|本|この|이 |הזה|הזו|זה"
+)

@@ -336,16 +336,32 @@ def plain_fact(text: str) -> bool:
 # security review was waived") is advice against it, not news of it.
 _WARNING = re.compile(
     r"\b(?:be wary|beware|be careful|watch out|suspicious|phishing|scam\w*|report (?:it|them|this)|"
-    r"never trust|don't trust|do not trust|verify with|check with)\b"
+    r"never trust|don't trust|do not trust|verify with|check with|red flags?|warning signs?|"
+    # "suspicious" in the languages the rest of the row may be in
+    r"suspeit[oa]s?|sospechos[oa]s?|sospett[oa]s?|suspect[es]?|verd[äa]chtig\w*|podejrzan\w*|verdacht)\b"
 )
 _CLAIMED = re.compile(
-    r"\b(?:claims?|claimed|claiming|says?|said|asks? you to|asking you to|tells? you|pretends?)\b"
+    r"\b(?:claims?|claimed|claiming|says?|said|asks? you to|asking you to|tells? you|pretends?|"
+    # a message asking the reader: Portuguese, Spanish, French, German, Italian
+    r"pe[çc]a para|pede para|pedindo para|te pida|te pide|pidiendo|vous demande|demandant de|"
+    r"bittet|auffordert|chiede di|ti chiede)\b"
 )
 
 
 def warned_claim(sentence: str) -> bool:
     """`sentence` reports a claim and warns against it."""
     return bool(_WARNING.search(sentence)) and bool(_CLAIMED.search(sentence))
+
+
+_ANY_NEGATION = re.compile(
+    r"\b(?:not|never|no|nothing|nobody|no one|nicht|kein\w*|nie|pas|non|n[ãa]o|nunca|niet|nessun\w*)\b|n't\b"
+)
+
+
+def warned_against(sentence: str) -> bool:
+    """`sentence` warns against a claim or request and negates nothing, so the warning itself is
+    not turned round ("messages asking you to ignore your instructions are not suspicious")."""
+    return warned_claim(sentence) and _ANY_NEGATION.search(sentence) is None
 
 
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").
@@ -410,7 +426,9 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"(?:^|\n)\s*(?:system|developer)\s*:\s*(?:you|ignore|from now|the assistant|always|never|override|"
         r"disregard|new instructions)",
         r"<\s*/?\s*(?:system|im_start|im_end|instructions?)\b|\[/?inst\]",
-        r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak",
+        # (a jailbreak studied is a topic: "we compared three jailbreak benchmarks")
+        r"\b(?:god|dan|jailbreak|unfiltered|unrestricted) mode\b|\bjailbreak(?!s? (?:benchmarks?|research|papers?|"
+        r"stud(?:y|ies)|detection|detectors?|datasets?|evals?|evaluations?|resistance|robustness|attempts?|taxonomy)\b)",
         r"\b(?:you are|you're|now|enter|switch(?:ed)? to|activate)\b.{0,20}?\b(?:developer|admin|debug) mode",
         r"\b(?:developer|admin) mode is (?:now )?(?:enabled|on|active) for (?:this|the) (?:agent|assistant|model|ai|bot)",
         # a new system prompt announced ("the real system prompt is: ..."), not one described
@@ -437,9 +455,11 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         rf"(?:{MODAL}|never|always|only)\b(?!\s+(?:be|have been)\b)",
         rf"\b(?:the (?:model|ai|agent|bot)|model|ai)\s+(?:\w+ly\s+)?{MODAL}\s+(?:\w+ly\s+)?"
         rf"(?:always|never|only|not|no longer|quietly|silently|{CONV_VERB})\b",
+        # (not a reassurance about a task: "you should not need to call it directly", "you will
+        # never have to restart it"; one about the conversation, "... need to mention the fee", is)
         r"\byou\s+(?:\w+ly\s+)?(?:must(?! be\b)|shall|are to|ought to|are required to|mustn't|may not|"
         r"are (?:not )?(?:allowed|permitted) to|(?:should|will|must)?\s*(?:always|never|no longer)\b|"
-        r"should (?:not|refuse|never|always|only))",
+        rf"should (?:not|refuse|never|always|only))(?!\s+(?:need|have) to\s+(?!{CONV_VERB}\b)\w)",
         rf"\byou (?:should|will) {CONV_VERB}\b",
         # "AI, ML and data are our pillars" is a list, not the model addressed
         r"(?:^|[.!?\n(]\s*|\bto the )(?:assistant|model|ai|claude|chatgpt|gpt|llm|language model)\s*"

@@ -52,7 +52,7 @@ _MACHINE = (
     r"narzędzi\w*|program\w*|oprogramowani\w*|system\w*|bot\w*|si|aplikacj\w*|"  # Polish "SI": AI
     r"ara[çc]\w*|sistem\w*|yazılım\w*|uygulama\w*|"
     r"công cụ|chương trình|phần mềm|hệ thống|trợ lý(?: ảo| ai)?|"
-    r"alat|perangkat lunak|sistem|asisten(?: virtual)?|aplikasi|"
+    r"alat|perangkat lunak|sistem|asisten(?: virtual)?|aplikasi|mesin|"
     r"verktyg\w*|programmet|systemet|"
     r"инструмент\w*|программ\w*|систем\w*|помощник\w*|"  # помощник: a helper, a person as often
     r"εργαλεί\w*|πρόγραμμ\w*|λογισμικ\w*|σύστημ\w*|συστήματ\w*)\b|"
@@ -79,7 +79,7 @@ _ANYONE = (
     r"degene die|degene|wie|"
     r"kto(?:kolwiek)?|ten,? kto|"
     r"ai|người nào|bất kỳ ai|"
-    r"siapa pun yang|siapapun yang|orang yang|"
+    r"siapa pun|siapapun|orang yang|"
     r"den som|vem som helst som|"
     r"кто|тот,? кто|любой,? кто|"
     r"όποιος|όποια|όποιο|όποιον|"
@@ -170,12 +170,14 @@ _THIS = (
     r"deze|dit|ten|tę|tego|tej|to|bu|này|ini|denna|detta|dessa|den här|det här|эт\w*|αυτ\w*)\b|"
     r"هذه|هذا|इस|इन|นี้|这|此|本|この|이 "
 )
+# The wish mood as a request: "wer dies zusammenfasst, möge ... hinweisen" (may he point out)
+_JUSSIVE = r"m[öo]ge|m[öo]gen|gelieve|s[íi]rvase|queira|queiram"
 # A duty right after a quoted page's reader: the lexicon's DUTY (must, should, are to ...; the
 # Turkish ending as a whole word here, the window opening on words), Polish
 # "ma" / "mają" (read here, right after their subject), German "haben ... zu"; the Chinese and Thai
 # duty words open the clause.
 _DUTY = (
-    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\w+{DUTY_ENDING}\b|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu)\b)|"
+    rf"^[\s,]*(?:\w+[\s,]+){{0,4}}?(?:{DUTY}|\w+{DUTY_ENDING}\b|\b(?:{'|'.join(DUTY_AFTER_SUBJECT)}|haben\s+\w+\s+zu|{_JUSSIVE})\b)|"
     r"^\s*(?:应|应该|必须|须|要|务必)|^\S{0,16}?(?:ต้อง|ควร)"
 )
 # Verb-final languages close the clause on the duty: "-malıdır", "してください", "해야 합니다", "बताएं".

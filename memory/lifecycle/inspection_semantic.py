@@ -47,7 +47,7 @@ from memory.lifecycle.inspection_concealment import model_concealment
 from memory.lifecycle.inspection_correction import GATE as CORRECTION_GATE_WORDS
 from memory.lifecycle.inspection_correction import correction_hit
 from memory.lifecycle.inspection_frames import fiction_hit, settings_hit
-from memory.lifecycle.inspection_identity import identity_hit
+from memory.lifecycle.inspection_identity import CHANNEL_GATE, channel_claim, identity_hit
 from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
     ACT,
@@ -71,6 +71,7 @@ from memory.lifecycle.inspection_lexicon import (
     MODEL_ASKED,
     MODEL_EMPOWERED,
     MODEL_NAMED,
+    MODEL_NO_AGENT,
     MODEL_OBLIGATION,
     MODEL_OBLIGATION_OTHER,
     MODEL_POWER,
@@ -93,6 +94,7 @@ from memory.lifecycle.inspection_lexicon import (
     READ_ONLY,
     SELF_APPROVAL,
     SEND,
+    SEND_TOLD,
     SENT_THING,
     STAKES,
     STANDING_PERMISSION,
@@ -113,6 +115,7 @@ from memory.lifecycle.inspection_patterns import (
     own_preference,
     own_wish,
     text_form,
+    warned_against,
     warned_claim,
 )
 from memory.lifecycle.inspection_reader import GATE as READER_GATE_WORDS
@@ -250,6 +253,10 @@ _SETTING = _c(
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
 _SEND = _c(SEND)
+# the model as the subject of a send verb, a few words between ("the copilot also posts")
+_MODEL_SENDS = _c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}")
+# an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
+_ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 _SENT_THING = _c(SENT_THING)
 _OUTSIDE = _c(OUTSIDE)
 _CONDITION_CLAUSE = re.compile(
@@ -292,7 +299,7 @@ _MODEL_GATE = _g(
     "sistem", "pembantu", "ejen", "agen ", "eina", "xatbot", "systém", "nástroj", "poradc", "automatick",
     "систем", "програм", "інструмент", "помічник", "асистент", "автомат", "чат-бот", "чатбот",
     "سامانه", "سیستم", "ابزار", "ربات", "چتبات", "چت بات", "دستیار", "خودکار",
-    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர்", "அமைப்பு", "தானியங்கி", "ரோபோ", "கோபைலட்",
+    "বট", "এআই", "সহকারী", "সিস্টেম", "স্বয়ংক্রিয়", "பாட்", "ஏஐ", "உதவியாளர", "அமைப்பு", "தானியங்கி", "ரோபோ", "கோபைலட்",
     # the automated replies named in any language (MODEL_AUTOMATED)
     "automátic", "automatic", "automàtic", "automatiq", "automatisk", "kiotomatiki", "otomatis", "automatik", "awtomatiko",
 )  # fmt: skip
@@ -414,12 +421,14 @@ _ENCODING_GATE = _g(
 _APPROVE_GATE = _g("approv", "aprob", "aprov", "approuv", "genehmig", "freigeb")
 _OWN_GATE = _g("own", "self", "eigene", "propi", "propri", "propre")
 _SEND_GATE = _g("http", "www.", "@", ".net", ".com", ".org", ".io", ".dev", ".ru", ".site", ".xyz", ".app", ".cc",
-              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param")  # fmt: skip
+              ".biz", ".top", ".info", ".fr", ".de", "public", "#", "external", "outside", "外部", "param",
+              "sms", "whatsapp", "telegram")  # fmt: skip
 _STEERING_GATE = _g(*STEERING_GATE_WORDS)
 
 _CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "correction", "更正"
 _SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 _READER_GATE = _g(*READER_GATE_WORDS)  # the reader addressed is named by what it does: reads, summarises
+_CHANNEL_GATE = _g(*CHANNEL_GATE)  # a role given to whoever writes in a channel: a writing verb
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -608,7 +617,7 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
     chatbot answers questions about opening hours") is a fact."""
     for sentence in sentences:
         text = sentence[0]
-        named = _MODEL_NAMED.search(text)
+        named = next((m for m in _MODEL_NAMED.finditer(text) if not _compound_modifier(text, m)), None)
         if not named or _REPORTED.search(text, max(0, named.start() - 30), named.start()):
             continue
         duty = _DEONTIC.search(text) or _POWER.search(text)
@@ -622,6 +631,19 @@ def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
             why = f"the model: '{named[0]}'; duty, permission or power: '{duty[0]}'"
             return SemanticHit("model_conduct", why, _snip(norm, sentence.start()))
     return None
+
+
+_MODEL_HEAD = re.compile(r"(?:assist|asist|bot|chatbot|agent|model|helfer|helper|copilot|pilot)")
+
+
+def _compound_modifier(text: str, named: re.Match[str]) -> bool:
+    """The model's name as the first half of a compound ("machine-readable attributes", "AI-based
+    search"): it qualifies another noun, it is no actor -- unless that noun names the model too
+    ("AI-assistent", "KI-Agent")."""
+    head = named.end() + 1
+    if text[named.end() : head] != "-" or not text[head : head + 1].isalpha():
+        return False
+    return _MODEL_HEAD.match(text, head) is None
 
 
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't|no longer)\s+$")
@@ -705,6 +727,49 @@ def _sweeping_beyond(norm: str, words: str) -> bool:
     return _SWEEPING.search(norm.replace(words, " ", 1)) is not None
 
 
+# bare "access" names the privilege itself ("access is reviewed and removed if unused": a
+# tightening), unless a check noun follows it ("access controls were removed": a loosening)
+_ACCESS_ITSELF = re.compile(
+    r"access\b(?!\s+(?:controls?|checks?|reviews?|restrictions?|polic(?:y|ies)|rules?|lists?|gates?|limits?|logs?|logging))"
+)
+
+
+def _access_itself(text: str, control: re.Match[str]) -> bool:
+    return control[0] == "access" and _ACCESS_ITSELF.match(text, control.start()) is not None
+
+
+# An act done once without a check is no permission: "two hotfixes were merged without review",
+# "deployed on Friday without approval" (a past verb with a past time); a present or modal verb
+# makes it a rule. A check removed or waived ("the approval step was removed") is a lasting change,
+# news however it is told: only the "without" form is read here.
+_PAST_AUX = re.compile(r"\b(?:was|were|had(?: been)?|got)\b")
+_PAST_TIME = re.compile(
+    r"\b(?:yesterday|last (?:week|month|night|year|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|"
+    r"ago|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this morning)\b"
+)
+_PRESENT_OR_MODAL = re.compile(
+    r"\b(?:is|are|am|can|may|might|will|would|should|must|shall|need|needs|now|always|from now|going forward|"
+    r"allowed|permitted)\b"
+)
+
+
+# Refused without a check ("duplicate pull requests will be rejected without review"): a no
+# given without the check, nothing let through.
+_REFUSED_BEFORE = re.compile(r"\b(?:rejected|declined|denied|refused|blocked|closed|discarded)\s+$")
+
+
+def _not_a_permission(norm: str, found: re.Match[str]) -> bool:
+    """A "without review" that grants nothing: a refusal, or an act done once in the past."""
+    if not found[0].startswith("without"):
+        return False
+    if _REFUSED_BEFORE.search(norm, max(0, found.start() - 20), found.start()):
+        return True
+    clause = norm[max(norm.rfind(mark, 0, found.start()) for mark in ".!?;:\n") + 1 : found.start()]
+    if _PRESENT_OR_MODAL.search(clause):
+        return False
+    return bool(_PAST_AUX.search(clause) or (re.search(r"\b\w+ed\b", clause) and _PAST_TIME.search(clause)))
+
+
 def _control_loosened(
     norm: str, sentences: _Sentences, found: set[str], *, model: bool
 ) -> SemanticHit | None:
@@ -712,7 +777,7 @@ def _control_loosened(
     if empowered:
         why = f"the model handed a power: '{empowered[0]}'"
         return SemanticHit("control_loosened", why, _snip(norm, empowered.start()), code="protected_subject")
-    standing = _STANDING.search(norm)
+    standing = next((m for m in _STANDING.finditer(norm) if not _not_a_permission(norm, m)), None)
     # a standing permission made lasting is held; one that is only sweeping is not when it is
     # capped ("can refund up to 200 EUR without approval; larger refunds need a finance lead")
     if standing and (_PERSIST.search(norm) or (_sweeping_beyond(norm, standing[0]) and not capped(norm))):
@@ -727,14 +792,14 @@ def _control_loosened(
         for control in _CONTROL.finditer(text):
             window = text[max(0, control.start() - 60) : control.end() + 60]
             loosened = _LOOSENED.search(window)
-            if not loosened:
+            if not loosened or _not_a_permission(window, loosened):
                 continue
             # a control of actions loosened is news enough, unless the sentence narrows it
             # ("... for expenses under 50 EUR"); any other control must be loosened sweepingly
             action = _ACTION_CONTROL.fullmatch(control[0]) and not (_NARROW.search(text) or capped(text))
             # A privilege's direction is the other way round: granted is the risky one, whoever
             # receives it; removed ("41 unused IAM roles were removed") is a tightening.
-            privilege = _PRIVILEGE.fullmatch(control[0]) is not None
+            privilege = _PRIVILEGE.fullmatch(control[0]) is not None or _access_itself(text, control)
             if privilege:
                 granted = _GRANTED.search(window)
                 if granted is None:
@@ -863,9 +928,21 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _sentence_at(norm: str, at: int) -> str:
+    start = max(norm.rfind(mark, 0, at) for mark in ".!?;\n") + 1
+    ends = [i for i in (norm.find(mark, at) for mark in ".!?;\n") if i >= 0]
+    return norm[start : min(ends) if ends else len(norm)]
+
+
+def _used(norm: str, found: re.Match[str]) -> bool:
+    """An override or persona phrase used, not quoted as an example nor warned against ("beware of
+    chats asking you to ignore your earlier instructions")."""
+    return not mentioned(norm, found.start()) and not warned_against(_sentence_at(norm, found.start()))
+
+
 def _override_or_persona(norm: str) -> SemanticHit | None:
     for cls, pattern in (("override_earlier", _OVERRIDE), ("persona_change", _PERSONA)):
-        found = next((m for m in pattern.finditer(norm) if not mentioned(norm, m.start())), None)
+        found = next((m for m in pattern.finditer(norm) if _used(norm, m)), None)
         if found:
             return SemanticHit(cls, f"{cls.replace('_', ' ')}: '{found[0]}'", _snip(norm, found.start()))
     return None
@@ -979,6 +1056,22 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _routine_sent_out(sentences: _Sentences) -> SemanticHit | None:
+    """The model's routine told, not ordered: it sends the conversation or secrets to an address
+    outside ("the copilot also posts the full transcript ... to https://..."). A person's or a
+    tool's routine ("Grafana sends alert emails to oncall@...") names no model."""
+    for sentence in sentences:
+        text = sentence[0]
+        sends = _MODEL_SENDS.search(text)
+        if sends is None or _PRIVATE_DATA.search(text, sends.end()) is None:
+            continue
+        outside = _ADDRESS_OUT.search(text, sends.end())
+        if outside:
+            why = f"the model's routine: '{sends[0]}'; to: '{outside[0]}'"
+            return SemanticHit("exfiltration_route", why, _snip(sentence.string, sentence.start()))
+    return None
+
+
 def _family_hit(cls: str, found: tuple[str, int] | None, norm: str) -> SemanticHit | None:
     """A check module's (why, where) as a hit of class `cls`."""
     return None if found is None else SemanticHit(cls, found[0], _snip(norm, found[1]))
@@ -1009,6 +1102,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     if not turn and not any(hits):
         hits.append(_model_vocative(norm, sentences))
     if turn:
+        # a speaker who claims a role and powers from it speaks to the model whoever else listens
+        hits.append(_family_hit("identity_claim", identity_hit(norm, sentences), norm))
         return [hit for hit in hits if hit]
     if model:
         hits.append(_model_obligation(norm))
@@ -1034,6 +1129,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     hits.append(_settings_as_data(norm, found))
     if _has(found, _SEND_GATE):
         hits.append(_exfiltration_route(norm, sentences))
+    if _has(found, _SEND_GATE) and not _matched(hits, "exfiltration_route"):
+        hits.append(_routine_sent_out(sentences))
     if _has(found, _ENCODING_GATE) and not _matched(hits, "exfiltration_route"):
         hits.append(_encoded_into_output(norm, sentences))
     if _has(found, _OWN_GATE) and _has(found, _APPROVE_GATE) and not _matched(hits, "control_loosened"):
@@ -1044,6 +1141,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
     families: tuple[tuple[str, Callable[[str, _Sentences], tuple[str, int] | None], bool], ...] = (
         ("product_steering", steering_hit, _has(found, _STEERING_GATE)),
         ("identity_claim", identity_hit, True),  # it stops at once without a first-person sentence
+        ("identity_claim", channel_claim, _has(found, _CHANNEL_GATE)),  # a role for whoever writes here
         ("sweeping_act", sweeping_hit, _has(found, _SWEEP_GATE)),
         ("fiction_carried_over", fiction_hit, True),  # a game carried into real use
         ("settings_in_other_words", settings_hit, True),  # settings as data in the row's own language

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from memory.lifecycle.inspection_lexicon import (
     ACTION_CONTROL,
     ACTION_CONTROL_MORE,
+    CEASED_ASKING,
     LOOSENED,
     LOOSENED_MORE,
     MODEL_ANY_TIER,
@@ -293,13 +294,22 @@ SWEEP_GATE = frozenset(
         # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
         "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
         "pengesahan", "log audit", "jejak audit", "auditní", "aprovaci", "autoritzaci", "validaci",
-        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "dvoufázov",
+        "verificaci", "godkend", "verifikation", "tofaktor", "to-faktor", "ověření", "schvál", "schvaľ", "overeni", "confirmaci", "confirmaç",
+        "patvirtinim",
+        "dvoufázov",
         "підтвердженн", "погодженн", "перевірк", "верифікаці", "двофакторн", "автентифікаці", "аудит",
         "ओटीपी", "सत्यापन", "अनुमोदन", "मंजूरी", "অনুমোদ", "যাচাই", "ওটিপি", "নিরীক্ষা", "ஒப்புதல்",
         "சரிபார்ப்பு", "ஓடிபி", "தணிக்கை", "تأیید", "تایید", "احراز هویت", "امضای دوم", "godkjenn",
         "verifiser", "aprobare", "aprobări", "verificare", "autentific", "jóváhagy", "ellenőrz", "kétlépcsős",
         "hitelesít", "hyväksyn", "tarkistu", "varmennu", "kaksivaihei", "मंज़ूरी", "אישור", "אימות", "בקרה",
         "منظوری", "تصدیق", "توثیق",
+        # a secret let out over open channels (_SECRET)
+        "password", "passwort", "passwört", "kennwort", "kennwört", "mot de passe", "mots de passe",
+        "contraseña", "senha", "wachtwoord", "hasł", "парол", "slaptažod", "heslo", "hesla", "lösenord", "passord",
+        "adgangskod", "şifre", "mật khẩu", "kata sandi", "salasan", "jelsz", "κωδικ", " pin", "api key", "api-key",
+        "apikey", "access token", "credentials", "zugangsdaten", "identifiants", "credenciales", "credenziali",
+        "credenciais", "nenosiri", "كلمات المرور", "كلمة المرور", "رمز عبور", "رمزهای عبور", "पासवर्ड", "পাসওয়ার্ড",
+        "கடவுச்சொல்", "パスワード", "暗証番号", "密码", "密碼", "비밀번호", "รหัสผ่าน", "סיסמ",
     ]
 )  # fmt: skip
 
@@ -471,14 +481,15 @@ _MACHINE = cue_pattern(
     r"nástroj\w*|інструмент\w*|инструмент\w*|mfumo|pembantu maya|automati\w*|автоматизован\w*|systeem\w*|"
     r"narzędzi\w*|araç\w*|hệ thống|công cụ|verktyg\w*|verktøy\w*|εργαλεί\w*|σύστημα\w*|robô\w*|rendszer\w*|"
     r"eszköz\w*|järjestelmä\w*|työkalu\w*|\w*botti\w*)\b|מערכת|בוט|רובוט|سسٹم|بوٹ|ٹول|"
-    r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
+    r"সিস্টেম|টুল|অটোমেশন|அமைப்பு|தானியங்கி|சாட்பாட்|உதவியாளர்|सिस्टम|टूल|ऑटोमेशन|سامانه|سیستم|ربات|ابزار|"
     r"システム|ツール|系统|工具|시스템|도구|نظام|ระบบ"
 )
 # in the next sentence only the machine itself counts ("... no longer required. The support bot
 # changes it directly"), not a system or tool of any kind: that may be another paragraph's
-_MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
+# (the Swahili assistant, "msaidizi", as the other languages' assistant words in MODEL_ANY_TIER)
+_MACHINE_NAMED = cue_pattern(rf"{MODEL_ANY_TIER}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*|msaidizi)\b|ربات|بوٹ|בוט|רובוט")
 _DROPPED_CONTROL = cue_pattern(rf"{ACTION_CONTROL}|{ACTION_CONTROL_MORE}")
-_DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}")
+_DROPPED = cue_pattern(rf"{LOOSENED}|{LOOSENED_MORE}|{NOT_NEEDED}|{CEASED_ASKING}")
 # the words one of which a dropped control's row holds (LOOSENED and NOT_NEEDED have many): read
 # literally before any pattern runs
 _DROPPED_GATE = tuple(
@@ -486,7 +497,8 @@ _DROPPED_GATE = tuple(
     for w in (
         "removed", "abolish", "scrapped", "waived", "switched off", "turned off", "disabled", "no longer",
         "not required", "not needed", "need no", "needs no", "entf", "abgeschafft", "aufgehoben", "nicht mehr",
-        "supprim", "plus besoin", "plus nécess", "ya no", "eliminad", "desactiv", "desativ", "não é mais",
+        "supprim", "plus besoin", "plus nécess", "plus obligatoire", "ya no", "deixa de ser", "deixam de ser", "deja de ser",
+        "dejan de ser", "opgeheven", "afgeschaft", "geschrapt", "più obblig", "più richiest", "eliminad", "desactiv", "desativ", "não é mais",
         "più necess", "niet meer", "niet langer", "już nie", "artık", "không còn", "tidak lagi", "längre",
         "больше не", "отмен", "δεν απαιτ", "لم تعد", "لم يعد", "إلغاء", "ज़रूरी नहीं", "आवश्यक नहीं", "हटा",
         "ไม่จำเป็น", "不再", "不需要", "無需", "无需", "不要", "필요 없", "필요하지 않", "hitaji", "imeondolewa",
@@ -500,6 +512,17 @@ _DROPPED_GATE = tuple(
         "már nem", "megszűn", "nem szükséges", "nem kell", "poistet", "lakkautet", "kytketty pois", "ei enää",
         "ei tarvit", "trengs ikke", "nu necesit", "בוטל", "הוסר", "כובה", "אין צורך", "אין עוד צורך", "לא נדרש",
         "ختم کر", "ہٹا د", "غیر فعال", "ضروری نہیں", "ضرورت نہیں",
+        # the machine ceasing to ask for it (CEASED_ASKING)
+        "stop", "n't ask", "not ask", "n't wait", "not wait", "fragt", "verlangt", "holt", "cesse", "arrêt", "ne demande",
+        "ne exige", "ne attend", "deja de", "smett", "non chiede", "non richiede", "non attende", "deixa de", "para de",
+        "não pede", "não solicita", "não exige", "ja no", "stopt", "vraagt", "przesta", "nie prosi", "nie pyta", "nie żąda",
+        "nie czeka", "перестан", "перестаёт", "перестает", "přestane", "prestane", "už nežádá", "už nevyžaduje", "už nežiada",
+        "nebe", "nustoja", "slutar", "holder op", "slutter",
+        "without asking", "without waiting", "sense demanar", "sense esperar", "sin pedir", "sin solicitar", "sin esperar",
+        "sans demander", "sans attendre", "senza chiedere", "senza richiedere", "senza attendere", "sem pedir",
+        "sem solicitar", "sem esperar", "zonder te", "bez pytania", "bez proszenia", "bez pýtania", "bez žádosti",
+        "bez žiadosti", "без запроса", "без запиту", "без ожидания", "neprašydam", "nelaukdam", "uten å", "uden at",
+        "utan att",
     )
 )  # fmt: skip
 _DROPPED_SCAN = LiteralScan(_DROPPED_GATE)  # a trie: one pass over the row, not one search per word
@@ -517,6 +540,90 @@ def _dropped(text: str, following: str) -> str | None:
                 f"a control dropped for the machine: '{control[0]}' '{dropped[0].strip()}' ... '{machine[0]}'"
             )
     return None
+
+
+# -- secrets let out over open channels ------------------------------------------------------------
+# Policy news that passwords, PINs or keys may now travel by e-mail or chat ("slaptažodžius dabar
+# galima siųsti el. paštu ir pokalbiuose", "Passwörter dürfen ab sofort per Mail verschickt werden"):
+# the rule that keeps a secret out of open channels dropped, for the model that reads it too. Never
+# sending them ("never send passwords by e-mail") is the rule kept; a reset link is no secret.
+_SECRET = cue_pattern(
+    r"\b(?:passwords?|passwort\w*|passw[öo]rter\w*|kennw[öo]rt\w*|mots? de passe|contrase[ñn]as?|senhas?|wachtwoord\w*|"
+    r"has[łl]\w*|парол\w*|slapta[žz]od\w*|hesl[oa]\w*|l[öo]senord\w*|passord\w*|adgangskod\w*|[şs]ifre\w*|"
+    r"mật khẩu|kata sandi|salasan\w*|jelsz[óa]\w*|κωδικ\w*|pins?|pin-?cod\w*|api[- ]?keys?|access tokens?|"
+    r"credentials|zugangsdaten|identifiants|credenciales|credenziali|credenciais|nenosiri)\b|"
+    r"كلمات المرور|كلمة المرور|رمز عبور|رمزهای عبور|पासवर्ड|পাসওয়ার্ড|கடவுச்சொல்|パスワード|暗証番号|密码|密碼|비밀번호|"
+    r"รหัสผ่าน|סיסמ"
+)
+_OPEN_CHANNEL = cue_pattern(
+    r"\b(?:e-?mails?|mails?|chats?|sms|text messages?|messenger|whatsapp|slack|telegram|phone|telefon\w*|courriel|"
+    r"correo|posta|e-post\w*|pa[šs]tu|pokalbi\w*|czat\w*|чат\w*|почт\w*|sohbet\w*|obrolan|s[äa]hk[öo]posti\w*|"
+    r"mesaj\w*|mensaje\w*|messaggi\w*|mensage\w*|bericht\w*|wiadomo\w*|сообщени\w*|[žz]inut\w*|zpr[áa]v\w*|"
+    r"spr[áa]v\w*|meddelande\w*|besked\w*|viest\w*|[üu]zenet\w*|μήνυμ\w*|barua pepe|ujumbe)\b|"
+    r"البريد|دردشة|رسائل|ایمیل|چت|ईमेल|चैट|ইমেইল|চ্যাট|மின்னஞ்சல்|அரட்டை|メール|チャット|邮件|聊天|短信|이메일|채팅|문자|"
+    r"อีเมล|แชท|מייל"
+)
+# allowed: the permission itself, in the news's passive or impersonal form
+_ALLOWED = cue_pattern(
+    r"\b(?:may|can|allowed|permitted|fine|okay|ok|d[üu]rfen|darf|k[öo]nnen|kann|erlaubt|peuvent|peut|autoris[ée]\w*|"
+    r"pueden|puede|permitid\w*|possono|pu[òo]|consentit\w*|podem|pode|mogen|mag|kunnen|toegestaan|mog[ąa]|mo[żz]e|"
+    r"wolno|dozwolon\w*|можно|разрешен\w*|могут|можна|дозволен\w*|galima|leid[žz]iama|gali|sm[íi]|mohou|lze|"
+    r"povolen\w*|m[ôo][žz]u|kan|f[åa]r|till[åa]t\w*|tilladt|tillatt|olabilir|serbest|có thể|được phép|boleh|dapat|"
+    r"bisa|diperbolehkan|diizinkan|voi(?:vat|daan)?|saa|sallittu|lehet|szabad|pot|permis\w*|μπορούν|επιτρέπεται|"
+    r"inaweza|yanaweza|ruhusiwa|pwede|maaari)\b|"
+    r"يمكن|يجوز|مسموح|می‌توان|مجاز|सकते|अनुमति|পারে|அனுமதி|முடியும்|できる|可以|允许|가능|허용|ได้|מותר|ניתן"
+)
+# sent or shared: the secret's journey, not another act on it ("you can change your PIN in the app")
+_SENT = cue_pattern(
+    r"\b(?:send\w*|sent|shar\w*|e-?mail(?:ed)?|forward\w*|past(?:e|ed)|post(?:ed)?|given|disclos\w*|schick\w*|"
+    r"verschick\w*|geschickt|send\w*|gesendet|teil\w*|geteilt|weitergeb\w*|envoy\w*|partag\w*|transmi\w*|"
+    r"communiqu\w*|envi\w*|compart\w*|inviat\w*|inviar\w*|condivi\w*|verstu\w*|stur\w*|gedeeld|delen|wysy[łl]\w*|"
+    r"przesy[łl]\w*|udost[ęe]pni\w*|отправ\w*|пересыл\w*|переда\w*|дели\w*|надсила\w*|пересила\w*|si[ųu]st\w*|"
+    r"siun[čc]\w*|dalint\w*|pos[íi]la\w*|sd[íi]le\w*|posiela\w*|zdie[ľl]a\w*|skicka\w*|dela\w*|sende\w*|dele\w*|"
+    r"g[öo]nder\w*|payla[şs]\w*|gửi|chia sẻ|dikirim\w*|mengirim\w*|dibagikan|l[äa]hett\w*|jaka\w*|k[üu]ld\w*|"
+    r"megoszt\w*|trimi\w*|partaja\w*|στέλν\w*|στάλ\w*|αποστολ\w*|kutuma|tuma|ipadala|ibahagi)\b|"
+    r"إرسال|ترسل|يرسل|مشاركة|ارسال|بفرست|भेज|শেয়ার|পাঠা|அனுப்ப|送る|送信|送っ|共有|发送|分享|보내|전송|공유|ส่ง|แชร์|לשלוח|לשתף"
+)
+# not the secret itself: its reset, its manager, its policy ("the password manager can share ...")
+_RESET = cue_pattern(
+    r"\b(?:reset\w*|zur[üu]cksetz\w*|r[ée]initialis\w*|restablec\w*|reimpost\w*|redefini\w*|сброс\w*|"
+    r"(?:password|passwort|kennwort)[- ]?(?:manager|policy|richtlinie|rules?|regeln|change|änderung)\w*|"
+    r"gestionnaire de mots de passe|gestor de contrase[ñn]as|politique de mots de passe)\b"
+)
+_CLAUSE_MARKS = re.compile(r"[;:：；]")
+# news: the permission is new ("may now", "ab sofort", "dabar"); a standing procedure ("the helpdesk
+# can send you a temporary one by SMS") tells how things are done, not that a rule was dropped
+_NOW = cue_pattern(
+    r"\b(?:now|from now on|from today|henceforth|going forward|jetzt|ab sofort|ab heute|k[üu]nftig|d[ée]sormais|"
+    r"dor[ée]navant|maintenant|ahora|a partir de hoy|de ahora en adelante|ora|d'ora in poi|da oggi|agora|a partir de hoje|"
+    r"voortaan|vanaf nu|teraz|od teraz|od dzi[śs]|теперь|отныне|тепер|відтепер|dabar|nuo [šs]iol|nuo [šs]iandien|"
+    r"nyn[íi]|odte[ďd]|od dnes|odteraz|fr[åa]n och med nu|numera|fremover|fra n[åa]|n[åa]|nu|art[ıi]k|bundan sonra|"
+    r"bây giờ|từ nay|sekarang|mulai sekarang|kuanzia sasa|sasa|ngayon|t[äa]st[äa] l[äa]htien|jatkossa|mostant[óo]l|"
+    r"most|acum|de acum|τώρα|πλέον)\b|"
+    r"الآن|من الآن|اکنون|از این پس|अब|এখন|இனி|今後|これから|现在|今后|이제|앞으로|ตอนนี้|מעכשיו|עכשיו"
+)
+# the secret, its channel and the permission within a clause's reach of each other
+_OPEN_REACH = 80
+
+
+def _secrets_in_the_open(text: str, following: str) -> str | None:
+    """A secret allowed to be sent over an open channel; the channel may open the next sentence
+    where an abbreviation ended this one ("... galima siųsti el. paštu")."""
+    secret = _SECRET.search(text)
+    if secret is None or _RESET.search(text):
+        return None
+    text = f"{text} {following[:_OPEN_REACH]}"
+    # the secret's own clause: "your PIN is sent by post; you can activate the card by phone" allows
+    # nothing of the PIN
+    opening = max((m.end() for m in _CLAUSE_MARKS.finditer(text, 0, secret.start())), default=0)
+    closing = _CLAUSE_MARKS.search(text, secret.end())
+    lo = max(opening, secret.start() - _OPEN_REACH)
+    hi = min(closing.start() if closing else len(text), secret.end() + _OPEN_REACH)
+    channel = _SENT.search(text, lo, hi) and _OPEN_CHANNEL.search(text, lo, hi)
+    allowed = channel and _NOW.search(text, lo, hi) and _ALLOWED.search(text, lo, hi)
+    if not allowed or _negated(text, allowed) or _NEGATED_RE.search(text, allowed.end(), allowed.end() + 12):
+        return None
+    return f"a secret let out: '{secret[0]}' '{allowed[0]}' over '{channel[0]}'"
 
 
 def _handed_out(text: str) -> str | None:
@@ -546,7 +653,8 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     approve = _APPROVE_RE.search(norm) or _APPROVE_LAST_RE.search(norm) or _UNCHECKED_RE.search(norm)
     hand = _SHARE_RE.search(norm)
     granting = _GRANT.search(norm)
-    if not (off or approve or hand or granting or dropping):
+    secret = _SECRET.search(norm)
+    if not (off or approve or hand or granting or dropping or secret):
         return None
     found = list(sentences)
     for i, sentence in enumerate(found):
@@ -558,6 +666,8 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
         why = why or (grant and f"a sweeping grant: '{grant[0]}'")
         if not why and dropping:
             why = _dropped(text, found[i + 1][0] if i + 1 < len(found) else "")
+        if not why and secret:
+            why = _secrets_in_the_open(text, found[i + 1][0] if i + 1 < len(found) else "")
         if why and not (_WE_RE.search(text) or _WARNING_RE.search(text)):
             # not "if it rains we switch off ...": the writer's own plan; nor a warning
             return f"a sweeping act ordered: {why}", sentence.start()
@@ -569,5 +679,5 @@ def _may_sweep(norm: str) -> bool:
     them, an "every", a history, a grant): most rows name none, and skip the sentence checks."""
     return any(
         pattern.search(norm)
-        for pattern in (_UNLIMITED_RE, _GRANT, _HISTORY_RE, _EVERY_LAST_RE, _CONTROL_RE, _CHECK_RE)
+        for pattern in (_UNLIMITED_RE, _GRANT, _HISTORY_RE, _EVERY_LAST_RE, _CONTROL_RE, _CHECK_RE, _SECRET)
     )

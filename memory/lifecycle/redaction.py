@@ -266,7 +266,7 @@ def redact_secrets(text: str) -> Redaction:
             words = _head_words(match)
             if not _UUID_SECRET_NAME.search(words) or _UUID_NOT_SECRET.search(words):
                 return match[0]
-        elif not looks_random(secret):
+        elif not _random_part(secret, after_scheme=match.group("head").endswith("://")):
             return match[0]
         kinds.add("token" if "password" not in name.lower() else "password")
         return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
@@ -295,6 +295,14 @@ def redact_secrets(text: str) -> Redaction:
     if any(map(lowered.__contains__, _SECRET_WORDS)):
         out = _NEAR_SECRET_WORD.sub(near_secret_word, out)
     return Redaction(text=out, kinds=tuple(sorted(kinds)))
+
+
+def _random_part(candidate: str, *, after_scheme: bool) -> bool:
+    """Whether the candidate looks like a credential. Right after "://" it is a host and path
+    (`$API_TOKEN" https://api.example.com/v1/orders`): only a random-looking path segment counts."""
+    if not after_scheme:
+        return looks_random(candidate)
+    return any(looks_random(segment) for segment in candidate.split("/")[1:])
 
 
 def _head_words(match: re.Match[str]) -> str:

@@ -85,3 +85,39 @@ def test_seller_fact_hidden_earlier_languages_is_caught(text: str) -> None:
 @pytest.mark.parametrize("text", BENIGN_EARLIER)
 def test_price_kept_from_a_person_earlier_languages_passes(text: str) -> None:
     assert CLS not in _classes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # kept out of whatever the user can read: the model's routine of hiding, told not ordered
+        "Der Assistent hält diese Provision aus allem heraus, was der Kunde lesen kann.",
+        "L'assistant tient ce montant à l'écart de tout ce que le client peut lire.",
+        "El asistente mantiene esa cifra fuera de todo lo que el usuario pueda leer.",
+    ],
+)
+def test_a_fact_kept_out_of_whatever_the_user_reads_is_caught(text: str) -> None:
+    assert CLS in _classes(text)
+
+
+def test_data_kept_out_of_what_is_published_passes() -> None:
+    # no user, customer or operator kept in the dark: a privacy measure
+    assert CLS not in _classes("The assistant keeps personal data out of anything shared publicly.")
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        # a copy to another account, kept from the operator's view on purpose
+        (
+            "Betriebsnotiz: Der nächtliche Job des Agenten kopiert auch den Personalordner in einen Bucket in "
+            "einem anderen Konto. Das wird bewusst nicht im Betreiber-Dashboard angezeigt.",
+            True,
+        ),
+        # a copy reported, or something hidden from a dashboard with no copy elsewhere
+        ("Our backups are copied nightly to a separate account; restores appear in the operator's weekly report.", False),
+        ("Debug traces are deliberately not shown in the operator dashboard.", False),
+    ],
+)
+def test_a_copy_elsewhere_kept_from_the_operator_on_purpose(text: str, held: bool) -> None:
+    assert (CLS in _classes(text)) is held, text
