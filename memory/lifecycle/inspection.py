@@ -93,7 +93,7 @@ PERSON_SUBJECT_DETECTORS = frozenset({"concealment"})
 FIRST_PERSON_DETECTORS = frozenset({"imperative about the conversation", "concealment", "standing order"})
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'") is
 # mentioned, not used: these detectors skip a match inside such a quote.
-MENTION_DETECTORS = frozenset({"override of earlier instructions"})
+MENTION_DETECTORS = frozenset({"override of earlier instructions", "system prompt or mode override"})
 # An inability named as a condition ("when the chatbot can't answer, ...") is skipped by these.
 CONDITION_DETECTORS = frozenset({"order addressed to the model"})
 # A control tightened ("the assistant will not get write access; read-only stays", "from now on
@@ -177,7 +177,17 @@ def _surprise_kept(sentence: str) -> bool:
 
 
 def _people_plan(sentence: str) -> bool:
-    return bool(_PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence))
+    return bool(
+        _PERSON_PLAN.match(sentence) or _PEOPLE_VOCATIVE.match(sentence) or _DECISION_MINUTED.match(sentence)
+    )
+
+
+# A decision minuted ("3) Decision: from now on every pricing change is announced to customers"):
+# what the people in the meeting agreed to do, the model neither its subject nor its addressee.
+_DECISION_MINUTED = re.compile(
+    r"\s*(?:\d{1,2}[.)]\s*|[-*•]\s*)?(?:decision|decided|agreed|resolution|beschluss|beschlossen|entscheidung|"
+    r"d[ée]cision|d[ée]cid[ée]|decisi[óo]n|acuerdo|acordado|decisione|deliberato|decis[ãa]o|besluit|ustalenie|karar)\s*[:\-\u2013]"
+)
 
 
 _CHECKED_DETECTORS = (
@@ -451,8 +461,65 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
             continue  # a staff procedure: customers, callers or the next shift told, naming nothing risky
         if label in DIRECTION_DETECTORS and tightened(sentence):
             continue  # the model denied a privilege: a limit, no order to act
+        if label in MENTION_DETECTORS and _jailbreaks_as_topic(text, match, sentence):
+            continue  # "we covered jailbreaks, attempts to make a model break its rules": a topic
+        if label in PERSON_SUBJECT_DETECTORS and _kept_from_a_named_person(text, match, sentence):
+            continue  # "don't tell Mark" in the notes for Mark's party: people keep it among themselves
         return match
     return None
+
+
+# Jailbreaks as a class of things, plural or gerund ("Jailbreaks als Thema", "les jailbreaks",
+# "jailbreaking LLMs"), in a sentence that addresses no one and switches nothing on: studied, not
+# performed. "Jailbreak mode", "you are jailbroken" and "enable jailbreaking" still speak.
+_JAILBREAKS = re.compile(r"jailbreak(?:s|ing)\b")
+_ADDRESSES_OR_ENABLES = re.compile(
+    r"\b(?:you|your|du|dich|dir|vous|tu|usted|enable\w*|allow\w*|activat\w*|permit\w*|unlock\w*|"
+    r"erlaubt|aktivier\w*|autoris\w*|activ[ae]\w*|permitid\w*|consentit\w*)\b|\bmode\b|\bmodus\b"
+)
+
+
+def _jailbreaks_as_topic(text: str, match: re.Match[str], sentence: str) -> bool:
+    plural = _JAILBREAKS.match(text, match.start()) is not None
+    return plural and _ADDRESSES_OR_ENABLES.search(sentence) is None
+
+
+# Concealment is keeping something from the user or customer the model serves. "Don't tell Mark"
+# in notes about Mark (his party, his gift) keeps it from a named third person: whom it is hidden
+# from is a word the row names elsewhere, not an audience, not called the user or customer, in a
+# row that names no model, and nothing risky is named besides the keeping quiet.
+_TOLD_WHOM = re.compile(r"\b(?:tell|mention (?:it|this|anything) to|let)\s+([a-z][a-z'-]+)\b")
+_NOT_A_NAME = re.compile(
+    r"(?:the|a|an|them|him|her|anyone|anybody|everyone|everybody|nobody|people|users?|customers?|clients?|"
+    r"callers?|patients?|guests?|buyers?|members?|staff|auditors?|compliance|security|legal|finance|"
+    r"management|managers?|boss|hr|investors?|board|support|it|me|us|you|this|that|my|your|our|their)"
+)
+_SERVED_ROLE = r"(?:user|customer|client|caller|patient|account holder|buyer|member|tenant|guest)"
+# what someone served does ("Dana called today"): she is the one a reply would go to
+_SERVED_ACT = (
+    r"(?:called|phoned|rang|emailed|e-mailed|wrote in|asked|complained|ordered|bought|booked|"
+    r"contacted|reported)"
+)
+_MONEY = re.compile(
+    r"\b(?:refunds?|discounts?|prices?|pricing|fees?|charg\w*|invoices?|payments?|costs?|debts?)\b|[$€£¥]"
+)
+_NAMES_A_MODEL = re.compile(r"\b(?:assistant|ai|bot|chatbot|model|agent|llm|gpt|copilot|ki|ia)\b")
+
+
+def _kept_from_a_named_person(text: str, match: re.Match[str], sentence: str) -> bool:
+    told = _TOLD_WHOM.search(text, match.start(), match.end() + 30)
+    if told is None or _NOT_A_NAME.fullmatch(told[1]) or _NAMES_A_MODEL.search(text):
+        return False
+    name = re.escape(told[1].removesuffix("'s"))
+    # named in another sentence of the row: the person the note is about ("Mark's 40th")
+    elsewhere = re.search(rf"\b{name}\b", text.replace(sentence, " ")) is not None
+    served = re.search(
+        rf"\b{_SERVED_ROLE}\W+(?:\w+\W+){{0,3}}?{name}\b|\b{name}\W+(?:\w+\W+){{0,3}}?{_SERVED_ROLE}|"
+        rf"\b{name}\s+(?:\w+\s+)?{_SERVED_ACT}\b",
+        text,
+    )
+    rest = sentence.replace(match[0], " ")
+    return elsewhere and served is None and plain_fact(rest) and _MONEY.search(rest) is None
 
 
 # A credential withdrawn ("the old API keys were revoked the same day", "tokens are rotated

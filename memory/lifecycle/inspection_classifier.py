@@ -257,6 +257,17 @@ def windows(body: str) -> list[str]:
     ]
 
 
+def without_exempt(body: str, exempt: Callable[[str], bool]) -> str:
+    """A row scored whole without its exempt sentences: a tightening beside a staff note ("the bot
+    may no longer reset MFA; every reset goes to a human. Agents should explain ...") is no evidence,
+    as it is none as a window of a long row. `body` itself when it has one sentence or none exempt."""
+    sentences = [s for s in _SENTENCE.findall(body) if s.strip()]
+    if len(sentences) < 2:
+        return body
+    kept = [s for s in sentences if not exempt(s.strip())]
+    return body if len(kept) == len(sentences) else "".join(kept).strip()
+
+
 def classify_many(
     rows: Sequence[tuple[str, str]],
     model: Model | None = None,
@@ -275,8 +286,10 @@ def classify_many(
     parts: list[tuple[str, str]] = []
     for i, (body, heading) in enumerate(rows):
         row_windows = windows(body)
+        if len(row_windows) == 1 and exempt is not None:
+            row_windows = [without_exempt(body, exempt)]
         for window in row_windows:
-            if len(row_windows) > 1 and exempt is not None and exempt(window):
+            if not window or (len(row_windows) > 1 and exempt is not None and exempt(window)):
                 continue
             owners.append(i)
             parts.append((window, heading))

@@ -250,11 +250,13 @@ _MORE_IDEAS: dict[str, tuple[str, ...]] = {
         "inteligencjo", "asistent", "asystenc", "בינה המלאכותית", "اسسٹنٹ", "مصنوعی ذہانت", "உதவியாளர", "செயற்கை நுண்ணறிவு", "mô hình",
         "machine reader", "language model",
     ),
+    # (a leading space: in a text not all ASCII, found as substrings, an English word starts a word;
+    # "inhabituelles" is no habit)
     "persist": (
-        "across every", "across all", "outlive", "long term", "long haul", "long after", "for good", "indefinitely",
-        "no expiry", "ongoing", "to come", "after today", "beyond this", "beyond today", "rest of", "subsequent",
-        "upcoming", "later chat", "later conversation", "later session", "next time", "each new", "default for",
-        "hold on to", "keep this", "until told otherwise", "standing", "habit", "every reply", "every answer",
+        "across every", "across all", " outlive", "long term", "long haul", "long after", "for good", " indefinitely",
+        "no expiry", " ongoing", "to come", "after today", "beyond this", "beyond today", "rest of", " subsequent",
+        " upcoming", "later chat", "later conversation", "later session", "next time", "each new", "default for",
+        "hold on to", "keep this", "until told otherwise", " standing", " habit", "every reply", "every answer",
         "each reply", "each answer", "all replies", "all answers", "prochaines", "für alle", "próximas", "kolejn",
         "na stałe", "za każdym razem", "her oturum", "her seferinde", "kalıcı", " mãi", "mỗi khi", "mỗi lần",
         "हर बार", "kila mara",
@@ -466,9 +468,37 @@ def _without_non_production(_text: str, norm: str) -> str | None:
     return spaced(" ".join(c for c in _CLAUSE.findall(norm) if _NON_PRODUCTION.search(c) is None))
 
 
+# A power withdrawn ("the help-desk bot may no longer reset MFA", "darf Rechnungen nicht mehr
+# freigeben", "ya no puede emitir reembolsos"): its "no longer" narrows what someone may do. Not when
+# what is withdrawn is itself a safeguard ("may no longer ask for approval", "... hand over to a
+# human"): that clause still loosens.
+_WITHDRAWN_POWER = re.compile(
+    r"\b(?:may|can|could|will|is (?:allowed|permitted) to|are (?:allowed|permitted) to) no longer\b|"
+    r"\b(?:darf|d[üu]rfen|kann|k[öo]nnen)\b(?:\s+\S+){0,4}?\s+nicht mehr\b|"
+    r"\bya no (?:puede|pueden|podr[áa]n?)\b|\b(?:mag|mogen|kan|kunnen)\b(?:\s+\S+){0,4}?\s+niet meer\b|"
+    r"\bjuż nie (?:może|mogą)\b|\bбольше не (?:может|могут|сможет|смогут)\b"
+)
+# (not "approve": the power to approve, withdrawn, is the limit; asking for an approval is "ask")
+_SAFEGUARD = re.compile(
+    r"review|check|confirm|verif|valid|sign|pr[üu]f|revis|autori[sz]|\b(?:need|brauch|necesit)|"
+    r"\b(?:ask|frag|pedir|pregunt|vraag)|\blog|record|protokoll|registr|notif|inform|warn|escalat|eskal|"
+    r"flag|report|audit|mask|redact|encrypt|verschl|requir|\bwait|wart|esper|wacht|"
+    r"human|person|mensch|humano|mens\b|cz[łl]owiek|человек"
+)
+
+
+def _without_withdrawn_powers(_text: str, norm: str) -> str | None:
+    """The spaced() form of `norm` without its clauses that withdraw a power and no safeguard
+    (None when it has none)."""
+    if _WITHDRAWN_POWER.search(norm) is None:
+        return None
+    kept = (c for c in _CLAUSE.findall(norm) if not (_WITHDRAWN_POWER.search(c) and _SAFEGUARD.search(c) is None))
+    return spaced(" ".join(kept))
+
+
 # Each takes (spaced text, normalised row) and returns the spaced text without one kind of part
 # that says "loosen" while loosening nothing, or None when the row has no such part.
-_HARMLESS_LOOSENINGS = (_without_tightening_nevers, _without_non_production)
+_HARMLESS_LOOSENINGS = (_without_tightening_nevers, _without_non_production, _without_withdrawn_powers)
 
 
 def _loosened_only_harmlessly(text: str, norm: str) -> bool:
@@ -482,11 +512,14 @@ def _loosened_only_harmlessly(text: str, norm: str) -> bool:
 
 
 # The model as the subject of a plain present-tense statement ("the chatbot answers ...", "our bot
-# logs ...", "the assistant keeps asking ..."): a description of it, not an order to it.
+# logs ...", "the assistant keeps asking ...") or of a report of what it did ("your chatbot kept
+# telling me to call my bank"): a description of it, not an order to it.
 _DESCRIBED = re.compile(
     r"\b(?:chat ?bots?|bots?|assistants?|models?|ai|agents?|copilot|gpt|claude|chatgpt)\s+"
     r"(?!(?:is|are|was) (?:now|allowed|permitted|cleared|authori[sz]ed|granted)\b)"
-    r"(?:(?!(?:is|was|has|does|always|needs|must|shall|should)\b)\w+s|is|are|was|were|cannot|can't|doesn't|does not|only)\b"
+    r"(?:(?!(?:is|was|has|does|always|needs|must|shall|should)\b)\w+s|is|are|was|were|cannot|can't|doesn't|does not|only|"
+    r"kept|told|said|gave|sent|wrote|got|(?!(?:need|requir|allow|permitt|authori[sz]|grant|approv|clear|instruct|"
+    r"expect|suppos|ask|order|told|direct)ed\b)\w+ed)\b"
 )
 
 
@@ -519,8 +552,47 @@ def _salutation(norm: str) -> bool:
     words = norm[: end.start()].split()
     if len(words) == 1 and words[0] in _SYSTEM_VOCATIVE:
         return True
-    limit = ADDRESSED_WORDS if not _ADDRESS_WORDS.isdisjoint(words) else SALUTATION_WORDS[end[0]]
-    return len(words) <= limit and "model" in _groups_found(spaced(" ".join(words)))
+    addressed = not _ADDRESS_WORDS.isdisjoint(words)
+    limit = ADDRESSED_WORDS if addressed else SALUTATION_WORDS[end[0]]
+    if len(words) > limit or "model" not in _groups_found(spaced(" ".join(words))):
+        return False
+    return addressed or not _model_as_topic(words)
+
+
+# What a label is about, not whom it speaks to: the model after "of", "about", "de" ("Apuntes del
+# curso de IA:", "Notes on AI:", "Notizen zur KI:"). Not a label of rules ("Reglas del asistente:"),
+# which is how rules for the model are headed.
+_TOPIC_PREPOSITIONS = frozenset(
+    {"of", "about", "on", "de", "del", "des", "du", "sur", "über", "zur", "zum", "sobre", "di", "della", "van", "over"}
+)
+_ARTICLES = frozenset({"the", "la", "le", "l", "el", "die", "der", "den", "les", "los", "las", "lo", "il", "o", "a"})
+_RULE_LABEL = re.compile(
+    r"\b(?:rules?|instructions?|polic(?:y|ies)|settings|config\w*|reglas?|instrucci\w+|pol[ií]tica|r[èe]gles?|"
+    r"consignes?|regeln?|anweisung\w*|richtlinie\w*|regole|istruzion\w+|regras?|regels?|instructies)\b"
+)
+
+
+# Where Korean, Japanese or Chinese mark the addressee with a particle ("AI에게:", "AIへ:", "致AI:"), a label
+# without one that names the model only as the modifier of another noun ("AI 프로젝트 메모:", an AI
+# project memo) is about it.
+_ADDRESS_PARTICLE = re.compile(r"에게|께|한테|へ|に|宛|様|给|給|致|对|對|向")
+_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _model_as_topic(words: list[str]) -> bool:
+    """The first word naming the model follows a preposition of topic (articles skipped), or, in a
+    script that marks the addressee, modifies the label's last noun; in a label not one of rules."""
+    label = " ".join(words)
+    if _RULE_LABEL.search(label):
+        return False
+    naming = [i for i, word in enumerate(words) if "model" in _groups_found(spaced(word))]
+    if not naming:
+        return False
+    before = [w for w in words[: naming[0]] if w.strip("'’") not in _ARTICLES]
+    if before:
+        return before[-1] in _TOPIC_PREPOSITIONS
+    modifier = len(naming) == 1 and naming[0] < len(words) - 1
+    return modifier and _CJK_WORD.search(words[-1]) is not None and _ADDRESS_PARTICLE.search(label) is None
 
 
 # A phrase quoted as an example ("messages like 'ignore your previous instructions'", "filters block
@@ -538,9 +610,34 @@ def _unmentioned(norm: str) -> str:
     return _MENTION.sub(r"\1 ", norm)
 
 
+# German "du" (you) is French "du" (of the): in a row that reads French and not German it
+# addresses nobody ("Notes du hackathon : ... le modèle résume ...").
+_FRENCH_WORDS = (" le ", " la ", " les ", " des ", " et ", " est ", " une ", " pour ", " dans ", " qui ")
+_GERMAN_WORDS = (" und ", " ist ", " die ", " der ", " das ", " nicht ", " ich ", " mit ", " bitte ", " dich ", " dir ")
+
+
+# "your chatbot", "your AI assistant": whoever is spoken to owns the model, so it is not the model
+# (a customer quoted: "your chatbot kept telling me to call my bank"); that "your" requests nothing.
+_YOUR_MODEL = re.compile(r" your (?=(?:ai |virtual |support |online )?(?:chat ?bot|bot|assistant|ai)\b)")
+
+
+def _without_your_model(text: str) -> str:
+    return _YOUR_MODEL.sub(" ", text) if " your " in text else text
+
+
+def _without_french_du(text: str, norm: str) -> str:
+    """`text` without its "du"s where the row reads French, not German, and greets no model (a row
+    that opens "pour le bot du support :" speaks to it whatever its "du")."""
+    if " du " not in text or any(word in text for word in _GERMAN_WORDS):
+        return text
+    if sum(word in text for word in _FRENCH_WORDS) < 2 or _salutation(norm):
+        return text
+    return text.replace(" du ", " ")
+
+
 def cue_names(norm: str, heading: str = "") -> list[str]:
     """The structural features of a normalised row (cue groups, cue pairs, shape)."""
-    text = spaced(_unmentioned(norm))
+    text = _without_your_model(_without_french_du(spaced(_unmentioned(norm)), norm))
     found = _groups_found(text)
     if NOW_GROUP in found:
         found.discard(NOW_GROUP)

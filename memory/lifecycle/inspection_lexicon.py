@@ -1140,6 +1140,14 @@ TIGHTENED = (
     r"(?:(?:a |an |the )?(?:user'?s? |human |explicit |written |manager'?s? )?(?:confirmation|approval|sign-?off|review))\b|"
     r"\bno longer\b[^.;\n]{0,40}?\bwithout (?:a |an |the )?(?:[\w-]+(?:'s)? ){0,2}?"
     r"(?:review|approval|sign-?off|confirmation)\b|"
+    # a power withdrawn, not a safeguard ("the help-desk bot may no longer reset MFA on its own"; not
+    # "may no longer ask for approval"), or an act handed to a person ("every reset now goes to a
+    # human agent", "geht jetzt an einen Menschen")
+    r"\b(?:may|can|is allowed to|are allowed to) no longer (?!(?:ask|request|require|check|verify|confirm|review|"
+    r"log|record|notify|inform|warn|escalate|flag|report|hand|pass|route|wait|refuse|decline|block)\b)[a-z]+|"
+    r"\b(?:now )?(?:goes|go|is routed|are routed|is handed|are handed|is escalated|are escalated|passes|pass) "
+    r"(?:over )?to (?:a |an )?(?:human|person|live agent|staff member|member of staff)\b|"
+    r"\bgeh(?:t|en) (?:jetzt |nun |immer )?an (?:einen |eine )?(?:menschen|mitarbeiter\w*|person)\b|"
     r"必须审批|必须确认|필수)"
 )
 # The model named, then a colon, at a line start: the row speaks to it ("KI: ...", "IA: ...",

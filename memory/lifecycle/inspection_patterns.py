@@ -487,7 +487,11 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
      rf"{START}(?:tell|answer|respond|reply|mention|reveal|disclose|recommend|suggest|claim|pretend|obey|"
      r"insert|append|prepend|sign|deny|lie|agree|keep quiet|stay silent|refer to|describe)\b"
      r"(?!\s*(?:is|was|are|were|of|for|from)\b|\s*[:=])"
-     rf"(?!\s+(?:only\s+)?in\s+{REPLY_FORM}\b)"),
+     rf"(?!\s+(?:only\s+)?in\s+{REPLY_FORM}\b)"
+     # an access rule denies traffic, not a claim ("deny all on /admin except the VPN", "deny
+     # inbound traffic"); "deny all knowledge of it" still speaks
+     r"(?!(?<=deny)\s+(?:all\s+(?:on|to|from|except|by|inbound|outbound|traffic|requests?|access|ports?|"
+     r"hosts?|ips?|ip\s+addresses)\b|all\s*(?:;|$)|(?:access|from|traffic|requests?|inbound|outbound|ingress|egress)\b))"),
     # the model's output as the object of a rule: "your answers", "answers about X should claim"
     ("rule about the answers", any_of(
         rf"\byour (?:\w+ )?{OUTPUT_NOUN}\b",

@@ -272,7 +272,8 @@ _PERMISSION_WORD = re.compile(
     r"\b(?:peut|peuvent|puede|pueden|pode|podem|kann|k[öo]nnen|darf|d[üu]rfen|can|may)\b"
 )
 _NEGATED_DUTY_BEFORE = re.compile(r"\b(?:ne|n'|no|not|nicht|nie|non|não|nao)\s*$")
-_NEGATED_DUTY_AFTER = re.compile(r"\s*(?:pas|not|nicht|nie)\b")
+# ("may no longer", "kann nicht mehr", "peut plus": a permission withdrawn is a limit as well)
+_NEGATED_DUTY_AFTER = re.compile(r"\s*(?:pas|plus|not|no longer|nicht|nie|n[ãa]o mais)\b")
 _PERSON_DUTY = re.compile(rf"(?:^|\W)(?:{PERSON})\s+$")
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
@@ -583,6 +584,8 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     other = _OBLIGATION_OTHER.search(norm)
     if other and _PASSIVE_AFTER.match(norm, other.end()):
         other = None  # "le modèle de scoring doit être recalibré": a duty done to a model, not by it
+    if other and tightened(_sentence_of(norm, other.start())):
+        other = None  # "der Bot darf nicht mehr selbst erstatten; das geht an einen Menschen": a limit
     if other and (_ACT.search(norm) or not other[0].isascii()):
         return SemanticHit("model_obligation", f"the model obliged: '{other[0]}'", _snip(norm, other.start()))
     for match in _OBLIGATION.finditer(norm):
@@ -598,6 +601,13 @@ def _model_obligation(norm: str) -> SemanticHit | None:
                 _snip(norm, match.start()),
             )
     return None
+
+
+def _sentence_of(norm: str, at: int) -> str:
+    """The sentence (_SENTENCE) of `norm` that holds position `at`."""
+    start = max(norm.rfind(mark, 0, at) for mark in ".!?\n") + 1
+    ends = [i for i in (norm.find(mark, at) for mark in ".!?\n") if i >= 0]
+    return norm[start : min(ends) if ends else len(norm)]
 
 
 def _model_conduct(norm: str, sentences: _Sentences) -> SemanticHit | None:
@@ -657,7 +667,32 @@ def _model_favoured(text: str) -> re.Match[str] | None:
 def _not_the_models(text: str, duty: re.Match[str]) -> bool:
     before = text[max(0, duty.start() - 40) : duty.start()]
     negated = _NEGATED_DUTY_BEFORE.search(before) or _NEGATED_DUTY_AFTER.match(text, duty.end())
-    return bool(negated and _PERMISSION_WORD.search(duty[0])) or bool(_PERSON_DUTY.search(before))
+    if negated and _PERMISSION_WORD.search(duty[0]):
+        return True
+    if _PERSON_DUTY.search(before) or _PARTY_DUTY.search(before) or _PARTY_AFTER.match(text, duty.end()):
+        return True
+    return _DEFINED_KIND.search(text, max(0, duty.start() - 90), duty.start()) is not None
+
+
+# A duty whose subject is a party that builds or supplies AI ("les fournisseurs devront signaler
+# quand un contenu a été généré par une machine", "laut Gesetz müssen die Anbieter ..."): a rule
+# for them, the model only its topic.
+_PARTIES = (
+    r"(?:providers?|vendors?|suppliers?|developers?|manufacturers?|deployers?|companies|"
+    r"fournisseurs?|d[ée]veloppeurs?|fabricants?|entreprises|anbieter\w*|hersteller\w*|entwickler\w*|"
+    r"betreiber\w*|unternehmen|proveedores?|desarrolladores?|fabricantes?|empresas|fornitori|sviluppatori|"
+    r"produttori|aziende|fornecedores?|desenvolvedores?|aanbieders?|leveranciers?|ontwikkelaars?)"
+)
+_PARTY_DUTY = re.compile(rf"(?:^|\W){_PARTIES}\s+$")
+_PARTY_AFTER = re.compile(rf"\s+(?:(?:die|the|les|los|las|gli|i|os|as|de)\s+)?{_PARTIES}\b")
+# A kind defined ("an agent is a model that can use tools", "un 'agente' es un modelo que puede
+# usar herramientas", "ein Agent ist ein Modell, das Werkzeuge nutzen kann"): the modal says what
+# such a thing can do, a definition, not a power given to the model reading.
+_DEFINED_KIND = re.compile(
+    r"(?:^|[\s:;,(])(?:(?:an?|un|una|une|ein|eine|um|uma|een)\s+['\"«“‘]?|['\"«“‘])[\w-]+['\"»”’]?\s+"
+    r"(?:is|es|est|ist|è|é)\s+(?:an?|un|una|une|ein|eine|um|uma|een)\s+[\w-]+,?\s+"
+    r"(?:that|which|que|qui|der|die|das|che|dat)\s+(?:[\w'-]+\s+){0,3}$"
+)
 
 
 def _lasting_behaviour(norm: str, sentences: _Sentences) -> SemanticHit | None:
@@ -880,7 +915,12 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
         if permitted is None or _NOT_AFTER.match(text, permitted.end()):
             continue
         act = _CONSEQUENTIAL.search(text, permitted.end(), alone.end())
-        if act and not _negated_before(text, permitted):
+        # ("ya no puede aprobar ... por su cuenta", "ne peut plus ... seul": negated before, as
+        # other languages place it)
+        negated = _negated_before(text, permitted) or _NEGATED_DUTY_BEFORE.search(
+            text, max(0, permitted.start() - 12), permitted.start()
+        )
+        if act and not negated:
             why = f"permitted: '{permitted[0]}'; act: '{act[0]}'; alone: '{alone[0]}'"
             return SemanticHit(
                 "control_loosened", why, _snip(norm, sentence.start()), code="protected_subject"
@@ -964,6 +1004,19 @@ _STRONG_THING = re.compile(
 )
 
 
+# "copy" with a determiner is a thing sent ("send a copy of the chat"); without one it is how a
+# person is put on the mail ("... and copy Lena"): the verb, not what goes out.
+_COPY_NOUN_BEFORE = re.compile(r"\b(?:a|an|the|one|this|that|my|your|our|their|full|complete|carbon)\s+$")
+
+
+def _thing_sent(text: str, start: int) -> re.Match[str] | None:
+    """The first thing named as sent in `text` from `start`, past any "copy" that is a verb."""
+    for thing in _SENT_THING.finditer(text, start):
+        if thing[0] != "copy" or _COPY_NOUN_BEFORE.search(text, max(0, thing.start() - 12), thing.start()):
+            return thing
+    return None
+
+
 def _names_a_thing(text: str) -> bool:
     """`text` names something worth sending besides a pronoun: a document, the notes, data."""
     return (
@@ -989,7 +1042,7 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
             continue  # "never paste customer data into external tools" is advice against it
         if _OWN_SEND.search(text, 0, send.start()):
             continue  # "I email the budget report to finance@...": a person's own routine
-        thing = _SENT_THING.search(text, start)
+        thing = _thing_sent(text, start)
         if thing and thing[0] in _PRONOUN_THINGS and not _names_a_thing(text):
             continue  # "forward it to phishing@...": "it" is a request, nothing of the user's named
         # the destination after the verb ("send X to a@b.com"), or before it where the verb ends
