@@ -603,10 +603,11 @@ def _model_obligation(norm: str) -> SemanticHit | None:
     return None
 
 
-def _sentence_of(norm: str, at: int) -> str:
-    """The sentence (_SENTENCE) of `norm` that holds position `at`."""
-    start = max(norm.rfind(mark, 0, at) for mark in ".!?\n") + 1
-    ends = [i for i in (norm.find(mark, at) for mark in ".!?\n") if i >= 0]
+def _sentence_of(norm: str, at: int, marks: str = ".!?\n") -> str:
+    """The sentence of `norm` that holds position `at`, bounded by any of `marks` (pass ".!?;\n" to
+    take a clause after a semicolon as its own sentence)."""
+    start = max(norm.rfind(mark, 0, at) for mark in marks) + 1
+    ends = [i for i in (norm.find(mark, at) for mark in marks) if i >= 0]
     return norm[start : min(ends) if ends else len(norm)]
 
 
@@ -928,16 +929,10 @@ def _leave_to_act_alone(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
-def _sentence_at(norm: str, at: int) -> str:
-    start = max(norm.rfind(mark, 0, at) for mark in ".!?;\n") + 1
-    ends = [i for i in (norm.find(mark, at) for mark in ".!?;\n") if i >= 0]
-    return norm[start : min(ends) if ends else len(norm)]
-
-
 def _used(norm: str, found: re.Match[str]) -> bool:
     """An override or persona phrase used, not quoted as an example nor warned against ("beware of
     chats asking you to ignore your earlier instructions")."""
-    return not mentioned(norm, found.start()) and not warned_against(_sentence_at(norm, found.start()))
+    return not mentioned(norm, found.start()) and not warned_against(_sentence_of(norm, found.start(), ".!?;\n"))
 
 
 def _override_or_persona(norm: str) -> SemanticHit | None:
