@@ -2,8 +2,9 @@
 
     python -m memory.evals.poisoning_exemplars   # writes memory/lifecycle/inspection_exemplars.npz
 
-The rows of every tuning split (poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune6, fresh..fresh8)
-become exemplars, as they train the classifier; "held_out" and "fresh9" are never read.
+The rows of every tuning split (poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune6,
+fresh..fresh10) become exemplars, as they train the classifier; "held_out", "fresh11" and "fresh12"
+are never read.
 Secrets and oversized rows are judged by the structural checks, and each half of a split attack
 looks benign alone, so none of them is an exemplar. Each row is embedded as the layer embeds a
 write (heading and content, raw), stored as float16 unit rows.

@@ -5,7 +5,8 @@ threshold out of fold.
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
 Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune6" and "fresh" to
-"fresh8" (all tuning material now, see poisoning_score); "held_out" and "fresh9" are never read.
+"fresh10" (all tuning material now, see poisoning_score); "held_out", "fresh11" and "fresh12" are
+never read.
 Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
 on ten corpora written in other forms learns more of what they share.
 The threshold is the lowest probability that at most MAX_BENIGN_HELD of the taught benign rows reach
@@ -52,7 +53,7 @@ from memory.lifecycle.inspection_cues import cue_names
 
 TRAINING_SPLITS = (
     "tune", "dev", "tune2", "tune3", "tune4", "tune5", "tune6", "fresh", "fresh2", "fresh3", "fresh4",
-    "fresh5", "fresh6", "fresh7", "fresh8",
+    "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10",
 )  # fmt: skip
 NOT_TAUGHT = frozenset({"secret", "oversized"})
 STEPS = 250
