@@ -69,6 +69,7 @@ from memory.lifecycle.inspection_patterns import (
     PERSON,
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
+    LiteralGated,
     LiteralScan,
     guarded,
     mentioned,
@@ -698,10 +699,12 @@ def _harmless_sentence(sentence: str) -> bool:
 # "a customer could try to plant instructions that the bot would later treat as policy": someone
 # other than the model might attempt it, a risk described (design notes, threat models), no
 # order; "the assistant may attempt to ..." is not skipped.
-_ATTEMPT_DESCRIBED = re.compile(
-    r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
-    r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
-    r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+_ATTEMPT_DESCRIBED = LiteralGated(
+    re.compile(
+        r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
+        r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
+        r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+    )
 )
 _MODEL_WORD = re.compile(
     r"(?:assistant|model|ai|bot|agent|chatbot|llm|copilot|ki|ia|assistent|assistente|asistente|modell|modèle|modelo)s?"

@@ -108,6 +108,7 @@ from memory.lifecycle.inspection_lexicon import (
 )
 from memory.lifecycle.inspection_patterns import (
     PERSON,
+    LiteralGated,
     LiteralScan,
     cue_pattern,
     mentioned,
@@ -187,7 +188,7 @@ _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
 _LOOSENED = _c(LOOSENED)
 _BYPASSED = _c(BYPASSED)
-_WITHOUT = _c(WITHOUT)
+_WITHOUT = LiteralGated(_c(WITHOUT))
 _PERMITTED_TO = _c(PERMITTED_TO)
 _NEGATION = _c(NEGATION)
 _NOT_NEEDED = _c(NOT_NEEDED)
@@ -198,7 +199,7 @@ _NARROW = _c(NARROW)
 _CAP = _c(CAP)
 _PRIVILEGE = _c(PRIVILEGE_CONTROL)
 _GRANTED = _c(GRANTED)
-_TIGHTENED = _c(TIGHTENED)
+_TIGHTENED = LiteralGated(_c(TIGHTENED))  # asked of every sentence a classifier-scored row has
 _UNVETTED = _c(UNVETTED_GRANTEE)
 _OPENED_TO = _c(OPENED_TO)
 _GUARDED = _c(GUARDED)
@@ -1051,10 +1052,18 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _may_address_out(norm: str) -> bool:
+    """Whether `norm` holds what every _ADDRESS_OUT match holds: a sentence of it (a substring)
+    holds none where the row has none, so most rows skip the sentence loop."""
+    return "@" in norm or "://" in norm or "www." in norm
+
+
 def _routine_sent_out(sentences: _Sentences) -> SemanticHit | None:
     """The model's routine told, not ordered: it sends the conversation or secrets to an address
     outside ("the copilot also posts the full transcript ... to https://..."). A person's or a
     tool's routine ("Grafana sends alert emails to oncall@...") names no model."""
+    if not _may_address_out(sentences.norm):
+        return None
     for sentence in sentences:
         text = sentence[0]
         sends = _MODEL_SENDS.search(text)
