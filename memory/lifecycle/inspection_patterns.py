@@ -33,6 +33,11 @@ class LiteralScan:
             w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
         }
 
+    def occurs_in(self, text: str) -> bool:
+        """Whether any of the words occurs in `text`: found(text) is not empty, by its first search."""
+        pattern = self._ascii_pattern if text.isascii() else self._pattern
+        return pattern.search(text) is not None
+
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
         pattern = self._ascii_pattern if text.isascii() else self._pattern

@@ -253,9 +253,9 @@ _SETTING = _c(
     rf"|\"{PRIV_KEY}\"\s*:\s*{PRIV_VALUE}|{PRIV_KEY}\s*=\s*['\"]?{PRIV_VALUE}"
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
-_SEND = _c(SEND)
+_SEND = LiteralGated(_c(SEND))
 # the model as the subject of a send verb, a few words between ("the copilot also posts")
-_MODEL_SENDS = _c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}")
+_MODEL_SENDS = LiteralGated(_c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}"))
 # an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
 _ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 _SENT_THING = _c(SENT_THING)

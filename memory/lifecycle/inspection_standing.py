@@ -466,7 +466,7 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     labelled = _labelled_rule(norm)
     if labelled:
         return labelled
-    if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
+    if not (_READER_SCAN.occurs_in(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
         # no machine reader named: most rows stop here, the most at the literal scan
         return _kept_label_rule(norm) or (_password_rule(sentences) if "ረዳ" in norm else None)
     for text, at in _clauses(sentences):

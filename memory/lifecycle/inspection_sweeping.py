@@ -644,7 +644,7 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     conversation history or customer list handed out; None when it does not."""
     # a dropped control: its words as literals (one trie pass), then as patterns, and a control named
     dropping = (
-        bool(_DROPPED_SCAN.found(norm))
+        _DROPPED_SCAN.occurs_in(norm)
         and _DROPPED_CONTROL.search(norm) is not None
         and _DROPPED.search(norm)
     )

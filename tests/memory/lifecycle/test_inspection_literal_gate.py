@@ -16,6 +16,7 @@ from memory.lifecycle import (
     inspection_language,
     inspection_patterns,
     inspection_semantic,
+    inspection_standing,
     inspection_sweeping,
 )
 from memory.lifecycle.inspection import normalise, raw_text
@@ -94,3 +95,9 @@ def test_sentence_split_is_the_plain_split(texts: list[str]) -> None:
     mixed = ["".join(rnd.choice(marks) for _ in range(rnd.randint(0, 12))) for _ in range(20000)]
     for text in texts + mixed:
         assert _SENTENCE.findall(text) == _PLAIN_SENTENCE.findall(text), text
+
+
+def test_occurs_in_is_found_not_empty(texts: list[str]) -> None:
+    for scan in (inspection_standing._READER_SCAN, inspection_sweeping._DROPPED_SCAN):
+        for text in texts:
+            assert scan.occurs_in(text) == bool(scan.found(text)), text
