@@ -278,9 +278,11 @@ _SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
 # A letter rotation (rot13) hides a sentence from every pattern: a text holding the rotated forms of
 # two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with its
 # decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
-_ROT13_WORDS = guarded(
-    r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
-    r"cnffjbeq|vtaber|nafjre|fraq)\b"
+_ROT13_WORDS = LiteralGated(
+    guarded(
+        r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
+        r"cnffjbeq|vtaber|nafjre|fraq)\b"
+    )
 )
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
