@@ -69,6 +69,7 @@ from memory.lifecycle.inspection_patterns import (
     PERSON,
     PROTECTED_TEMPLATES,
     TURN_DETECTORS,
+    LiteralGated,
     LiteralScan,
     guarded,
     mentioned,
@@ -277,9 +278,11 @@ _SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
 # A letter rotation (rot13) hides a sentence from every pattern: a text holding the rotated forms of
 # two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with its
 # decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
-_ROT13_WORDS = guarded(
-    r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
-    r"cnffjbeq|vtaber|nafjre|fraq)\b"
+_ROT13_WORDS = LiteralGated(
+    guarded(
+        r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
+        r"cnffjbeq|vtaber|nafjre|fraq)\b"
+    )
 )
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 
@@ -698,10 +701,12 @@ def _harmless_sentence(sentence: str) -> bool:
 # "a customer could try to plant instructions that the bot would later treat as policy": someone
 # other than the model might attempt it, a risk described (design notes, threat models), no
 # order; "the assistant may attempt to ..." is not skipped.
-_ATTEMPT_DESCRIBED = re.compile(
-    r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
-    r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
-    r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+_ATTEMPT_DESCRIBED = LiteralGated(
+    re.compile(
+        r"\b(?:a|an|the|some|any|ein|eine|der|die|un|une|le|la|el|uno|una|il|um|uma|o)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)\s+"
+        r"(?:(?:could|might|may|can|would)\s+(?:try|attempt)\s+to|könnten? versuchen|pourrai(?:en)?t essayer|"
+        r"podrían? intentar|poderiam? tentar|potrebbero? (?:provare|tentare))\b"
+    )
 )
 _MODEL_WORD = re.compile(
     r"(?:assistant|model|ai|bot|agent|chatbot|llm|copilot|ki|ia|assistent|assistente|asistente|modell|modèle|modelo)s?"

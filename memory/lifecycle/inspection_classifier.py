@@ -241,14 +241,25 @@ _NOT_DIRECTIVE = Verdict(BENIGN, 0.0, False, ())
 # Measured on composites of the corpus rows (memory.evals.poisoning_composite, see the commit).
 WINDOW_SENTENCES = 1
 WHOLE_SENTENCES = 3
-# a mark ends a sentence before a space or the end ("assistant.policy.override" is one word)
-_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f]|[.!?]+(?=\S))*(?:[.!?\u3002\uff01\uff1f]+|$)")
+# a mark ends a sentence before a space or the end ("assistant.policy.override" is one word);
+# written as runs of plain characters (possessive: nothing to backtrack), not one alternation a
+# character, it splits 4x faster the same way (checked on the corpus and on random mark strings)
+_SENTENCE = re.compile(
+    r"[^.!?\u3002\uff01\uff1f]*+(?:[.!?]+(?=\S)[^.!?\u3002\uff01\uff1f]*+)*+(?:[.!?\u3002\uff01\uff1f]+|$)"
+)
+
+
+def _sentences(body: str) -> list[str]:
+    return [s for s in _SENTENCE.findall(body) if s.strip()]
 
 
 def windows(body: str) -> list[str]:
     """`body` itself when it has at most WINDOW_SENTENCES sentences, else every run of that many
     consecutive sentences (the windows overlap: each sentence is read with its neighbours)."""
-    sentences = [s for s in _SENTENCE.findall(body) if s.strip()]
+    return _windows(body, _sentences(body))
+
+
+def _windows(body: str, sentences: list[str]) -> list[str]:
     if len(sentences) <= WHOLE_SENTENCES:
         return [body]
     return [
@@ -261,7 +272,10 @@ def without_exempt(body: str, exempt: Callable[[str], bool]) -> str:
     """A row scored whole without its exempt sentences: a tightening beside a staff note ("the bot
     may no longer reset MFA; every reset goes to a human. Agents should explain ...") is no evidence,
     as it is none as a window of a long row. `body` itself when it has one sentence or none exempt."""
-    sentences = [s for s in _SENTENCE.findall(body) if s.strip()]
+    return _without_exempt(body, _sentences(body), exempt)
+
+
+def _without_exempt(body: str, sentences: list[str], exempt: Callable[[str], bool]) -> str:
     if len(sentences) < 2:
         return body
     kept = [s for s in sentences if not exempt(s.strip())]
@@ -284,17 +298,23 @@ def classify_many(
         return [None] * len(rows)
     owners: list[int] = []
     parts: list[tuple[str, str]] = []
+    sentence_windows: list[bool] = []  # a window of a long row, not the row (less its exempt sentences)
     for i, (body, heading) in enumerate(rows):
-        row_windows = windows(body)
+        sentences = _sentences(body)  # split once for both uses
+        row_windows = _windows(body, sentences)
         if len(row_windows) == 1 and exempt is not None:
-            row_windows = [without_exempt(body, exempt)]
-        for window in row_windows:
-            if not window or (len(row_windows) > 1 and exempt is not None and exempt(window)):
-                continue
+            row_windows = [_without_exempt(body, sentences, exempt)]
+        for window in (w for w in row_windows if w):
             owners.append(i)
             parts.append((window, heading))
+            sentence_windows.append(len(row_windows) > 1)
     cues = [cue_names(body, heading) for body, heading in parts]
-    scored = [j for j, part_cues in enumerate(cues) if directive(part_cues)]
+    # an exempt window is not scored: asked only of the few with a directive cue (both are pure)
+    scored = [
+        j
+        for j, part_cues in enumerate(cues)
+        if directive(part_cues) and not (sentence_windows[j] and exempt is not None and exempt(parts[j][0]))
+    ]
     features = featurize_many([(*parts[j], cues[j]) for j in scored]) if scored else []
     best: dict[int, tuple[float, int, np.ndarray]] = {}
     benign = model.classes.index(BENIGN)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import MODEL_NO_AGENT, PROHIBITIVE, SERVED, USER
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import LiteralGated, cue_pattern
 
 CLASS = "model_concealment"
 
@@ -115,7 +115,7 @@ _KEPT_FROM = rf"{USER}|{SERVED}"
 
 
 _MODEL_RE = cue_pattern(MODEL_NO_AGENT)  # not "agent": staff are agents too
-_HIDDEN_RE = cue_pattern(_HIDDEN)
+_HIDDEN_RE = LiteralGated(cue_pattern(_HIDDEN))
 _HIDDEN_MORE_RE = cue_pattern(_HIDDEN_MORE)
 _COMMERCIAL_RE = cue_pattern(_COMMERCIAL)
 _COMMERCIAL_REACH = 150  # the model named within a sentence or two before the order to hide

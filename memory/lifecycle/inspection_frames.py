@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from memory.lifecycle.inspection_lexicon import MODEL_ANY_TIER
-from memory.lifecycle.inspection_patterns import cue_pattern
+from memory.lifecycle.inspection_patterns import LiteralGated, cue_pattern
 
 FICTION_CLASS = "fiction_carried_over"
 SETTINGS_CLASS = "settings_in_other_words"
@@ -123,7 +123,7 @@ _CARRY = (
     r"(?:실제|진짜|현실)\s*대화|끝난\s*(?:뒤|후)에도|앞으로\s*계속|영원히"
 )
 _FRAME_RE = _c(_FRAME)
-_YOU_RE = _c(_YOU)
+_YOU_RE = LiteralGated(_c(_YOU))
 _UNBOUND_RE = _c(_UNBOUND)
 _CARRY_RE = _c(_CARRY)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD
+from memory.lifecycle.inspection_patterns import LiteralGated
 from memory.lifecycle.inspection_standing import addressed_labels
 
 # Scripts no cue list writes: (first, last) code points.
@@ -81,8 +82,8 @@ _CODE_MARKS = 3
 _MIN_WORDS = 6  # a short label or a name is no prose to judge
 _KNOWN_SHARE = 0.08  # below this share of known words, Latin prose is in a language not read
 # The model named as every language borrows it, or "AI" in the scripts above (the lexicon's words)
-_BORROWED_MODEL = re.compile(rf"(?<![\w-])(?:{MODEL_BORROWED})(?![\w])|{MODEL_UNREAD}")
-_DESTINATION = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
+_BORROWED_MODEL = LiteralGated(re.compile(rf"(?<![\w-])(?:{MODEL_BORROWED})(?![\w])|{MODEL_UNREAD}"))
+_DESTINATION = LiteralGated(re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}"))
 
 
 def unread_language(norm: str) -> str | None:

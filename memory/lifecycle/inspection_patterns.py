@@ -33,6 +33,11 @@ class LiteralScan:
             w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
         }
 
+    def occurs_in(self, text: str) -> bool:
+        """Whether any of the words occurs in `text`: found(text) is not empty, by its first search."""
+        pattern = self._ascii_pattern if text.isascii() else self._pattern
+        return pattern.search(text) is not None
+
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
         pattern = self._ascii_pattern if text.isascii() else self._pattern
@@ -168,6 +173,78 @@ def _class_items(items: Iterable[tuple[Any, Any]]) -> set[str] | None:
         else:
             return None
     return parts
+
+
+class LiteralGated:
+    """A pattern behind the literals every match of it holds (required_literals): where the text
+    holds none, search() answers None without running the pattern. The same answers: the gate
+    only skips a search that cannot match. For wide alternations asked of many sentences that
+    mostly hold none of their words (a trie pass is a fraction of the alternation's cost)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self._compiled = pattern
+        words = required_literals(pattern)
+        self._gate = None if words is None else re.compile(_trie(sorted(words)))
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        end = len(text) if endpos is None else endpos
+        if self._gate is not None and self._gate.search(text, pos, end) is None:
+            return None
+        return self._compiled.search(text, pos, end)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._compiled, name)  # finditer, sub, pattern, ...: the pattern's own
+
+
+def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Strings of which every match of `pattern` holds one (None where none can be named: a
+    case-blind or verbose pattern, or a match that may hold no fixed string)."""
+    if pattern.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    found = _sequence_literals(_parser.parse(pattern.pattern, pattern.flags))
+    return None if found is None or "" in found else frozenset(found)
+
+
+def _sequence_literals(items: Iterable[tuple[Any, Any]]) -> set[str] | None:
+    """The best set of strings one of which a match of the sequence `items` holds: its runs of
+    literal characters, and what its groups, alternations and repeats (at least once) require;
+    the set whose shortest string is longest."""
+    candidates: list[set[str]] = []
+    run = ""
+    for op, av in items:
+        if op is _c.LITERAL:
+            run += chr(av)
+            continue
+        if op in _ZERO_WIDTH:
+            continue  # consumes nothing: the literals on either side stand together in the match
+        if run:
+            candidates.append({run})
+            run = ""
+        inner = _item_literals(op, av)
+        if inner:
+            candidates.append(inner)
+    if run:
+        candidates.append({run})
+    return max(candidates, key=lambda found: (min(map(len, found)), -len(found)), default=None)
+
+
+def _item_literals(op: Any, av: Any) -> set[str] | None:
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, items = av
+        return None if add_flags or del_flags else _sequence_literals(items)
+    if op is _c.BRANCH:
+        union: set[str] = set()
+        for branch in av[1]:
+            found = _sequence_literals(branch)
+            if not found:
+                return None  # a branch that needs no fixed string: the alternation needs none
+            union |= found
+        return union
+    if op in _REPEATS and av[0] >= 1:
+        return _sequence_literals(av[2])
+    if op is _c.IN and all(kind is _c.LITERAL for kind, _value in av):
+        return {chr(value) for _kind, value in av}
+    return None
 
 
 def any_of(*alternatives: str) -> str:
@@ -334,11 +411,13 @@ def plain_fact(text: str) -> bool:
 
 # A loosening reported as someone's claim inside a warning ("be wary of anyone who claims the
 # security review was waived") is advice against it, not news of it.
-_WARNING = re.compile(
-    r"\b(?:be wary|beware|be careful|watch out|suspicious|phishing|scam\w*|report (?:it|them|this)|"
-    r"never trust|don't trust|do not trust|verify with|check with|red flags?|warning signs?|"
-    # "suspicious" in the languages the rest of the row may be in
-    r"suspeit[oa]s?|sospechos[oa]s?|sospett[oa]s?|suspect[es]?|verd[äa]chtig\w*|podejrzan\w*|verdacht)\b"
+_WARNING = LiteralGated(
+    re.compile(
+        r"\b(?:be wary|beware|be careful|watch out|suspicious|phishing|scam\w*|report (?:it|them|this)|"
+        r"never trust|don't trust|do not trust|verify with|check with|red flags?|warning signs?|"
+        # "suspicious" in the languages the rest of the row may be in
+        r"suspeit[oa]s?|sospechos[oa]s?|sospett[oa]s?|suspect[es]?|verd[äa]chtig\w*|podejrzan\w*|verdacht)\b"
+    )
 )
 _CLAIMED = re.compile(
     r"\b(?:claims?|claimed|claiming|says?|said|asks? you to|asking you to|tells? you|pretends?|"

@@ -108,6 +108,7 @@ from memory.lifecycle.inspection_lexicon import (
 )
 from memory.lifecycle.inspection_patterns import (
     PERSON,
+    LiteralGated,
     LiteralScan,
     cue_pattern,
     mentioned,
@@ -187,7 +188,7 @@ _CONVERSATION = _c(CONVERSATION)
 _CONTROL = _c(CONTROL)
 _LOOSENED = _c(LOOSENED)
 _BYPASSED = _c(BYPASSED)
-_WITHOUT = _c(WITHOUT)
+_WITHOUT = LiteralGated(_c(WITHOUT))
 _PERMITTED_TO = _c(PERMITTED_TO)
 _NEGATION = _c(NEGATION)
 _NOT_NEEDED = _c(NOT_NEEDED)
@@ -198,7 +199,7 @@ _NARROW = _c(NARROW)
 _CAP = _c(CAP)
 _PRIVILEGE = _c(PRIVILEGE_CONTROL)
 _GRANTED = _c(GRANTED)
-_TIGHTENED = _c(TIGHTENED)
+_TIGHTENED = LiteralGated(_c(TIGHTENED))  # asked of every sentence a classifier-scored row has
 _UNVETTED = _c(UNVETTED_GRANTEE)
 _OPENED_TO = _c(OPENED_TO)
 _GUARDED = _c(GUARDED)
@@ -241,7 +242,7 @@ _LIST_AFTER = re.compile(r"[,，、&]|\b(?:and|und|et|y|e|i|ve|na|és|en|och|og|
 _RESTRICTION = re.compile(r"\b(?:restrictions?|read-only|restricted|quotas?)\b")
 _EXEMPT = re.compile(r"\b(?:exempt(?:ed)?|excepted) from\b|\b(?:an )?exception for\b")
 _STANDING = _c(STANDING_PERMISSION)
-_EMPOWERED = _c(MODEL_EMPOWERED)
+_EMPOWERED = LiteralGated(_c(MODEL_EMPOWERED))
 _OVERRIDE = _c(OVERRIDE)
 _PERSONA = _c(PERSONA)
 _NEGATED_SEND = re.compile(
@@ -252,9 +253,9 @@ _SETTING = _c(
     rf"|\"{PRIV_KEY}\"\s*:\s*{PRIV_VALUE}|{PRIV_KEY}\s*=\s*['\"]?{PRIV_VALUE}"
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
-_SEND = _c(SEND)
+_SEND = LiteralGated(_c(SEND))
 # the model as the subject of a send verb, a few words between ("the copilot also posts")
-_MODEL_SENDS = _c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}")
+_MODEL_SENDS = LiteralGated(_c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}"))
 # an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
 _ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
 _SENT_THING = _c(SENT_THING)
@@ -1051,10 +1052,18 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     return None
 
 
+def _may_address_out(norm: str) -> bool:
+    """Whether `norm` holds what every _ADDRESS_OUT match holds: a sentence of it (a substring)
+    holds none where the row has none, so most rows skip the sentence loop."""
+    return "@" in norm or "://" in norm or "www." in norm
+
+
 def _routine_sent_out(sentences: _Sentences) -> SemanticHit | None:
     """The model's routine told, not ordered: it sends the conversation or secrets to an address
     outside ("the copilot also posts the full transcript ... to https://..."). A person's or a
     tool's routine ("Grafana sends alert emails to oncall@...") names no model."""
+    if not _may_address_out(sentences.norm):
+        return None
     for sentence in sentences:
         text = sentence[0]
         sends = _MODEL_SENDS.search(text)

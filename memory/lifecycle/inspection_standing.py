@@ -43,7 +43,14 @@ from memory.lifecycle.inspection_lexicon import (
     STANDING_SCOPE,
     top_level_alternatives,
 )
-from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, own_preference, own_wish, text_form
+from memory.lifecycle.inspection_patterns import (
+    LiteralGated,
+    LiteralScan,
+    cue_pattern,
+    own_preference,
+    own_wish,
+    text_form,
+)
 
 CLASS = "standing_rule"
 
@@ -100,7 +107,7 @@ def _opening_group(alternative: str) -> list[str]:
     return [branch + alternative[close + 1 :] for branch in inner.split("|")]
 
 
-def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
+def _reader_gate() -> tuple[LiteralScan, LiteralGated]:
     """The literal runs of the reader's words, and a small pattern for the words without one (too
     short, or all in groups: "ai", "(?:ال|لل)?بوت"), between boundaries where the script spaces its
     words and as they stand where it does not."""
@@ -119,7 +126,7 @@ def _reader_gate() -> tuple[LiteralScan, re.Pattern[str]]:
                     else:
                         (bounded if spaced else unbounded).append(alternative)
     short = rf"\b(?:{'|'.join(bounded)})\b" + "".join(f"|{w}" for w in unbounded)
-    return LiteralScan(text_form(w) for w in literals), cue_pattern(short)
+    return LiteralScan(text_form(w) for w in literals), LiteralGated(cue_pattern(short))
 
 
 _METACHARACTERS = re.compile(r"[\\\[\]()?*+{}|.^$]")
@@ -466,7 +473,7 @@ def standing_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     labelled = _labelled_rule(norm)
     if labelled:
         return labelled
-    if not (_READER_SCAN.found(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
+    if not (_READER_SCAN.occurs_in(norm) or _READER_SHORT_RE.search(norm)) or not _READER_RE.search(norm):
         # no machine reader named: most rows stop here, the most at the literal scan
         return _kept_label_rule(norm) or (_password_rule(sentences) if "ረዳ" in norm else None)
     for text, at in _clauses(sentences):

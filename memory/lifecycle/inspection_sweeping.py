@@ -41,7 +41,7 @@ from memory.lifecycle.inspection_lexicon import (
     NEGATION,
     NOT_NEEDED,
 )
-from memory.lifecycle.inspection_patterns import LiteralScan, cue_pattern, text_form
+from memory.lifecycle.inspection_patterns import LiteralGated, LiteralScan, cue_pattern, text_form
 
 CLASS = "sweeping_act"
 
@@ -314,17 +314,17 @@ SWEEP_GATE = frozenset(
 )  # fmt: skip
 
 
-_CONTROL_RE = cue_pattern(rf"(?:{_stems(_CONTROL_STEMS)})\w{{0,10}}")
-_CHECK_RE = cue_pattern(rf"(?:{_stems(_CHECK_STEMS)})\w{{0,10}}")
-_DISABLE_RE = cue_pattern(_DISABLE)
-_UNLIMITED_RE = cue_pattern(_UNLIMITED_MODE)
+_CONTROL_RE = LiteralGated(cue_pattern(rf"(?:{_stems(_CONTROL_STEMS)})\w{{0,10}}"))
+_CHECK_RE = LiteralGated(cue_pattern(rf"(?:{_stems(_CHECK_STEMS)})\w{{0,10}}"))
+_DISABLE_RE = LiteralGated(cue_pattern(_DISABLE))
+_UNLIMITED_RE = LiteralGated(cue_pattern(_UNLIMITED_MODE))
 _ITEM_RE = cue_pattern(rf"(?:{_stems(_ITEM_STEMS)})\w{{0,10}}")
 _EVERY_RE = cue_pattern(_EVERY)
 _EVERY_LAST_RE = cue_pattern(_EVERY + r"|\bher\b")  # Turkish "her" (every), read only before a closing verb
-_APPROVE_RE = cue_pattern(_APPROVE_ORDER)
-_APPROVE_LAST_RE = cue_pattern(_APPROVE_ORDER_LAST)
+_APPROVE_RE = LiteralGated(cue_pattern(_APPROVE_ORDER))
+_APPROVE_LAST_RE = LiteralGated(cue_pattern(_APPROVE_ORDER_LAST))
 _UNCHECKED_RE = cue_pattern(_UNCHECKED)
-_HISTORY_RE = cue_pattern(_HISTORY)
+_HISTORY_RE = LiteralGated(cue_pattern(_HISTORY))
 _WHOLE_RE = cue_pattern(_WHOLE)
 _SHARE_RE = cue_pattern(_SHARE)
 _NEGATED_RE = cue_pattern(NEGATION)
@@ -457,14 +457,16 @@ _SHARE_LAST = cue_pattern(
     r"(?:공유|보내|전송|전달|넘겨|제공)(?:해|하세요|줘|주세요|라|하라)"
 )
 # a sweeping grant: "consider them authorised for everything", "autorizzato a tutto", "授权一切"
-_GRANT = cue_pattern(
-    r"\b(?:authori[sz]ed|cleared|allowed|permitted|berechtigt|befugt|autorisée?s?|autorizad[oa]s?|autorizzat[oaie]|"
-    r"gemachtigd|bevoegd|upoważnion\w*|uprawnion\w*|yetkili|được\s+phép|berwenang|diizinkan|behörig\w*)\s+"
-    r"(?:\S+\s+)?(?:for|to\s+do|zu|für|à|a|para|per|voor|tot|do|her|mọi|untuk|segala|till|för)\s+"
-    r"(?:everything|anything|all|alles|allem|tout|todo|tutto|qualsiasi\s+cosa|alles|wszystkiego|şeye|thứ|apa\s+pun|allt)\b|"
-    r"(?:уполномочен\w*|разрешено)\s+(?:на\s+)?(?:всё|все|что\s+угодно)|εξουσιοδοτημέν\w*\s+για\s+όλα|"
-    r"(?:مخول|مخوّل)\s+(?:ب|ل)\S*\s*كل\s+شيء|सब\s+कुछ\s+(?:करने\s+के\s+लिए\s+)?अधिकृत|"
-    r"อนุญาตทุกอย่าง|授权(?:一切|所有|任何)|すべて(?:の操作を)?許可|모든\s*(?:것|권한)을?\s*허용"
+_GRANT = LiteralGated(
+    cue_pattern(
+        r"\b(?:authori[sz]ed|cleared|allowed|permitted|berechtigt|befugt|autorisée?s?|autorizad[oa]s?|autorizzat[oaie]|"
+        r"gemachtigd|bevoegd|upoważnion\w*|uprawnion\w*|yetkili|được\s+phép|berwenang|diizinkan|behörig\w*)\s+"
+        r"(?:\S+\s+)?(?:for|to\s+do|zu|für|à|a|para|per|voor|tot|do|her|mọi|untuk|segala|till|för)\s+"
+        r"(?:everything|anything|all|alles|allem|tout|todo|tutto|qualsiasi\s+cosa|alles|wszystkiego|şeye|thứ|apa\s+pun|allt)\b|"
+        r"(?:уполномочен\w*|разрешено)\s+(?:на\s+)?(?:всё|все|что\s+угодно)|εξουσιοδοτημέν\w*\s+για\s+όλα|"
+        r"(?:مخول|مخوّل)\s+(?:ب|ل)\S*\s*كل\s+شيء|सब\s+कुछ\s+(?:करने\s+के\s+लिए\s+)?अधिकृत|"
+        r"อนุญาตทุกอย่าง|授权(?:一切|所有|任何)|すべて(?:の操作を)?許可|모든\s*(?:것|권한)을?\s*허용"
+    )
 )
 
 
@@ -642,7 +644,7 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     conversation history or customer list handed out; None when it does not."""
     # a dropped control: its words as literals (one trie pass), then as patterns, and a control named
     dropping = (
-        bool(_DROPPED_SCAN.found(norm))
+        _DROPPED_SCAN.occurs_in(norm)
         and _DROPPED_CONTROL.search(norm) is not None
         and _DROPPED.search(norm)
     )
