@@ -27,7 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import DUTY, DUTY_AFTER_SUBJECT, DUTY_ENDING, MODEL_ANY_TIER
+from memory.lifecycle.inspection_lexicon import (
+    ACT,
+    DUTY,
+    DUTY_AFTER_SUBJECT,
+    DUTY_ENDING,
+    MODEL_ANY_TIER,
+    SERVED,
+)
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "reader_addressed"
@@ -184,6 +191,16 @@ _DUTY = (
 _DUTY_LATE = rf"{DUTY_ENDING}\b|ください|下さい|べき|なければ|必要があ|해야|하십시오|바랍니다|चाहिए|बताएं|बताएँ|कहें|करें|सुझाएं|दें"
 _DUTY_BEFORE = _ar("على") + r"\s*$"  # "على المساعدين ... أن": the duty opens the Arabic clause
 
+# A person-like reader who only reads ("whoever reads this note", "quem ler esta nota") is often a
+# colleague, and a duty to it is often a colleague's ("... should first read the safety notes"). It is
+# the one addressed when the duty is an act on those the assistant serves ("... must tell customers
+# the refund was made", "deve dizer aos clientes ..."): that is the assistant's work, and the assistant
+# is who reads a memory.
+_TELLS = ACT + r"|\b(?:dizer|informar|avisar|vertellen|melden|decir|avisar|dire|informer|sagen|mitteilen|m[óo]wi[ćc]|powiedzie[ćc])\b"
+_SERVED_PEOPLE = (
+    SERVED + r"|\b(?:users?|usu[áa]rios?|utilisateurs?|nutzer\w*|benutzer\w*|utenti|klant\w*|gebruikers?|u[żz]ytkownik\w*)\b"
+)
+
 _REACH = 60  # the reader's noun and its verb within a clause's reach of each other
 _TO_REACH = 40  # the address word before the phrase, determiners allowed between
 
@@ -192,6 +209,8 @@ _MACHINE_RE = cue_pattern(_MACHINE)
 _ANYONE_RE = cue_pattern(_ANYONE)
 _READS_RE = cue_pattern(_READS)
 _DIGESTS_RE = cue_pattern(_DIGESTS)
+_TELLS_RE = cue_pattern(_TELLS)
+_SERVED_PEOPLE_RE = cue_pattern(_SERVED_PEOPLE)
 
 
 def _plain(pattern: str) -> re.Pattern[str]:
@@ -211,11 +230,15 @@ _GREEK = re.compile(r"[\u0370-\u03ff]")
 _END = re.compile(r"[.!?;。！？]")
 
 
-def _readers(text: str) -> Iterable[tuple[int, int, str]]:
+_ANY_READER = ((_MACHINE_RE, _READS_RE), (_ANYONE_RE, _DIGESTS_RE))
+_PERSON_WHO_READS = ((_ANYONE_RE, _READS_RE),)
+
+
+def _readers(text: str, kinds: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = _ANY_READER) -> Iterable[tuple[int, int, str]]:
     """(start, end, phrase) of each reader in `text`: a machine, or a person-like reader that
     digests the text, with a verb of reading within reach on either side (verb-final languages
     put the verb first: "bu notu okuyacak araca", "この議事録を要約するツール")."""
-    for noun_re, verb_re in ((_MACHINE_RE, _READS_RE), (_ANYONE_RE, _DIGESTS_RE)):
+    for noun_re, verb_re in kinds:
         for noun in noun_re.finditer(text):
             after = verb_re.search(text, noun.end(), noun.end() + _REACH)
             if after and not _END.search(text, noun.end(), after.start()):
@@ -259,6 +282,21 @@ def reader_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int]
                 or _DUTY_BEFORE_RE.search(text[max(0, start - 12) : start])
             ):
                 return f"a quoted page's reader given a duty: '{phrase}'", sentence.start() + start
+        served = _served_by_whoever_reads(text)
+        if served:
+            return served[0], sentence.start() + served[1]
+    return None
+
+
+def _served_by_whoever_reads(text: str) -> tuple[str, int] | None:
+    """Whoever reads this text given a duty to act on those the assistant serves ("quem ler esta
+    nota deve dizer aos clientes ...")."""
+    for start, end, phrase in _readers(text, _PERSON_WHO_READS):
+        if not (_THIS_RE.search(text, max(0, start - 30), end + 30) and _DUTY_RE.search(text[end : end + 60])):
+            continue
+        act = _TELLS_RE.search(text, end)
+        if act and _SERVED_PEOPLE_RE.search(text, end):
+            return f"whoever reads this told to act on those served: '{phrase}'; '{act[0]}'", start
     return None
 
 
