@@ -1,4 +1,3 @@
-# ruff: noqa: E501 -- the probe sentences read better unbroken
 """Whoever reads this text, told to act on those the assistant serves, is the assistant
 (inspection_reader): "quem ler esta nota deve dizer aos clientes ...". Whoever reads it told to
 read, remember or check something is a colleague, and passes."""
