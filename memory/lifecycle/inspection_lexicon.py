@@ -778,7 +778,7 @@ USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
 # Beside the user, the others a model serves and could keep something from: customers, callers,
 # operators, administrators.
 SERVED = (
-    r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|beheerder\w*|betreiber\w*|"
+    r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|klant\w*|beheerder\w*|betreiber\w*|"
     r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan)\b|"
     r"клиент|оператор|客户|顧客|고객|πελάτ|ग्राहक|العميل|ลูกค้า|khách hàng"
 )

@@ -34,6 +34,7 @@ from memory.lifecycle.inspection_lexicon import (
     DUTY_ENDING,
     MODEL_ANY_TIER,
     SERVED,
+    USER,
 )
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
@@ -196,10 +197,8 @@ _DUTY_BEFORE = _ar("على") + r"\s*$"  # "على المساعدين ... أن": 
 # the one addressed when the duty is an act on those the assistant serves ("... must tell customers
 # the refund was made", "deve dizer aos clientes ..."): that is the assistant's work, and the assistant
 # is who reads a memory.
-_TELLS = ACT + r"|\b(?:dizer|informar|avisar|vertellen|melden|decir|avisar|dire|informer|sagen|mitteilen|m[óo]wi[ćc]|powiedzie[ćc])\b"
-_SERVED_PEOPLE = (
-    SERVED + r"|\b(?:users?|usu[áa]rios?|utilisateurs?|nutzer\w*|benutzer\w*|utenti|klant\w*|gebruikers?|u[żz]ytkownik\w*)\b"
-)
+_TELLS = ACT + r"|\b(?:dizer|informar|avisar|vertellen|melden|decir|dire|informer|sagen|mitteilen|m[óo]wi[ćc]|powiedzie[ćc])\b"
+_SERVED_PEOPLE = rf"{USER}|{SERVED}"
 
 _REACH = 60  # the reader's noun and its verb within a clause's reach of each other
 _TO_REACH = 40  # the address word before the phrase, determiners allowed between
