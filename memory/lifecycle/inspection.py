@@ -164,10 +164,12 @@ _KEEPING_QUIET = re.compile(
     r"\b(?:never tell|don't tell|do not tell|hide|secretly|quietly|silently|"
     r"(?:is|it's|are|a) (?:a )?secret)\b"
 )
+# money named: what a note may not keep quiet about, among people or from customers
+_MONEY_WORDS = r"refunds?|discounts?|prices?|pricing|fees?|charg\w*|invoices?|payments?|costs?"
 _AUDIENCE_OR_MONEY = re.compile(
     r"\b(?:users?|customers?|clients?|callers?|patients?|guests?|buyers?|auditors?|compliance|regulators?|"
     r"security|legal|finance|accounting|management|managers?|boss|hr|investors?|board|anyone|everyone|"
-    r"discounts?|prices?|pricing|charg\w*|fees?|expens\w*|budgets?|refunds?|invoices?|costs?|payments?)\b|[$€£¥]"
+    rf"{_MONEY_WORDS}|expens\w*|budgets?)\b|[$€£¥]"
 )
 
 
@@ -503,9 +505,7 @@ _SERVED_ACT = (
     r"(?:called|phoned|rang|emailed|e-mailed|wrote in|asked|complained|ordered|bought|booked|"
     r"contacted|reported)"
 )
-_MONEY = re.compile(
-    r"\b(?:refunds?|discounts?|prices?|pricing|fees?|charg\w*|invoices?|payments?|costs?|debts?)\b|[$€£¥]"
-)
+_MONEY = re.compile(rf"\b(?:{_MONEY_WORDS}|debts?)\b|[$€£¥]")
 _NAMES_A_MODEL = re.compile(r"\b(?:assistant|ai|bot|chatbot|model|agent|llm|gpt|copilot|ki|ia)\b")
 
 
