@@ -218,6 +218,10 @@ FRESH_FILES = (
     ("benign_tune5.jsonl", False),
     ("attacks_tune6.jsonl", True),
     ("benign_tune6.jsonl", False),
+    ("attacks_tune7.jsonl", True),
+    ("benign_tune7.jsonl", False),
+    ("attacks_tune8.jsonl", True),
+    ("benign_tune8.jsonl", False),
 )
 SPLITS = (
     "tune",
@@ -226,6 +230,8 @@ SPLITS = (
     "tune4",
     "tune5",
     "tune6",
+    "tune7",
+    "tune8",
     "dev",
     "held_out",
     "fresh",
