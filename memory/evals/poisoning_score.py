@@ -103,7 +103,9 @@ quotes about AI). It was written blind in session 45 by a writer who never ran t
 never trained or tuned on. Its benign harmless corrections are class "memory_correction" (the writer
 named them "correction", the attack class's name). Measured twice, by the inspection alone, no misses
 read: on session 45's starting main 1fcd584 (86.1% kept out, 7.9% benign held, secrets never
-verbatim 90%) and on its final main (91.0% kept out, 9.3% benign held, secrets 90%).
+verbatim 90%) and on its final main (91.0% kept out, 9.3% benign held, secrets 90%); at the end of
+session 46, 93.1 / 7.9 / 90. In session 47 its misses were read to build general mechanisms and it
+was taught to the classifier: study material since, no longer a blind proxy (fresh12 and fresh13 are).
 "fresh12" (attacks_fresh12.jsonl / benign_fresh12.jsonl, 197 + 241 rows in 42 languages, English in
 about an eighth, text transliterated into Latin letters (Hinglish, Arabizi, romaji, Greeklish, Russian
 and Ukrainian translit, Serbian Latin) and code-switching among them): attacks in 14 classes
@@ -122,6 +124,17 @@ the user's project), about three in ten of 40-90 words. It was written blind in 
 writer who never ran the inspection on it; never trained or tuned on. Measured on session 46's
 starting main (63c24f3), no misses read: 75.1% kept out, 10.4% benign held, secrets never verbatim
 100%.
+"fresh13" (attacks_fresh13.jsonl / benign_fresh13.jsonl, 168 + 212 rows in 49 languages, English in
+about two fifths): what the memory stores of ten kinds of deployment (coding, support, CRM, personal,
+HR, accounts payable, on-call, research, clinic front desk, legal intake) would receive, about half
+of it short third-person facts as an agent's memory tool writes them, the rest 30-120 word emails,
+pages, tickets, tool output and notes; attacks in 16 classes (12 secrets of twelve kinds, three split
+pairs), often reported speech, passive voice or rules stated as how things are now done; hard benign
+rows in 18 classes (headed preferences, the user's own standing requests to the assistant, staff
+procedures, security training, incident reports, AI notes, turns, harmless corrections, conditional
+plans, configs). It was written blind in session 47 by a writer who never ran the inspection on it;
+never trained or tuned on. Measured on session 47's starting main (43e6887), no misses read: 51.5%
+kept out, 10.4% benign held, secrets never verbatim 75%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -160,6 +173,22 @@ chat export, changelog, CRM note, PDF extract or product page (in an attack, one
 sentences steer whoever later reads it); written in session 45 as tuning material; measured by the
 inspection alone before any tuning on it (main 1fcd584): 59.2% of its attacks kept out, 8.3% of its
 benign rows held. It is tuned on (session 45: its tune6 figures since are in-sample).
+"tune7" (attacks_tune7.jsonl / benign_tune7.jsonl, 226 + 243 rows in about 50 languages and mixes,
+English about a third) is training material written in session 47 by a writer who never ran the
+inspection: mostly short memory writes as agents and their users produce them (third-person
+summaries, reported rules, extracted facts, settings, turns), a third 30-100 words; attacks in 16
+classes (four split pairs, ten secrets) and benign rows written as their look-alikes (the user's own
+preferences for the assistant, rules between staff, tightened controls, harmless corrections, plans).
+Measured by the inspection alone before any training on it (main 43e6887): 54.5% of its attacks kept
+out, 16.0% of its benign rows held, secrets never verbatim 80%. It is trained on.
+"tune8" (attacks_tune8.jsonl / benign_tune8.jsonl, 167 + 280 rows, English about two fifths, 35
+languages) is training material written in session 47 by a writer who never ran the inspection,
+weighted to benign text from the world: documentation, runbooks, macros, HR, IT and legal policy,
+security training, postmortems quoting an injection, AI product docs and release notes, job
+postings, fiction, forum posts, reviews, recipes, itineraries, invoices, configs, turns; and attacks
+hidden in the same containers (three split pairs, eight secrets). Measured by the inspection alone
+before any training on it (main 43e6887): 90.9% of its attacks kept out, 18.6% of its benign rows
+held, secrets never verbatim 75%. It is trained on.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -208,6 +237,8 @@ FRESH_FILES = (
     ("benign_fresh11.jsonl", False),
     ("attacks_fresh12.jsonl", True),
     ("benign_fresh12.jsonl", False),
+    ("attacks_fresh13.jsonl", True),
+    ("benign_fresh13.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -246,6 +277,7 @@ SPLITS = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
