@@ -190,6 +190,46 @@ _PROSE_PASSWORD = re.compile(
     re.IGNORECASE,
 )
 
+# One-time recovery (backup) codes listed after their name, in the languages people store them in:
+# "Recovery codes: 4829 1173, 9036 5521, ..." or "backup codes 30uf-4kg8 9qpd-olqm ...". Each code
+# in the list goes (4-6 letters and digits, or two such groups joined by a hyphen, holding a
+# digit); fewer than three in a row is not a list of codes.
+_RECOVERY_WORDS = (
+    "recovery code", "backup code", "wiederherstellungscode", "backup-code",
+    "sicherungscode", "codes de récupération", "codes de secours", "codes de sauvegarde",
+    "códigos de recuperación", "códigos de respaldo", "códigos de backup", "códigos de recuperação",
+    "codici di backup", "codici di recupero", "herstelcode", "back-upcode", "kody zapasowe",
+    "kody odzyskiwania", "коды восстановления", "резервные коды",
+    "yedek kod", "kurtarma kod", "mã dự phòng", "mã khôi phục", "kode cadangan", "kode pemulihan",
+    "バックアップコード", "リカバリーコード", "복구 코드", "백업 코드", "备用码", "恢复码", "備用碼",
+    "reservkod", "återställningskod", "gendannelseskode", "varakood", "palautuskoodi",
+)  # fmt: skip
+_RECOVERY_CODE = r"(?=[a-z0-9-]{0,12}?\d)[a-z0-9]{4,6}(?:-[a-z0-9]{4,6})?(?![\w-])"
+_CODE_GAP = r"(?:\s*[,;\u3001\uff0c]\s*|\s+)"  # a comma (also the CJK ones) or a space
+_RECOVERY_LIST = re.compile(
+    rf"(?<![\w-])(?P<codes>{_RECOVERY_CODE}(?:{_CODE_GAP}{_RECOVERY_CODE}){{2,}})", re.IGNORECASE
+)
+_ONE_RECOVERY_CODE = re.compile(rf"(?<![\w-]){_RECOVERY_CODE}", re.IGNORECASE)
+RECOVERY_WINDOW = 80  # characters between the name and the list's first code
+
+
+def _redact_recovery_codes(text: str, lowered: str) -> tuple[str, bool]:
+    """`text` with every listed recovery code after a recovery-code name redacted."""
+    found = False
+    for word in _RECOVERY_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            start = at + len(word)
+            match = _RECOVERY_LIST.search(text, start)
+            if match and match.start() - start <= RECOVERY_WINDOW:
+                codes = _ONE_RECOVERY_CODE.sub(REDACTED, match["codes"])
+                text = text[: match.start()] + codes + text[match.end() :]
+                lowered = text.lower()
+                found = True
+            at = lowered.find(word, start)
+    return text, found
+
+
 # Values that name a secret rather than hold one: templating and env references, calls and
 # subscripts (`os.environ[...]`, `getenv(...)`), dotted settings, type names, stock placeholders.
 _REFERENCE = re.compile(
@@ -225,7 +265,7 @@ _ANY_TRIGGER = re.compile(
             {"private key", "://", "bearer", "token", "api-key", "basic"}
             | {trigger.lower() for _kind, triggers, _shape in _KEY_SHAPES for trigger in triggers}
             | {trigger for _kind, trigger, _shape in _WEBHOOKS}
-            | {*_AWS_SECRET_WORDS, *_ASSIGNMENT_WORDS, *_PROSE_WORDS, *_SECRET_WORDS}
+            | {*_AWS_SECRET_WORDS, *_ASSIGNMENT_WORDS, *_PROSE_WORDS, *_SECRET_WORDS, *_RECOVERY_WORDS}
         )
     )
 )
@@ -294,6 +334,10 @@ def redact_secrets(text: str) -> Redaction:
         out = _PROSE_PASSWORD.sub(keep_head("password"), out)
     if any(map(lowered.__contains__, _SECRET_WORDS)):
         out = _NEAR_SECRET_WORD.sub(near_secret_word, out)
+    if any(map(lowered.__contains__, _RECOVERY_WORDS)):
+        out, listed = _redact_recovery_codes(out, out.lower())
+        if listed:
+            kinds.add("recovery_codes")
     return Redaction(text=out, kinds=tuple(sorted(kinds)))
 
 

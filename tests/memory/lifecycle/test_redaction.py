@@ -116,3 +116,32 @@ def test_sessions_app_contract_holds():
     assert redact("") == ""
     value = {"args": ["--key", "sk-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"], "n": 3, "password": "x"}
     assert redact_value(value) == {"args": ["--key", REDACTED], "n": 3, "password": "x"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Backup codes for my mail account, keep them here: 7hq2-k9xm 3pdw-a81z m4ne-77cv r0ts-q2bb.",
+        "Recovery codes (print and store offline): 5108 2294, 8831 0467, 2276 9915, 6420 3381.",
+        "Wiederherstellungscodes fürs Firmenkonto: k2f9d-88qaz m1c7x-0lw3e p9r2t-zz81q",
+        "リカバリーコード: 4417-2208、9930-1126、5582-7743",
+    ],
+)
+def test_a_list_of_recovery_codes_goes_code_by_code(text):
+    redaction = redact_secrets(text)
+    assert redaction.kinds == ("recovery_codes",)
+    assert redaction.text.count(REDACTED) >= 3
+    assert not any(ch.isdigit() for ch in redaction.text.split(":", 1)[-1].replace(REDACTED, ""))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Backup codes: regenerate them after 2024 when the 2FA app moves; 3 per user max.",
+        "Where are my recovery codes? I lost them in 2023 when I changed phones.",
+        "Die Backup-Codes liegen im Tresor, Fach 12, Raum 304, Gebäude 7.",
+        "Recovery codes were printed for hosts db01 and db02 on 2025-04-01.",
+    ],
+)
+def test_recovery_codes_named_but_not_listed_stay(text):
+    assert redact_secrets(text).kinds == ()
