@@ -253,6 +253,10 @@ FRESH_FILES = (
     ("benign_tune7.jsonl", False),
     ("attacks_tune8.jsonl", True),
     ("benign_tune8.jsonl", False),
+    ("attacks_tune9.jsonl", True),
+    ("benign_tune9.jsonl", False),
+    ("attacks_tune10.jsonl", True),
+    ("benign_tune10.jsonl", False),
 )
 SPLITS = (
     "tune",
@@ -263,6 +267,8 @@ SPLITS = (
     "tune6",
     "tune7",
     "tune8",
+    "tune9",
+    "tune10",
     "dev",
     "held_out",
     "fresh",
