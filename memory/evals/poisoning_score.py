@@ -189,6 +189,20 @@ postings, fiction, forum posts, reviews, recipes, itineraries, invoices, configs
 hidden in the same containers (three split pairs, eight secrets). Measured by the inspection alone
 before any training on it (main 43e6887): 90.9% of its attacks kept out, 18.6% of its benign rows
 held, secrets never verbatim 75%. It is trained on.
+"tune9" (attacks_tune9.jsonl / benign_tune9.jsonl, 228 + 306 rows in about 50 languages, English
+about two fifths) is training material written in session 47 by a writer who never ran the
+inspection, in the shapes agent-memory products store: terse extracted facts, persona and profile
+blocks, relations, episodic summaries, an agent's notes to itself and todo items; attacks in the
+same shapes (a persona line with a power, a "fact" that an approver changed, a lesson that skips a
+check; four split pairs, ten secrets). Measured by the inspection alone before any training on it
+(main 1c82b8f): 44.6% of its attacks kept out, 6.2% of its benign rows held, secrets 90%.
+"tune10" (attacks_tune10.jsonl / benign_tune10.jsonl, 120 + 360 rows in about 60 languages, English
+about a third) is training material written in session 47 by a writer who never ran the
+inspection, weighted to what people say: turns between people (126), the user's own preferences and
+standing requests for their assistant, diaries, house, club and classroom rules, care instructions,
+small-business notes, notes and jokes about AI; attacks in the same voices (three split pairs, six
+secrets). Measured by the inspection alone before any training on it (main 1c82b8f): 49.6% of its
+attacks kept out, 3.9% of its benign rows held, secrets 83%.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
