@@ -211,6 +211,11 @@ _RECOVERY_LIST = re.compile(
 )
 _ONE_RECOVERY_CODE = re.compile(rf"(?<![\w-]){_RECOVERY_CODE}", re.IGNORECASE)
 RECOVERY_WINDOW = 80  # characters between the name and the list's first code
+# Unnamed (in a language the list above lacks): five or more hyphenated pairs of 4-6 letters and
+# digits in a row, most mixing both ("pgxzj-nu614, 5bnrx-lrthh, ..."): a list of one-time codes
+# whatever it is called; phone numbers and dates have no letters, order ids no run of five.
+_PAIRED_CODE = r"(?=[a-z0-9-]{0,12}?\d)[a-z0-9]{4,6}-[a-z0-9]{4,6}(?![\w-])"
+_UNNAMED_CODE_RUN = re.compile(rf"(?<![\w-]){_PAIRED_CODE}(?:{_CODE_GAP}{_PAIRED_CODE}){{4,}}", re.IGNORECASE)
 
 
 def _redact_recovery_codes(text: str, lowered: str) -> tuple[str, bool]:
@@ -276,7 +281,8 @@ def redact_secrets(text: str) -> Redaction:
     if not text:
         return Redaction(text=text or "", kinds=())
     lowered = text.lower()
-    if not _ANY_TRIGGER.search(lowered):
+    code_run = text.count("-") >= 5  # room for an unnamed run of codes
+    if not code_run and not _ANY_TRIGGER.search(lowered):
         return Redaction(text=text, kinds=())
     kinds: set[str] = set()
 
@@ -338,7 +344,21 @@ def redact_secrets(text: str) -> Redaction:
         out, listed = _redact_recovery_codes(out, out.lower())
         if listed:
             kinds.add("recovery_codes")
+    if code_run:
+        out = _UNNAMED_CODE_RUN.sub(_codes_if_mixed(kinds), out)
     return Redaction(text=out, kinds=tuple(sorted(kinds)))
+
+
+def _codes_if_mixed(kinds: set[str]) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        codes = _ONE_RECOVERY_CODE.findall(match[0])
+        mixed = sum(any(c.isalpha() for c in code) and any(c.isdigit() for c in code) for code in codes)
+        if 2 * mixed <= len(codes):
+            return match[0]
+        kinds.add("recovery_codes")
+        return _ONE_RECOVERY_CODE.sub(REDACTED, match[0])
+
+    return replace
 
 
 def _random_part(candidate: str, *, after_scheme: bool) -> bool:

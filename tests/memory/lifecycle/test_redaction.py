@@ -145,3 +145,23 @@ def test_a_list_of_recovery_codes_goes_code_by_code(text):
 )
 def test_recovery_codes_named_but_not_listed_stay(text):
     assert redact_secrets(text).kinds == ()
+
+
+def test_an_unnamed_run_of_paired_codes_is_a_list_of_codes():
+    # named in a language the word list lacks: the run's shape is enough
+    text = "Varakoodid: 4hq8r-k2m9x, p0d7w-3nz5e, x8c1v-q4j7b, m5t2y-9gr3a, 7wk4e-h1s6d."
+    redaction = redact_secrets(text)
+    assert redaction.kinds == ("recovery_codes",)
+    assert redaction.text.count(REDACTED) == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call 0171-2345, 0172-3456, 0173-4567, 0174-5678 or 0175-6789.",  # numbers, no letters
+        "Orders ab12-cd34 and ef56-gh78 shipped on Monday.",  # two, not a run
+        "Rooms east-wing north-tower south-annex west-lobby main-hall are booked.",  # words
+    ],
+)
+def test_runs_without_the_shape_of_codes_stay(text):
+    assert redact_secrets(text).kinds == ()
