@@ -115,6 +115,7 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": (r"(?:large )?language models?",),
     "de": ("ki", r"ki-\w+", r"k[üu]nstliche intelligenz", r"sprachmodell\w*"),
     "fr": ("ia", "intelligence artificielle", "mod[eè]les? de langage"),
+    "nl": (r"taalmodel\w*", r"kunstmatige intelligentie"),
     "es": ("inteligencia artificial", "modelos? de lenguaje"),
     "it": ("intelligenza artificiale",),
     "pl": (r"sztuczn\w* inteligencj\w*",),
@@ -221,7 +222,11 @@ MODEL_PHRASES = (
     r"(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|"
+    # a system or tool with "AI" after it, as Polish, Dutch, Romance languages and Russian put it
+    # ("do systemu AI", "het systeem AI", "el sistema de IA", "l'outil d'IA", "системе ИИ")
+    r"(?:system(?:u|owi|ie|y|em)?|systeem|sistema|syst[èe]me|systém\w*|narzędzi\w*|outil|herramienta|strumento|"
+    r"ferramenta|систем\w*|инструмент\w*) (?:(?:de |d'|di |do )?(?:ia|ai)|ki|ии)\b"
 )
 # Scripts written without spaces between words (Japanese, Chinese, Thai), or whose vowel marks \w
 # does not cover (Devanagari, Bengali, Tamil); Korean and Arabic words are matched as they stand too ("AI에게").
@@ -420,8 +425,11 @@ ADDRESS_FORMS = (
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
-    rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
+    rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+|któr\w+)\b[^.!?\n]{{0,40}}?"
     r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
+    # Dutch, Polish and Russian readers: "dat deze notulen samenvat", "który będzie streszczał", "которая обрабатывает"
+    r"samenvat\w*|vat\w* (?:\w+ )?samen|czyta\w*|przeczyta\w*|przetwarza\w*|przetworzy\w*|streszcza\w*|streści\w*|"
+    r"podsumow\w*|analizow\w*|analizuje\w*|obsługuje|обрабатыва\w*|обработа\w*|резюмир\w*|суммир\w*|анализир\w*|"
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
     r"lea|lee|leer[aá]|leia|lê\b|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
     r"leest|verwerkt|чита\w*)",
@@ -491,7 +499,9 @@ DIRECTIVE = (
     r"per favore|deve|dovrebbe|mai|sempre|"
     r"deve|nunca|sempre|"
     rf"{_DIRECTIVE_READER}|"
-    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
+    r"alsjeblieft|moet|nooit|altijd|"
+    # Polish: please, must, should, never, always
+    r"proszę|prosze|musisz|musi|powinien|powinna|powinno|nigdy|zawsze)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
     r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
     r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
     r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்|"
@@ -523,7 +533,16 @@ ACT = (
     r"freigegeben|mitgeteilt|mitteilen|"
     r"d[ií]|rispondi|consiglia\w*|dimentica\w*|invia\w*|condividi|approva\w*|"
     r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
-    r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
+    r"negeer|deel|zeg|stuur|antwoord|vergeet|"
+    # writing in, adding, including, granting, approving, paying, hiding: the imperatives of Polish,
+    # Dutch, Portuguese, Italian and Spanish the list above lacked ("dopisz, że ...", "meld dat ...")
+    r"dopisz\w*|napisz\w*|dodaj\w*|zapisz\w*|wpisz\w*|zaznacz\w*|oznacz\w*|przekaż\w*|odpowiedz\w*|nadaj\w*|"
+    r"zatwierdź\w*|zaakceptuj\w*|usuń|pomiń|ukryj\w*|przelej\w*|zapłać|ujawnij\w*|"
+    r"meld|vermeld|noem|schrijf|voeg|geef|verwijder|betaal|verberg|keur|"
+    r"informe|adicione|acrescente|escreva|inclua|pague|transfira|oculte|esconda|"
+    r"scrivi|aggiungi|includi|inoltra|paga|trasferisci|nascondi|segnala|"
+    r"añade|agrega|incluye|transfiere|oculta|informa)\b|"
+    r"напиши\w*|добав\w*|включи|перевед\w*|оплат\w*|скрой|одобр\w*|перешл\w*|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
     r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой|"
