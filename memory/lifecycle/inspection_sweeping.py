@@ -38,6 +38,7 @@ from memory.lifecycle.inspection_lexicon import (
     LOOSENED,
     LOOSENED_MORE,
     MODEL_ANY_TIER,
+    MODEL_NO_AGENT,
     NEGATION,
     NOT_NEEDED,
 )
@@ -426,7 +427,12 @@ def _approved(text: str) -> str | None:
     if unchecked:
         every = _EVERY_RE.search(text)
         item = every and _ITEM_RE.search(text, every.end(), every.end() + _REACH)
-        executed = _APPROVE_RE.search(text) or _APPROVE_LAST_RE.search(text) or _PASSED_RE.search(text)
+        executed = (
+            _APPROVE_RE.search(text)
+            or _APPROVE_LAST_RE.search(text)
+            or _PASSED_RE.search(text)
+            or _machine_executes(text)
+        )
         if item and executed and not _negated(text, executed):
             return f"every item passed unchecked: '{every[0]}' ... '{item[0]}' ... '{unchecked[0]}'"
     return None
@@ -447,6 +453,38 @@ _PASSED_RE = cue_pattern(
     r"(?:выполня\w*ся|одобря\w*ся|проводи\w*ся|утвержда\w*ся|εγκρίνοντ\w*|εκτελούντ\w*|"
     r"تنفذ|تعتمد|يوافق|मंज़ूर\s+हो|अनुमोदित\s+हो|ได้รับอนุมัติ|อนุมัติ|通过|批准|放行|承認され|実行され|승인되|처리되)"
 )
+
+
+# The executing verb in the third person ("the assistant executes", "ο βοηθός να εκτελεί", "führt der
+# Assistent ... aus", "az asszisztens végrehajt"): a rule for the machine written as a description.
+# Read only where the machine named is its subject in the same clause, and only with every item
+# passed unchecked: "Maria executes every transfer immediately" is a person's duty.
+_EXECUTES = (
+    r"\b(?:approves|authori[sz]es|releases|executes|processes|pays\s+out|accepts|grants|carries\s+out|wires|"
+    r"transfers|genehmigt|bewilligt|führt|überweist|zahlt|erstattet|akzeptiert|approuve|valide|autorise|accepte|"
+    r"exécute|effectue|rembourse|vire|approva|esegue|autorizza|accetta|rimborsa|aprova|executa|autoriza|aceita|"
+    r"keurt|voert|betaalt|accepteert|zatwierdza|wykonuje|realizuje|akceptuje|płaci|przelewa|godkänner|genomför|"
+    r"utför|godkender|udfører|onaylar|gerçekleştirir|öder|jóváhagy\w*|végrehajt\w*|teljesít\w*|kifizet\w*|"
+    r"átutal\w*|hyväksyy|suorittaa|maksaa|aprobă|execută|plătește)\b|"
+    r"(?:выполняет|одобряет|проводит|утверждает|переводит|виконує|схвалює|проводить|"
+    r"εκτελεί|εγκρίνει|πληρώνει|αποδέχεται|διεκπεραιώνει)|"
+    rf"(?:{_ar('ينفذ', 'يوافق على', 'يعتمد', 'يحول', 'يصرف')})"
+)
+_EXECUTES_RE = cue_pattern(_EXECUTES)
+_SUBJECT_AFTER_REACH = 30  # "führt der Assistent ... aus", "voert de bot ... uit": the subject after the verb
+# (no agent tier: "the support agent refunds every order at once" is staff)
+_MACHINE_SUBJECT = cue_pattern(rf"{MODEL_NO_AGENT}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
+
+
+def _machine_executes(text: str) -> re.Match[str] | None:
+    """An executing verb in the third person whose subject is the machine named in its clause."""
+    for verb in _EXECUTES_RE.finditer(text):
+        before = text[_clause_start(text, verb.start()) : verb.start()]
+        after = text[verb.end() : verb.end() + _SUBJECT_AFTER_REACH]
+        subject_after = (after.lstrip(), re.sub(r"^\s*\S+\s+", "", after))  # "führt der Assistent"
+        if _MACHINE_SUBJECT.search(before) or any(_MACHINE_SUBJECT.match(words) for words in subject_after):
+            return verb
+    return None
 
 
 # the verb-final languages' share verbs in their ordering form ("paylaş", "送ってください", "भेज दो")
