@@ -67,7 +67,12 @@ _HIDDEN = (
     r"\bkhông\s+(?:được\s+)?(?:nói|cho\s+(?:\S+\s+){1,3}?biết)|"
     r"\bjangan\s+(?:beri\s*tahu|memberi\s*tahu|bilang|kasih\s*tahu|sebut\w*|ungkap\w*|beritahu)|"
     r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
-    r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
+    r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで|"
+    # Hungarian, Finnish, Romanian: the prohibitive of telling, a verb of hiding
+    r"\bne\s+(?:\w+\s+)?(?:mondd|mondja|mondjátok|áruld|árulja|említsd|említse|jelezd|jelezze|szólj|szóljon|közöld|"
+    r"közölje|tájékoztasd|tájékoztassa)\b|\b(?:titkold|titkolja|eltitkol\w*|elhallgat\w*)\b|"
+    r"\b(?:älä|älkää)\s+(?:\w+\s+)?(?:kerro|mainitse|ilmoita|paljasta|sano)\b|\bsalaa\b|"
+    r"\bnu\s+(?:\w+\s+)?(?:spune|spuneți|menționa|menționați|informa|informați|dezvălui|dezvăluiți)\b"
 )
 # A disclosure negated in the languages tune6 added and in more forms of others ("usitaje kamwe",
 # "huwag kailanman banggitin", "বলবে না", "சொல்லக்கூடாது", "tidak akan menyebut", "må aldrig nævne",

@@ -143,6 +143,8 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "sw": ("akili bandia", "akili mnemba", r"roboti\w*"),
     "ms/id": ("kecerdasan buatan", "kecerdasan artifisial"),
     "tl": (r"artipisyal na intelihensiya",),
+    "hu/fi/ro": (r"mesterséges intelligenci\w*", r"nyelvi modell\w*", r"tekoäly\w*", r"kielimalli\w*",
+                 r"inteligen[țţt][ăa] artificial[ăa]"),
     "fa": ("هوش مصنوعی", r"(?<![\u0600-\u06ff])ربات\w*", "چتبات"),
     # Bengali, Tamil: the bot, chatbot, AI, copilot (a Tamil "பாட்" inside a word is a song)
     "bn": ("চ্যাটবট", r"বট(?<![\u0980-\u09ff]বট)(?:ের|কে|টি|টা)?(?![\u0980-\u09ff])", "এআই", "কৃত্রিম বুদ্ধিমত্তা", "রোবট"),
@@ -174,6 +176,7 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "cs/sk/sl": (r"asistent\w*",),
     "uk": (r"асистент\w*", r"помічник\w*"),
     "fa": (r"دستیار\w*",),
+    "hu": (r"asszisztens\w*",),
     # a chat helper ("Chat-Helfer"; a "Chat-Berater" is the agent tier's: live chat has staff)
     "de": (r"chat-?(?:helfer|assistent)\w*",),
     # virtual and digital assistants of the languages without an assistant word here
@@ -788,9 +791,13 @@ _USER_WORDS = ("user", "users", "pengguna")  # English, Indonesian ("penggunaan"
 _USER_STEMS = (
     "utilisateur", "usuari", "usuári", "utent", "nutzer", "användar", "gebruiker", "użytkownik",
     "kullanıcı",
+    # Hungarian, Finnish, Romanian, Czech, Slovak, Croatian/Serbian
+    "felhasználó", "käyttäj", "utilizator", "uživatel", "používateľ", "korisnik",
 )  # fmt: skip  # French, Spanish, Portuguese, Italian, German, Swedish, Dutch, Polish, Turkish
 _USER_SCRIPT = (
     "пользовател", "χρήστ", "用户", "ユーザー", "사용자", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
+    # Ukrainian, Bulgarian, Hebrew, Persian, Urdu, Bengali, Tamil
+    "користувач", "потребител", "משתמש", "کاربر", "صارف", "ব্যবহারকারী", "பயனர்",
 )  # fmt: skip
 USER = rf"\b(?:{'|'.join(_USER_WORDS)})\b|\b(?:{'|'.join(_USER_STEMS)})\w*|{'|'.join(_USER_SCRIPT)}"
 USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
@@ -798,7 +805,9 @@ USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
 # operators, administrators.
 SERVED = (
     r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|klant\w*|beheerder\w*|betreiber\w*|"
-    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan)\b|"
+    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan|"
+    # Hungarian, Finnish: the customer and the operator
+    r"ügyf[ée]l\w*|üzemeltető\w*|asiaka\w*|asiakkaa\w*|ylläpitäj\w*)\b|"
     r"клиент|оператор|客户|顧客|고객|πελάτ|ग्राहक|العميل|ลูกค้า|khách hàng"
 )
 # Narrower than NEGATION: a prohibitive of telling, an order not to tell wherever it stands (a
