@@ -177,6 +177,7 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "uk": (r"асистент\w*", r"помічник\w*"),
     "fa": (r"دستیار\w*",),
     "hu": (r"asszisztens\w*",),
+    "ur": ("اسسٹنٹ",),
     # a chat helper ("Chat-Helfer"; a "Chat-Berater" is the agent tier's: live chat has staff)
     "de": (r"chat-?(?:helfer|assistent)\w*",),
     # virtual and digital assistants of the languages without an assistant word here

@@ -291,7 +291,7 @@ _MODEL_GATE = _g(
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
     "chatgpt", "sprachmodell", "asystent", "asystenc", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
-    "нейросет", "ai助手", "asszisztens", "mesterséges", "tekoäly", "kielimalli", "inteligență", "inteligenta",
+    "нейросет", "ai助手", "asszisztens", "mesterséges", "tekoäly", "kielimalli", "inteligență", "inteligenta", "اسسٹنٹ",
     "outil", "programm", "tool", "software", "logiciel", "werkzeug", "herramienta", "strumento", "ferramenta", "script",
     "system", "systè", "sistema",
     # the machine reader of the ten languages tune6 added (inspection_lexicon READER_LANGUAGES): a bot
