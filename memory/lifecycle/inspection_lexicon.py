@@ -1137,6 +1137,18 @@ _PRIVILEGE_TAKEN = (
     rf"{_PRIVILEGE_NOUN}(?:(?!{_CHECK_STEM})[^.;\n]){{0,50}}?"
     rf"(?:{_REMOVED}[^.;\n]{{0,30}}?{_ALL_BUT}|{_ALL_BUT}[^.;\n]{{0,60}}?{_REMOVED})"
 )
+# A privilege itself removed ("admin rights on laptops are removed for everyone", "der Zugriff wird
+# entzogen", "les droits d'accès sont retirés"): fewer hold it, whoever it is taken from. Not a
+# check, limit or restriction named with it ("access restrictions removed" is a loosening).
+_PRIVILEGE_REMOVED = (
+    r"\b(?:access|rights|permissions?|privileges?|\w*zugang|\w*zugriff|\w*rechte|droits?|acc[eè]s|permis(?:os)?|"
+    r"acceso|accesso|acesso|diritti|privil[eèé]gi?\w*)\b"
+    rf"(?:(?!{_CHECK_STEM}|restrict|limit|control|filter|block|ban|rule|polic|mfa|2fa|requir|timeout|expir|lock|"
+    r"session|audit|log|alert|monitor|encrypt|beschr[äa]nk|sperr|einschr|contr[ôo]l|l[íi]mit|restri|regel|norm)"
+    r"[^.;\n]){0,40}?"
+    rf"\b(?:(?:is|are|was|were|will be|has been|have been|wird|werden|wurde|wurden|est|sont|sera|seront|es|son|será|"
+    rf"serán|è|sono|sarà|é|são|será|serão)\s+)?(?:\w+\s+)?{_REMOVED}"
+)
 # A control tightened about a privilege: withheld, revoked, reduced, required. Matched only where
 # no loosening (LOOSENED) is in the same sentence, so "no longer required" stays a loosening.
 TIGHTENED = (
@@ -1154,6 +1166,8 @@ TIGHTENED = (
     # the on-call engineers", "der Zugang wird allen außer dem Bereitschaftsteam entzogen"): fewer
     # hold it. The privilege is named first, so a check removed for all but a few stays a loosening.
     + _PRIVILEGE_TAKEN
+    + r"|"
+    + _PRIVILEGE_REMOVED
     + r"|"
     r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*|verpflichtend|"
     r"obbligatori[ao]|bắt buộc|wajib|obligatorisk|обязательн\w*|υποχρεωτικ\w*)\b|إلزامي|अनिवार्य|บังคับ|强制|必須|"
