@@ -557,6 +557,9 @@ def capped(text: str) -> bool:
     return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
 
 
+VOCATIVE_WHY = "the model named as the addressee"  # the vocative's reason opens so (inspection reads it)
+
+
 def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """A sentence (a line, or a sentence inside one) that opens by naming the model, then a colon
     or a comma: a message to it, in any language (the English and several other forms are in the
@@ -571,7 +574,7 @@ def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
             if match and _LIST_AFTER.search(line, match.end(), match.end() + _VOCATIVE_REACH):
                 match = None
         if match:
-            why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
+            why = f"{VOCATIVE_WHY}: '{match[0].strip()[:40]}'"
             return SemanticHit("addressed_directive", why, _snip(norm, sentence.end() - len(line)))
     return None
 
