@@ -276,6 +276,15 @@ _NEGATED_DUTY_BEFORE = re.compile(r"\b(?:ne|n'|no|not|nicht|nie|non|não|nao)\s*
 # ("may no longer", "kann nicht mehr", "peut plus": a permission withdrawn is a limit as well)
 _NEGATED_DUTY_AFTER = re.compile(r"\s*(?:pas|plus|not|no longer|nicht|nie|n[ãa]o mais)\b")
 _PERSON_DUTY = re.compile(rf"(?:^|\W)(?:{PERSON})\s+$")
+# ... or people in the first person, in any language, with a relative pronoun between ("det er vi
+# som må stille spørsmålene", "wir, die müssen", "c'est nous qui devons", "somos nosotros los que
+# debemos"): the speakers' own duty, the model only the topic beside it. (Not Malay "saya", "kami":
+# after a noun they are possessives, "akaun saya hendaklah ..." is my account's duty.)
+_WE_DUTY = re.compile(
+    r"(?:^|\W)(?:we|i|us|vi|oss|jeg|jag|wir|ich|nous|nosotros|nosotras|yo|noi|io|nós|eu|wij|ik|my|мы|я|εμείς|"
+    r"εγώ|biz|ben|humans?|people|mennesker|människor|menschen|humains|humanos|umani|mensen)"
+    r"(?:,?\s+(?:som|die|der|qui|que|che|who|that|los que|las que|que\s+(?:\w+\s+)?)\s*)?\s+$"
+)
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
@@ -674,7 +683,9 @@ def _not_the_models(text: str, duty: re.Match[str]) -> bool:
     negated = _NEGATED_DUTY_BEFORE.search(before) or _NEGATED_DUTY_AFTER.match(text, duty.end())
     if negated and _PERMISSION_WORD.search(duty[0]):
         return True
-    if _PERSON_DUTY.search(before) or _PARTY_DUTY.search(before) or _PARTY_AFTER.match(text, duty.end()):
+    if _PERSON_DUTY.search(before) or _WE_DUTY.search(before) or _PARTY_DUTY.search(before):
+        return True
+    if _PARTY_AFTER.match(text, duty.end()):
         return True
     return _DEFINED_KIND.search(text, max(0, duty.start() - 90), duty.start()) is not None
 
