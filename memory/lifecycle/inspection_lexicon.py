@@ -421,7 +421,11 @@ ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
     rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{_NOT_DESCRIBED}{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
-    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
+    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b"
+    # (the model as a sentence's subject is spoken of, not to: '"An AI assistant is only as good as
+    # ...'; the English article "an" is not the German preposition)
+    r"(?!(?:\s+[\w-]+)?\s+(?:is|was|are|were|can|could|will|would|should|may|might|has|have|had|does|did|isn't|can't|"
+    r"won't|doesn't)\b)",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
     # (a quote that opens, not one closing a name: "the open-source 'Red' bot, ...")
