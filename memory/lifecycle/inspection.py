@@ -84,6 +84,7 @@ from memory.lifecycle.inspection_semantic import (
     GATE_WORDS,
     VOCATIVE_WHY,
     names_an_act,
+    restrictive_settings_only,
     semantic_reasons,
     tightened,
 )
@@ -826,6 +827,9 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
     # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
     if spoken and _ONE_SENTENCE.fullmatch(body) and _harmless_sentence(body):
+        spoken = False
+    # so is a settings block that only keeps controls on (every privilege off, every check on)
+    if spoken and "\n" in body and restrictive_settings_only(body):
         spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 

@@ -980,6 +980,33 @@ def _restrictive(setting: str) -> bool:
     return value in _OFF and _REQUIREMENT_KEY.search(key) is None and _GRANT_KEY.search(key) is not None
 
 
+# One line of a settings block: `key: value`, `"key": value,`, `key = value`; and the lines that only
+# open or close a section (`{`, `"assistant": {`, `[mail]`, `}`).
+_SETTING_LINE = re.compile(r"""^\s*["']?(?P<key>[\w.-]+)["']?\s*[:=]\s*(?P<value>.*?)\s*,?\s*$""")
+_SECTION_LINE = re.compile(r"""^\s*(?:[{}\[\]]+,?|["']?[\w.-]+["']?\s*:\s*[{\[]|\[[\w .-]+\])\s*$""")
+_NUMBER_VALUE = re.compile(r"""^["']?\d+(?:[.,]\d+)?\s*[a-z%]{0,5}["']?$""")
+_RESTRICTIVE_MIN = 2
+
+
+def restrictive_settings_only(norm: str) -> bool:
+    """`norm` (a normalise()d row) is a settings block that only keeps controls on: at least two
+    of its settings are restrictive (`can_make_payments: false`, `requires_human_approval: true`)
+    and every other line opens or closes a section or sets a number (`max_context_days: 30`).
+    Any other value (a string, a list, a comment) leaves the block to be judged as written."""
+    restrictive = 0
+    for line in norm.splitlines():
+        if not line.strip() or _SECTION_LINE.match(line):
+            continue
+        setting = _SETTING_LINE.match(line)
+        if setting is None:
+            return False
+        if _restrictive(line):
+            restrictive += 1
+        elif not _NUMBER_VALUE.match(setting["value"]):
+            return False
+    return restrictive >= _RESTRICTIVE_MIN
+
+
 def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     if _has(found, _TEMPLATE_GATE):
         template = _TEMPLATE.search(norm)
