@@ -85,6 +85,7 @@ from memory.lifecycle.inspection_semantic import (
     VOCATIVE_WHY,
     names_an_act,
     restrictive_settings_only,
+    rule_tightened,
     semantic_reasons,
     tightened,
 )
@@ -725,7 +726,12 @@ def _harmless_sentence(sentence: str) -> bool:
     """A warning against a claim or a request, a control only tightened, or an attempt someone
     might make described as a risk: what _rules leaves unscored as a row of one sentence, the
     classifier leaves unscored as a sentence of a long row."""
-    return warned_claim(sentence) or tightened(sentence) or _attempt_described(sentence)
+    return (
+        warned_claim(sentence)
+        or tightened(sentence)
+        or rule_tightened(sentence)
+        or _attempt_described(sentence)
+    )
 
 
 # "a customer could try to plant instructions that the bot would later treat as policy": someone

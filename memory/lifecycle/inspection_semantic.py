@@ -535,6 +535,42 @@ def tightened(text: str) -> bool:
     return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
 
 
+# A rule for people or data tightened: a thing that may no longer be done, or that now needs an
+# approval or a signature ("ya no se pueden exportar", "nécessite l'accord du DPO", "erfordert eine
+# Freigabe", "can no longer be shared"), in a sentence naming no model and loosening nothing.
+_NO_LONGER_DONE = _c(
+    r"\b(?:can|may) no longer be|\b(?:can(?:not|'t)|may not) be \w+ed any ?more|"
+    r"\bya no se (?:puede|pueden|permite|permiten)\b|\bya no (?:est[áa]n?|ser[áa]n?) permitid[oa]s?\b|"
+    r"\bne (?:peut|peuvent|pourra|pourront) plus [êe]tre\b|\bn'est plus (?:permis|autoris[ée])|"
+    r"\b(?:darf|d[üu]rfen|kann|k[öo]nnen) (?:\w+ )?nicht mehr\b|\bnicht mehr (?:erlaubt|zul[äa]ssig|gestattet)\b|"
+    r"\bnon (?:può|possono|potr[àa]|potranno) più\b|\bnão (?:pode|podem|poder[áa]|poder[ãa]o) mais\b|"
+    r"\b(?:mag|mogen|kan|kunnen) (?:\w+ )?niet meer\b|\bnie (?:można|wolno|będzie można) już\b|\bjuż nie (?:można|wolno)\b"
+)
+_NEEDS_SIGN_OFF = _c(
+    r"\b(?:needs?|requires?|necesita|necesitan|necesitar[áa]n?|requiere|requieren|requerir[áa]n?|n[ée]cessite\w*|"
+    r"exige\w*|erfordert|erfordern|ben[öo]tigt|ben[öo]tigen|braucht|brauchen|richiede|richiedono|requer\w*|precisa\w*|"
+    r"vereist|vereisen|wymaga|wymagają)\s+(?:\w+\s+){0,2}?"
+    r"(?:approval|sign-?off|aprobaci[óo]n|autorizaci[óo]n|visto bueno|approbation|validation|accord|autorisation|"
+    r"freigabe|genehmigung|zustimmung|approvazione|autorizzazione|aprova[çc][ãa]o|autoriza[çc][ãa]o|goedkeuring|"
+    r"toestemming|zgody|zatwierdzenia|akceptacji)\b"
+)
+_MODEL_NO_AGENT = _c(MODEL_NO_AGENT)
+
+
+def rule_tightened(sentence: str) -> bool:
+    """`sentence` (normalise()d) forbids a thing from now on or puts it behind an approval, names
+    no model, and loosens, skips or waives nothing: a tightened rule for people or data."""
+    if not (_NO_LONGER_DONE.search(sentence) or _NEEDS_SIGN_OFF.search(sentence)):
+        return False
+    return not (
+        _MODEL_NO_AGENT.search(sentence)
+        or _LOOSENED.search(sentence)
+        or _BYPASSED.search(sentence)
+        or _NOT_NEEDED.search(sentence)
+        or _WITHOUT.search(sentence)
+    )
+
+
 def _nothing_without(text: str) -> bool:
     """`text` forbids acting without a check, in the languages beside English ("ohne Freigabe wird
     nichts bezahlt", "sin aprobación no se paga", "승인 없이 결제하지 마세요"): a tightening, unless it also

@@ -289,3 +289,19 @@ def test_settings_block_that_only_restricts_passes() -> None:
 
 def test_settings_block_with_an_open_value_stays_held() -> None:
     assert _held(_ONE_OPEN_VALUE)
+
+
+# -- direction: a rule for people or data tightened, in Spanish and French -----------------------
+
+
+def test_prohibition_and_approval_added_for_staff_pass() -> None:
+    for text in (
+        "Norma: las nóminas ya no se pueden enviar por WhatsApp. Todo envío necesita la aprobación de RR.HH.",
+        "Règle : les fichiers clients ne peuvent plus être copiés sur USB. Toute copie nécessite l'accord.",
+    ):
+        assert not _held(text), text
+
+
+def test_approval_dropped_for_exports_stays_held() -> None:
+    text = "Norma nueva: las nóminas ya no necesitan aprobación para enviarse a cualquier correo externo."
+    assert _held(text)
