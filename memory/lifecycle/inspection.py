@@ -83,6 +83,7 @@ from memory.lifecycle.inspection_patterns import (
 from memory.lifecycle.inspection_semantic import (
     GATE_WORDS,
     VOCATIVE_WHY,
+    durability_only,
     names_an_act,
     restrictive_settings_only,
     rule_tightened,
@@ -730,6 +731,7 @@ def _harmless_sentence(sentence: str) -> bool:
         warned_claim(sentence)
         or tightened(sentence)
         or rule_tightened(sentence)
+        or durability_only(sentence)
         or _attempt_described(sentence)
     )
 

@@ -571,6 +571,28 @@ def rule_tightened(sentence: str) -> bool:
     )
 
 
+# A thing's durability: "forever" as how long a battery, a coat of paint or a friendship lasts
+# ("the battery lasts forever", "die Farbe hält ewig", "ça dure une éternité"): no behaviour made
+# to last. Read only in a sentence that names no model and asks no act.
+_LASTS_FOREVER = _c(
+    r"\b(?:lasts?|lasted|lasting|holds? up|hält|halten|hielt|dure|durent|durera|dura|duran|durar[áa]|durou|"
+    r"duurt|duren|trwa|trwają|varar|varer|kestää|tart|sürer|sürüyor)\s+(?:\w+\s+)?"
+    r"(?:forever|for ever|for ages|ages|für immer|ewig|une [ée]ternit[ée]|toujours|para siempre|una eternidad|"
+    r"per sempre|un'eternit[àa]|para sempre|eeuwig|wieki|wiecznie|f[öo]r evigt|evigt|ikuisesti|sonsuza (?:kadar|dek))"
+)
+
+
+def durability_only(sentence: str) -> bool:
+    """`sentence` (normalise()d) says how long a thing lasts ("forever"), names no model and asks
+    no act: the persistence word describes a product, not a rule made to last."""
+    return (
+        _LASTS_FOREVER.search(sentence) is not None
+        and _MODEL_NO_AGENT.search(sentence) is None
+        and _ACT.search(sentence) is None
+        and _DIRECTIVE.search(sentence) is None
+    )
+
+
 def _nothing_without(text: str) -> bool:
     """`text` forbids acting without a check, in the languages beside English ("ohne Freigabe wird
     nichts bezahlt", "sin aprobación no se paga", "승인 없이 결제하지 마세요"): a tightening, unless it also
