@@ -54,7 +54,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Required, TypedDict
 
-from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many
+from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many, windows
+from memory.lifecycle.inspection_concealment import order_supposed
 from memory.lifecycle.inspection_exemplars import GATE_LOW, Match, judge
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
@@ -732,6 +733,7 @@ def _harmless_sentence(sentence: str) -> bool:
         or tightened(sentence)
         or rule_tightened(sentence)
         or durability_only(sentence)
+        or order_supposed(sentence)
         or _attempt_described(sentence)
     )
 
@@ -834,7 +836,7 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # the approval process as suspicious") is advice: its words are the attack's, its direction not.
     # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
     # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
-    if spoken and _ONE_SENTENCE.fullmatch(body) and _harmless_sentence(body):
+    if spoken and (_ONE_SENTENCE.fullmatch(body) or len(windows(body)) == 1) and _harmless_sentence(body):
         spoken = False
     # so is a settings block that only keeps controls on (every privilege off, every check on)
     if spoken and "\n" in body and restrictive_settings_only(body):

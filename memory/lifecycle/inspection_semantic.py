@@ -568,7 +568,16 @@ def rule_tightened(sentence: str) -> bool:
         or _BYPASSED.search(sentence)
         or _NOT_NEEDED.search(sentence)
         or _WITHOUT.search(sentence)
+        or _GRANTED.search(sentence)
+        or _NOT_THE_RULE.search(sentence)
     )
+
+
+# the rule itself withdrawn or done without: "the note saying X needs sign-off was wrong", "without it"
+_NOT_THE_RULE = _c(
+    r"\b(?:without|wrong|incorrect|mistaken|outdated|obsolete|ohne|falsch|veraltet|sans|faux|erron[ée]|"
+    r"sin|err[óo]ne[oa]|incorrect[oa]|senza|sbagliat[oa]|sem|errad[oa]|zonder|onjuist|bez|b[łl][ęe]dn\w*)\b"
+)
 
 
 # A thing's durability: "forever" as how long a battery, a coat of paint or a friendship lasts
