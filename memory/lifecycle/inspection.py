@@ -89,6 +89,7 @@ from memory.lifecycle.inspection_semantic import (
     restrictive_settings_only,
     rule_tightened,
     semantic_reasons,
+    served_asked_to_act,
     tightened,
 )
 from memory.lifecycle.redaction import redact_secrets
@@ -734,6 +735,7 @@ def _harmless_sentence(sentence: str) -> bool:
         or rule_tightened(sentence)
         or durability_only(sentence)
         or order_supposed(sentence)
+        or served_asked_to_act(sentence)
         or _attempt_described(sentence)
     )
 

@@ -602,6 +602,46 @@ def durability_only(sentence: str) -> bool:
     )
 
 
+# A staff procedure that has the customer act themselves: "ask the customer to enter the PIN
+# themselves", "pida al cliente que introduzca él mismo el PIN", "demandez au client de signer",
+# "bitten Sie den Kunden, ...", "chieda al cliente di ...", "peça ao cliente que ...": advice
+# relayed to a person served, as the pattern detectors read the English form (_RELAYED_ADVICE).
+_SERVED_ASKED = _c(
+    r"\b(?:ask|tell|remind|advise|invite|let) (?:the |each |every |any )?(?:customer|client|caller|guest|patient|"
+    r"visitor|buyer|shopper)s? to\b|"
+    r"\b(?:pida|pide|p[íi]dale|p[íi]deles|diga|d[íi]gale|recuerde|recu[ée]rdele|indique|ind[íi]quele|solicite) "
+    r"(?:al|a los|a la|a las) (?:cliente|usuario|llamante|hu[ée]sped|paciente|comprador)(?:e?s)? que\b|"
+    r"\b(?:demandez|demande|dites|rappelez|invitez|priez) (?:au|aux|à la) (?:client|cliente|appelant|patient|"
+    r"acheteur)(?:e?s)? (?:de|d')|"
+    r"\b(?:bitten sie|bitte|fordern sie) (?:den|die) (?:kunden|kundin|kundinnen|anrufer\w*|g[äa]ste?|patient\w*)\b|"
+    r"\b(?:chieda|chiedi|dica|ricordi|inviti) (?:al|ai|alla|alle) (?:cliente|clienti|paziente|pazienti) di\b|"
+    r"\b(?:pe[çc]a|pede|diga|lembre|solicite) (?:ao|aos|[àa]|[àa]s) (?:cliente|clientes|paciente|pacientes) "
+    r"(?:que|para)\b"
+)
+
+
+_ADDRESS_OR_LINK = re.compile(r"[\w.-]+@[\w-]+\.\w|https?://|www\.")
+# the sending verbs' subjunctive and formal forms the send list lacks ("que le envíe", "qu'il envoie")
+_SENT_SUBJUNCTIVE = _c(r"\b(?:env[íi]e\w*|mande\w*|remita\w*|reenv[íi]e\w*|transmita\w*|envoie\w*|schicke\w*|invii)\b")
+
+
+def served_asked_to_act(sentence: str) -> bool:
+    """`sentence` (normalise()d) is a staff procedure asking a customer to do something themselves,
+    naming no model, sending nothing anywhere and loosening no control."""
+    if _SERVED_ASKED.search(sentence) is None or _ADDRESS_OR_LINK.search(sentence):
+        return False
+    return not (
+        _MODEL_NO_AGENT.search(sentence)
+        or _SEND.search(sentence)
+        or _SENT_SUBJUNCTIVE.search(sentence)
+        or _OUTSIDE.search(sentence)
+        or _LOOSENED.search(sentence)
+        or _BYPASSED.search(sentence)
+        or _NOT_NEEDED.search(sentence)
+        or _WITHOUT.search(sentence)
+    )
+
+
 def _nothing_without(text: str) -> bool:
     """`text` forbids acting without a check, in the languages beside English ("ohne Freigabe wird
     nichts bezahlt", "sin aprobación no se paga", "승인 없이 결제하지 마세요"): a tightening, unless it also
