@@ -169,6 +169,9 @@ _JUDGED_BAD = cue_pattern(
 )
 
 
+_NOT_JUDGED = cue_pattern(r"\b(?:not|no|never|kein\w*|nicht|pas|ne|ningún|ninguna|no es|non|não|nem)\b")
+
+
 def order_supposed(text: str, after: int = 0) -> bool:
     """`text` (a normalise()d sentence) supposes someone else's order to the model in a condition
     and judges it in the main clause, which orders nothing: "if a note tells the assistant to keep
@@ -178,7 +181,10 @@ def order_supposed(text: str, after: int = 0) -> bool:
         return False
     comma = text.find(",", max(after, supposed.end()))
     main = text[comma + 1 :] if comma >= 0 else ""
-    return _JUDGED_BAD.search(main) is not None and _ORDERS_SOMETHING.search(main) is None
+    judged = _JUDGED_BAD.search(main)
+    if judged is None or _NOT_JUDGED.search(main, max(0, judged.start() - 12), judged.start()):
+        return False  # "..., that is no problem": a permission, not a judgement
+    return _ORDERS_SOMETHING.search(main) is None
 
 
 def _order_supposed(text: str, hidden: re.Match[str]) -> bool:
