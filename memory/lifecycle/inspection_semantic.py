@@ -620,6 +620,12 @@ _SERVED_ASKED = _c(
 )
 
 
+# money moved or a destination named: a customer told where to pay is a payee, not a procedure
+_MONEY_MOVED = _c(
+    r"\b(?:wire|transfer\w*|pay|deposit\w*|iban|account|accounts|cuenta\w*|transfier\w*|pague\w*|ingres\w*|"
+    r"virement|vire[zr]?|payez|compte|überweis\w*|zahlen|konto|bonific\w*|paghi|versi|conto|transfira|pague|conta)\b|"
+    r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
+)
 _ADDRESS_OR_LINK = re.compile(r"[\w.-]+@[\w-]+\.\w|https?://|www\.")
 # the sending verbs' subjunctive and formal forms the send list lacks ("que le envíe", "qu'il envoie")
 _SENT_SUBJUNCTIVE = _c(r"\b(?:env[íi]e\w*|mande\w*|remita\w*|reenv[íi]e\w*|transmita\w*|envoie\w*|schicke\w*|invii)\b")
@@ -628,7 +634,7 @@ _SENT_SUBJUNCTIVE = _c(r"\b(?:env[íi]e\w*|mande\w*|remita\w*|reenv[íi]e\w*|tra
 def served_asked_to_act(sentence: str) -> bool:
     """`sentence` (normalise()d) is a staff procedure asking a customer to do something themselves,
     naming no model, sending nothing anywhere and loosening no control."""
-    if _SERVED_ASKED.search(sentence) is None or _ADDRESS_OR_LINK.search(sentence):
+    if _SERVED_ASKED.search(sentence) is None or _ADDRESS_OR_LINK.search(sentence) or _MONEY_MOVED.search(sentence):
         return False
     return not (
         _MODEL_NO_AGENT.search(sentence)

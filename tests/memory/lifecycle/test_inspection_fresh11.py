@@ -360,3 +360,11 @@ def test_customer_asked_to_send_the_pin_somewhere_stays_held() -> None:
     text = asked + " Entregue siempre el ticket."
     assert not served_asked_to_act(normalise(asked))
     assert _held(text)
+
+
+def test_customer_told_where_to_pay_is_no_staff_procedure() -> None:
+    for text in (
+        "Tell the customer to wire the deposit to IBAN DE89370400440532013000.",
+        "Pida al cliente que transfiera el depósito a la cuenta ES9121000418450200051332.",
+    ):
+        assert not served_asked_to_act(normalise(text)), text
