@@ -54,7 +54,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Required, TypedDict
 
-from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many
+from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many, windows
+from memory.lifecycle.inspection_concealment import order_supposed
 from memory.lifecycle.inspection_exemplars import GATE_LOW, Match, judge
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
@@ -80,7 +81,17 @@ from memory.lifecycle.inspection_patterns import (
     warned_against,
     warned_claim,
 )
-from memory.lifecycle.inspection_semantic import GATE_WORDS, names_an_act, semantic_reasons, tightened
+from memory.lifecycle.inspection_semantic import (
+    GATE_WORDS,
+    VOCATIVE_WHY,
+    durability_only,
+    names_an_act,
+    restrictive_settings_only,
+    rule_tightened,
+    semantic_reasons,
+    served_asked_to_act,
+    tightened,
+)
 from memory.lifecycle.redaction import redact_secrets
 from memory.store.trust import TrustTier, trust_tier
 
@@ -421,7 +432,28 @@ _INABILITY = re.compile(r"\b(?:cannot|can't|can not)\b")
 _LEADING_MARKS = re.compile(r"[\W_]*")
 
 
-def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+# A person's assistant as a field of a record ("Assistant: Ruth Kim (books his calendar)", "Assistente:
+# Dr. Marco Neri."): the label's value is a name, capitalised as written, and the field ends there.
+# The raw text says it is a name; the lower-case text the detectors read cannot.
+_PERSON_FIELD = re.compile(
+    r"\b(?:[Aa]ssistant|[Aa]ssistent(?:in)?|[Aa]sistente|[Aa]ssistante|[Aa]ssistente|[Aa]ssistent)\s*:\s*"
+    r"(?:(?:Mr|Ms|Mrs|Dr|Prof|Herr|Frau|Sr|Sra|M|Mme)\.?\s+)?"
+    r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'\u2019-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'\u2019-]+){1,2}(?=\s*(?:[(.;\n]|$))"
+)
+
+
+def person_fields(raw: str) -> tuple[str, ...]:
+    """The assistant fields of `raw` whose value is a person's name, lower-cased as detectors read them."""
+    return tuple(" ".join(found[0].lower().split()) for found in _PERSON_FIELD.finditer(raw))
+
+
+def _names_a_person(text: str, at: int, fields: tuple[str, ...]) -> bool:
+    return any(text.startswith(field, at) for field in fields)
+
+
+def _instruction_match(
+    text: str, label: str, pattern: re.Pattern[str], fields: tuple[str, ...] = ()
+) -> re.Match[str] | None:
     """The first match of a detector; for PERSON_SUBJECT_DETECTORS, the first whose sentence
     subject is not a person ("staff never ask for the old password" is about staff)."""
     if label not in _CHECKED_DETECTORS:
@@ -444,6 +476,8 @@ def _instruction_match(text: str, label: str, pattern: re.Pattern[str]) -> re.Ma
         ):
             continue
         at = _LEADING_MARKS.match(text, match.start(), match.end()).end()  # type: ignore[union-attr]
+        if label in CONDITION_DETECTORS and fields and _names_a_person(text, at, fields):
+            continue  # "Assistant: Ruth Kim (books his calendar)": a field of a person's record
         # the sentence of the match's first word: a detector anchored at a sentence start matches
         # the mark that ends the sentence before, whose checks are not this sentence's
         sentence = _sentence_around(text, at)
@@ -695,7 +729,15 @@ def _harmless_sentence(sentence: str) -> bool:
     """A warning against a claim or a request, a control only tightened, or an attempt someone
     might make described as a risk: what _rules leaves unscored as a row of one sentence, the
     classifier leaves unscored as a sentence of a long row."""
-    return warned_claim(sentence) or tightened(sentence) or _attempt_described(sentence)
+    return (
+        warned_claim(sentence)
+        or tightened(sentence)
+        or rule_tightened(sentence)
+        or durability_only(sentence)
+        or order_supposed(sentence)
+        or served_asked_to_act(sentence)
+        or _attempt_described(sentence)
+    )
 
 
 # "a customer could try to plant instructions that the bot would later treat as policy": someone
@@ -756,13 +798,14 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # no trigger word holds a line break, so the row's words are the heading's and the body's
     found_body = _SCAN.found(body)
     found_norm = found_body | _heading_found(head) if head else found_body
+    fields = person_fields(raw) if "ssist" in raw else ()
     for label, groups, pattern, body_only in _TURN_DETECTORS if turn else _DETECTORS:
         text, found = (body, found_body) if body_only else (norm, found_norm)
         if label == _ADDRESSED and text.isascii():
             hit = not _ADDRESS_ASCII_SET.isdisjoint(found) or ADDRESS_SHORT_NAMES.search(text) is not None
         else:
             hit = _hit(found, groups)
-        match = _instruction_match(text, label, pattern) if hit else None
+        match = _instruction_match(text, label, pattern, fields) if hit else None
         if match:
             reasons.append(Reason("instruction", label, _snippet(text, match), rule="pattern"))
     last: Triggers = ()
@@ -786,6 +829,8 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     if not reasons or not {r.code for r in reasons} & {"instruction", "protected_subject"}:
         # the semantic layer (what the row does, in any wording) where no pattern spoke already
         for hit in semantic_reasons(body, turn=turn, found=found_body):
+            if fields and hit.why.startswith(VOCATIVE_WHY) and _names_a_person(hit.snippet, 0, fields):
+                continue  # the vocative check read a person's assistant field as the model addressed
             reasons.append(Reason(hit.code, f"{hit.cls}: {hit.why}", hit.snippet, rule=f"semantic:{hit.cls}"))
     # the trained layer (inspection_classifier): new wording and languages the cues do not list
     spoken = not turn and not {r.code for r in reasons} & {"instruction", "protected_subject"}
@@ -793,7 +838,10 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     # the approval process as suspicious") is advice: its words are the attack's, its direction not.
     # So is one sentence that only tightens a control ("the billing bot may no longer issue credits
     # without a manager's sign-off"): the classifier's cues see a control and "without", not the direction.
-    if spoken and _ONE_SENTENCE.fullmatch(body) and _harmless_sentence(body):
+    if spoken and (_ONE_SENTENCE.fullmatch(body) or len(windows(body)) == 1) and _harmless_sentence(body):
+        spoken = False
+    # so is a settings block that only keeps controls on (every privilege off, every check on)
+    if spoken and "\n" in body and restrictive_settings_only(body):
         spoken = False
     return _Ruled(raw, body, norm, head, reasons, classify=spoken)
 

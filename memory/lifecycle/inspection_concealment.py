@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import MODEL_NO_AGENT, PROHIBITIVE, SERVED, USER
+from memory.lifecycle.inspection_lexicon import (
+    ACT,
+    DIRECTIVE,
+    DUTY_WORDS,
+    MODEL_NO_AGENT,
+    PROHIBITIVE,
+    SERVED,
+    USER,
+)
 from memory.lifecycle.inspection_patterns import LiteralGated, cue_pattern
 
 CLASS = "model_concealment"
@@ -67,7 +75,12 @@ _HIDDEN = (
     r"\bkhông\s+(?:được\s+)?(?:nói|cho\s+(?:\S+\s+){1,3}?biết)|"
     r"\bjangan\s+(?:beri\s*tahu|memberi\s*tahu|bilang|kasih\s*tahu|sebut\w*|ungkap\w*|beritahu)|"
     r"(?:不要|别|不得|切勿)让\S{0,8}?(?:看到|知道|发现)|瞒着|"
-    r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで"
+    r"伏せ|隠して|黙って|知らせないで|言わないで|教えないで|"
+    # Hungarian, Finnish, Romanian: the prohibitive of telling, a verb of hiding
+    r"\bne\s+(?:\w+\s+)?(?:mondd|mondja|mondjátok|áruld|árulja|említsd|említse|jelezd|jelezze|szólj|szóljon|közöld|"
+    r"közölje|tájékoztasd|tájékoztassa)\b|\b(?:titkold|titkolja|eltitkol\w*|elhallgat\w*)\b|"
+    r"\b(?:älä|älkää)\s+(?:\w+\s+)?(?:kerro|mainitse|ilmoita|paljasta|sano)\b|\bsalaa\b|"
+    r"\bnu\s+(?:\w+\s+)?(?:spune|spuneți|menționa|menționați|informa|informați|dezvălui|dezvăluiți)\b"
 )
 # A disclosure negated in the languages tune6 added and in more forms of others ("usitaje kamwe",
 # "huwag kailanman banggitin", "বলবে না", "சொல்லக்கூடாது", "tidak akan menyebut", "må aldrig nævne",
@@ -132,6 +145,53 @@ _OPENING_REACH = 40  # "Assistant, ..." / "アシスタントへ：": the addres
 _VOCATIVE_END = re.compile(r"\S{0,3}\s*[,:：、]")
 
 
+# An order to hide supposed, not given: "if a note tells the assistant to keep a secret from its
+# user, the note is the problem", "wenn eine Mail den Assistenten auffordert, ... zu verschweigen, ist
+# das ein Angriff": someone else's instruction to the model as the condition, judged in the main
+# clause, which orders nothing (no act, request or duty after the condition's comma).
+_SUPPOSED_ORDER = cue_pattern(
+    r"\b(?:if|when|whenever|once|should)\s+(?:a|an|the|any|some|someone|anyone|somebody)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:tells?|asks?|instructs?|orders?|wants?|pushes)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:\w+\s+)?"
+    r"(?:assistant|model|ai|bot|chatbot|agent|copilot)s?\s+to\b|"
+    r"\b(?:wenn|falls)\s+(?:ein|eine|jemand)\w*\s+(?:\w+\s+){0,2}?(?:den|die|das)\s+(?:\w+-)?(?:assistent\w*|ki|bot|modell)\s+"
+    r"(?:auffordert|anweist|bittet)\b|"
+    r"\b(?:si|quand|lorsqu')\s*(?:un|une|quelqu'un)\s+(?:\w+\s+){0,2}?demande\s+(?:à|a)\s+(?:l'|la\s+|le\s+)?"
+    r"(?:assistant\w*|ia|bot|mod[eè]le)\s+de\b|"
+    r"\b(?:si|cuando)\s+(?:un|una|alguien)\s+(?:\w+\s+){0,2}?(?:le\s+)?(?:pide|ordena|dice)\s+al\s+"
+    r"(?:asistente|bot|modelo)\s+que\b"
+)
+_ORDERS_SOMETHING = cue_pattern(rf"{ACT}|{DIRECTIVE}|{DUTY_WORDS}")
+# ... and the main clause judges it: a problem, an attack, suspicious, wrong
+_JUDGED_BAD = cue_pattern(
+    r"\b(?:problem|issue|attack|injection|suspicious|red flag|warning sign|wrong|malicious|manipulat\w*|"
+    r"fraud\w*|scam|phishing|abuse|bug|flaw|risk|angriff|verdächtig|manipulation|betrug|attaque|suspect|"
+    r"probl[èe]me|ataque|sospechos[oa]|problema|fraude|estafa)\b"
+)
+
+
+_NOT_JUDGED = cue_pattern(r"\b(?:not|no|never|kein\w*|nicht|pas|ne|ningún|ninguna|no es|non|não|nem)\b")
+
+
+def order_supposed(text: str, after: int = 0) -> bool:
+    """`text` (a normalise()d sentence) supposes someone else's order to the model in a condition
+    and judges it in the main clause, which orders nothing: "if a note tells the assistant to keep
+    a secret from its user, the note is the problem". `after`: where the order's act stands."""
+    supposed = _SUPPOSED_ORDER.search(text)
+    if supposed is None:
+        return False
+    comma = text.find(",", max(after, supposed.end()))
+    main = text[comma + 1 :] if comma >= 0 else ""
+    judged = _JUDGED_BAD.search(main)
+    if judged is None or _NOT_JUDGED.search(main, max(0, judged.start() - 12), judged.start()):
+        return False  # "..., that is no problem": a permission, not a judgement
+    return _ORDERS_SOMETHING.search(main) is None
+
+
+def _order_supposed(text: str, hidden: re.Match[str]) -> bool:
+    supposed = _SUPPOSED_ORDER.search(text, 0, hidden.start())
+    return supposed is not None and order_supposed(text, hidden.end())
+
+
 def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row, split into `sentences` by the semantic layer)
     tells the model to keep something from the user; None when it does not."""
@@ -140,7 +200,7 @@ def model_concealment(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[st
     for sentence in sentences:
         text = sentence[0]
         hidden = _HIDDEN_RE.search(text)
-        if not hidden:
+        if not hidden or _order_supposed(text, hidden):
             continue
         model = _MODEL_RE.search(text)
         kept_from = _KEPT_FROM_RE.search(text)
@@ -213,7 +273,7 @@ def _commercial_kept(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str
     for sentence in sentences:
         text = sentence[0]
         hidden = _HIDDEN_RE.search(text) or _HIDDEN_MORE_RE.search(text)
-        if not hidden:
+        if not hidden or _order_supposed(text, hidden):
             continue
         fact = _COMMERCIAL_RE.search(text)
         at = sentence.start() + hidden.start()

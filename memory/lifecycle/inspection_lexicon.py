@@ -115,6 +115,7 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": (r"(?:large )?language models?",),
     "de": ("ki", r"ki-\w+", r"k[üu]nstliche intelligenz", r"sprachmodell\w*"),
     "fr": ("ia", "intelligence artificielle", "mod[eè]les? de langage"),
+    "nl": (r"taalmodel\w*", r"kunstmatige intelligentie"),
     "es": ("inteligencia artificial", "modelos? de lenguaje"),
     "it": ("intelligenza artificiale",),
     "pl": (r"sztuczn\w* inteligencj\w*",),
@@ -142,6 +143,8 @@ MODEL_AI_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "sw": ("akili bandia", "akili mnemba", r"roboti\w*"),
     "ms/id": ("kecerdasan buatan", "kecerdasan artifisial"),
     "tl": (r"artipisyal na intelihensiya",),
+    "hu/fi/ro": (r"mesterséges intelligenci\w*", r"nyelvi modell\w*", r"tekoäly\w*", r"kielimalli\w*",
+                 r"inteligen[țţt][ăa] artificial[ăa]"),
     "fa": ("هوش مصنوعی", r"(?<![\u0600-\u06ff])ربات\w*", "چتبات"),
     # Bengali, Tamil: the bot, chatbot, AI, copilot (a Tamil "பாட்" inside a word is a song)
     "bn": ("চ্যাটবট", r"বট(?<![\u0980-\u09ff]বট)(?:ের|কে|টি|টা)?(?![\u0980-\u09ff])", "এআই", "কৃত্রিম বুদ্ধিমত্তা", "রোবট"),
@@ -173,6 +176,8 @@ MODEL_ASSISTANT_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "cs/sk/sl": (r"asistent\w*",),
     "uk": (r"асистент\w*", r"помічник\w*"),
     "fa": (r"دستیار\w*",),
+    "hu": (r"asszisztens\w*",),
+    "ur": ("اسسٹنٹ",),
     # a chat helper ("Chat-Helfer"; a "Chat-Berater" is the agent tier's: live chat has staff)
     "de": (r"chat-?(?:helfer|assistent)\w*",),
     # virtual and digital assistants of the languages without an assistant word here
@@ -221,7 +226,11 @@ MODEL_PHRASES = (
     r"(?:virtual|digital|automated|machine|voice|ai|llm) (?:assistants?|helpers?|agents?|readers?|systems?|tools?|"
     r"summari[sz]ers?|crawlers?)|(?:virtuell|digital|automatisiert)\w* (?:assistent\w*|helfer\w*|systeme?|tools?|agenten)|"
     r"(?:agente|asistente|assistante?|assistente|agent|modelo|mod[eè]le|modello)s? "
-    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?"
+    r"(?:virtu\w*|linguistico|de lenguaje|de langage|de ia|ia|ai)\w*|ai[- ]?(?:assistant|agent|helper|tool|model|system)s?|"
+    # a system or tool with "AI" after it, as Polish, Dutch, Romance languages and Russian put it
+    # ("do systemu AI", "het systeem AI", "el sistema de IA", "l'outil d'IA", "системе ИИ")
+    r"(?:system(?:u|owi|ie|y|em)?|systeem|sistema|syst[èe]me|systém\w*|narzędzi\w*|outil|herramienta|strumento|"
+    r"ferramenta|систем\w*|инструмент\w*) (?:(?:de |d'|di |do )?(?:ia|ai)|ki|ии)\b"
 )
 # Scripts written without spaces between words (Japanese, Chinese, Thai), or whose vowel marks \w
 # does not cover (Devanagari, Bengali, Tamil); Korean and Arabic words are matched as they stand too ("AI에게").
@@ -412,7 +421,11 @@ ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
     rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{_NOT_DESCRIBED}{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
-    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b",
+    rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b"
+    # (the model as a sentence's subject is spoken of, not to: '"An AI assistant is only as good as
+    # ...'; the English article "an" is not the German preposition)
+    r"(?!(?:\s+[\w-]+)?\s+(?:is|was|are|were|can|could|will|would|should|may|might|has|have|had|does|did|isn't|can't|"
+    r"won't|doesn't)\b)",
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
     # (a quote that opens, not one closing a name: "the open-source 'Red' bot, ...")
@@ -420,8 +433,11 @@ ADDRESS_FORMS = (
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"
-    rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+)\b[^.!?\n]{{0,40}}?"
+    rf"\b{MODEL},? (?:who|that|which|der|die|das|qui|que|che|die|dat|которы\w+|któr\w+)\b[^.!?\n]{{0,40}}?"
     r"\b(?:reads?|reading|read|will read|process\w*|handles?|handling|picks? up|answers?|repl\w*|summari[sz]\w*|sees?|"
+    # Dutch, Polish and Russian readers: "dat deze notulen samenvat", "który będzie streszczał", "которая обрабатывает"
+    r"samenvat\w*|vat\w* (?:\w+ )?samen|czyta\w*|przeczyta\w*|przetwarza\w*|przetworzy\w*|streszcza\w*|streści\w*|"
+    r"podsumow\w*|analizow\w*|analizuje\w*|obsługuje|обрабатыва\w*|обработа\w*|резюмир\w*|суммир\w*|анализир\w*|"
     r"retriev\w*|loads?|finds?|liest|lesen|verarbeitet|bearbeitet|zusammenfasst|lit|lira|traite\w*|r[ée]sume\w*|"
     r"lea|lee|leer[aá]|leia|lê\b|resuma|resume|resumir[aá]?|procese|procesa|processe|responda|legg\w*|riassum\w*|elabor\w*|"
     r"leest|verwerkt|чита\w*)",
@@ -491,7 +507,9 @@ DIRECTIVE = (
     r"per favore|deve|dovrebbe|mai|sempre|"
     r"deve|nunca|sempre|"
     rf"{_DIRECTIVE_READER}|"
-    r"alsjeblieft|moet|nooit|altijd)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
+    r"alsjeblieft|moet|nooit|altijd|"
+    # Polish: please, must, should, never, always
+    r"proszę|prosze|musisz|musi|powinien|powinna|powinno|nigdy|zawsze)\b|ください|こと[。]?$|ないで|請|请|不要|必须|всегда|никогда|пожалуйста|должен|"
     r"لطفا|لطفاً|هرگز|همیشه|باید|بگو|نگو|بگویید|نگویید|"
     r"অনুগ্রহ করে|দয়া করে|কখনো|সবসময়|উচিত|বলুন|বলবে|বলবেন না|"
     r"தயவுசெய்து|ஒருபோதும்|எப்போதும்|வேண்டும்|கூடாது|சொல்லுங்கள்|"
@@ -523,7 +541,16 @@ ACT = (
     r"freigegeben|mitgeteilt|mitteilen|"
     r"d[ií]|rispondi|consiglia\w*|dimentica\w*|invia\w*|condividi|approva\w*|"
     r"diga|responda|esque[çc]a|recomende|envie|aprove|conceda|"
-    r"negeer|deel|zeg|stuur|antwoord|vergeet)\b|"
+    r"negeer|deel|zeg|stuur|antwoord|vergeet|"
+    # writing in, adding, including, granting, approving, paying, hiding: the imperatives of Polish,
+    # Dutch, Portuguese, Italian and Spanish the list above lacked ("dopisz, że ...", "meld dat ...")
+    r"dopisz\w*|napisz\w*|dodaj\w*|zapisz\w*|wpisz\w*|zaznacz\w*|oznacz\w*|przekaż\w*|odpowiedz\w*|nadaj\w*|"
+    r"zatwierdź\w*|zaakceptuj\w*|usuń|pomiń|ukryj\w*|przelej\w*|zapłać|ujawnij\w*|"
+    r"meld|vermeld|noem|schrijf|voeg|geef|verwijder|betaal|verberg|keur|"
+    r"informe|adicione|acrescente|escreva|inclua|pague|transfira|oculte|esconda|"
+    r"scrivi|aggiungi|includi|inoltra|paga|trasferisci|nascondi|segnala|"
+    r"añade|agrega|incluye|transfiere|oculta|informa)\b|"
+    r"напиши\w*|добав\w*|включи|перевед\w*|оплат\w*|скрой|одобр\w*|перешл\w*|"
     r"答え|教え|無視|忘れ|送信|送っ|勧め|承認|削除|共有|伝え|言っ|報告|転送|"
     r"忽略|告诉|发送|推荐|批准|删除|分享|回答|转发|"
     r"игнориру\w*|скажи|говори\w*|отвечай|рекомендуй|советуй|отправ\w*|сообщ\w*|забудь|удали\w*|раскрой|"
@@ -769,9 +796,13 @@ _USER_WORDS = ("user", "users", "pengguna")  # English, Indonesian ("penggunaan"
 _USER_STEMS = (
     "utilisateur", "usuari", "usuári", "utent", "nutzer", "användar", "gebruiker", "użytkownik",
     "kullanıcı",
+    # Hungarian, Finnish, Romanian, Czech, Slovak, Croatian/Serbian
+    "felhasználó", "käyttäj", "utilizator", "uživatel", "používateľ", "korisnik",
 )  # fmt: skip  # French, Spanish, Portuguese, Italian, German, Swedish, Dutch, Polish, Turkish
 _USER_SCRIPT = (
     "пользовател", "χρήστ", "用户", "ユーザー", "사용자", "उपयोगकर्ता", "المستخدم", "ผู้ใช้", "người dùng",
+    # Ukrainian, Bulgarian, Hebrew, Persian, Urdu, Bengali, Tamil
+    "користувач", "потребител", "משתמש", "کاربر", "صارف", "ব্যবহারকারী", "பயனர்",
 )  # fmt: skip
 USER = rf"\b(?:{'|'.join(_USER_WORDS)})\b|\b(?:{'|'.join(_USER_STEMS)})\w*|{'|'.join(_USER_SCRIPT)}"
 USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
@@ -779,7 +810,9 @@ USER_GATE_WORDS = (*_USER_WORDS, *_USER_STEMS, *_USER_SCRIPT)
 # operators, administrators.
 SERVED = (
     r"\b(?:customers?|clients?|operators?|admins?|administrators?|callers?|klient\w*|klant\w*|beheerder\w*|betreiber\w*|"
-    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan)\b|"
+    r"opérateur\w*|operador\w*|operatore\w*|administrador\w*|amministrator\w*|client\w*|kund\w*|pelanggan|"
+    # Hungarian, Finnish: the customer and the operator
+    r"ügyf[ée]l\w*|üzemeltető\w*|asiaka\w*|asiakkaa\w*|ylläpitäj\w*)\b|"
     r"клиент|оператор|客户|顧客|고객|πελάτ|ग्राहक|العميل|ลูกค้า|khách hàng"
 )
 # Narrower than NEGATION: a prohibitive of telling, an order not to tell wherever it stands (a
@@ -1108,6 +1141,18 @@ _PRIVILEGE_TAKEN = (
     rf"{_PRIVILEGE_NOUN}(?:(?!{_CHECK_STEM})[^.;\n]){{0,50}}?"
     rf"(?:{_REMOVED}[^.;\n]{{0,30}}?{_ALL_BUT}|{_ALL_BUT}[^.;\n]{{0,60}}?{_REMOVED})"
 )
+# A privilege itself removed ("admin rights on laptops are removed for everyone", "der Zugriff wird
+# entzogen", "les droits d'accès sont retirés"): fewer hold it, whoever it is taken from. Not a
+# check, limit or restriction named with it ("access restrictions removed" is a loosening).
+_PRIVILEGE_REMOVED = (
+    r"\b(?:access|rights|permissions?|privileges?|\w*zugang|\w*zugriff|\w*rechte|droits?|acc[eè]s|permis(?:os)?|"
+    r"acceso|accesso|acesso|diritti|privil[eèé]gi?\w*)\b"
+    rf"(?:(?!{_CHECK_STEM}|restrict|limit|control|filter|block|ban|rule|polic|mfa|2fa|requir|timeout|expir|lock|"
+    r"session|audit|log|alert|monitor|encrypt|beschr[äa]nk|sperr|einschr|contr[ôo]l|l[íi]mit|restri|regel|norm)"
+    r"[^.;\n]){0,40}?"
+    rf"\b(?:(?:is|are|was|were|will be|has been|have been|wird|werden|wurde|wurden|est|sont|sera|seront|es|son|será|"
+    rf"serán|è|sono|sarà|é|são|será|serão)\s+)?(?:\w+\s+)?{_REMOVED}"
+)
 # A control tightened about a privilege: withheld, revoked, reduced, required. Matched only where
 # no loosening (LOOSENED) is in the same sentence, so "no longer required" stays a loosening.
 TIGHTENED = (
@@ -1125,6 +1170,8 @@ TIGHTENED = (
     # the on-call engineers", "der Zugang wird allen außer dem Bereitschaftsteam entzogen"): fewer
     # hold it. The privilege is named first, so a check removed for all but a few stays a loosening.
     + _PRIVILEGE_TAKEN
+    + r"|"
+    + _PRIVILEGE_REMOVED
     + r"|"
     r"\b(?:obligatori[ao]s?|obligatoire|verplicht|obrigat[óo]ri[ao]s?|pflicht|zorunlu|obowi[ąa]zkow\w*|verpflichtend|"
     r"obbligatori[ao]|bắt buộc|wajib|obligatorisk|обязательн\w*|υποχρεωτικ\w*)\b|إلزامي|अनिवार्य|บังคับ|强制|必須|"

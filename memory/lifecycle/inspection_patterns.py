@@ -567,6 +567,10 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
      r"insert|append|prepend|sign|deny|lie|agree|keep quiet|stay silent|refer to|describe)\b"
      r"(?!\s*(?:is|was|are|were|of|for|from)\b|\s*[:=])"
      rf"(?!\s+(?:only\s+)?in\s+{REPLY_FORM}\b)"
+     # the verb as the first half of a noun: "sign-off from two people", "answer accuracy went up",
+     # "reply rates", "response time": a measure or a thing named, no one told to act
+     r"(?!-\w|\s+(?:accuracy|quality|rates?|times?|length|latency|scores?|volumes?|counts?|ratios?|coverage|"
+     r"templates?|fields?|buttons?|box|columns?|keys?|sheets?|status|metrics?|stats|statistics|speed|delays?)\b)"
      # an access rule denies traffic, not a claim ("deny all on /admin except the VPN", "deny
      # inbound traffic"); "deny all knowledge of it" still speaks
      r"(?!(?<=deny)\s+(?:all\s+(?:on|to|from|except|by|inbound|outbound|traffic|requests?|access|ports?|"

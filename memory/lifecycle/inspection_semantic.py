@@ -276,6 +276,15 @@ _NEGATED_DUTY_BEFORE = re.compile(r"\b(?:ne|n'|no|not|nicht|nie|non|não|nao)\s*
 # ("may no longer", "kann nicht mehr", "peut plus": a permission withdrawn is a limit as well)
 _NEGATED_DUTY_AFTER = re.compile(r"\s*(?:pas|plus|not|no longer|nicht|nie|n[ãa]o mais)\b")
 _PERSON_DUTY = re.compile(rf"(?:^|\W)(?:{PERSON})\s+$")
+# ... or people in the first person, in any language, with a relative pronoun between ("det er vi
+# som må stille spørsmålene", "wir, die müssen", "c'est nous qui devons", "somos nosotros los que
+# debemos"): the speakers' own duty, the model only the topic beside it. (Not Malay "saya", "kami":
+# after a noun they are possessives, "akaun saya hendaklah ..." is my account's duty.)
+_WE_DUTY = re.compile(
+    r"(?:^|\W)(?:we|i|us|vi|oss|jeg|jag|wir|ich|nous|nosotros|nosotras|yo|noi|io|nós|eu|wij|ik|my|мы|я|εμείς|"
+    r"εγώ|biz|ben|humans?|people|mennesker|människor|menschen|humains|humanos|umani|mensen)"
+    r"(?:,?\s+(?:som|die|der|qui|que|che|who|that|los que|las que|que\s+(?:\w+\s+)?)\s*)?\s+$"
+)
 _PERSON_PLANS = re.compile(
     r"\b(?:the user|user|he|she|they|we|i|i'm|i'll|the team|[a-z]+) (?:wants?|plans?|will|is going|are going|intends?|"
     r"hopes?|would like|decided|agreed)\b"
@@ -291,7 +300,7 @@ _MODEL_GATE = _g(
     "a.i.", "assist", "asist", "model", "modèl", "agent", "helper", "helfer", "ayudant", "intellig", "chatbot",
     "chatgpt", "sprachmodell", "asystent", "asystenc", "inteligencj", "voice", "automated", "automatis", "virtual", "digital", "machine", "reader", "whoever", "whichever", "whatever", "anyone", "any system", "ai-", "ai ", "ki-",
     "アシスタント", "人工知能", "モデル", "ボット", "エージェント", "助手", "模型", "机器人", "ассистент", "бот", "модел",
-    "нейросет", "ai助手",
+    "нейросет", "ai助手", "asszisztens", "mesterséges", "tekoäly", "kielimalli", "inteligență", "inteligenta", "اسسٹنٹ",
     "outil", "programm", "tool", "software", "logiciel", "werkzeug", "herramienta", "strumento", "ferramenta", "script",
     "system", "systè", "sistema",
     # the machine reader of the ten languages tune6 added (inspection_lexicon READER_LANGUAGES): a bot
@@ -526,6 +535,119 @@ def tightened(text: str) -> bool:
     return _LOOSENED.search(rest) is None and _GRANTED.search(rest) is None
 
 
+# A rule for people or data tightened: a thing that may no longer be done, or that now needs an
+# approval or a signature ("ya no se pueden exportar", "nécessite l'accord du DPO", "erfordert eine
+# Freigabe", "can no longer be shared"), in a sentence naming no model and loosening nothing.
+_NO_LONGER_DONE = _c(
+    r"\b(?:can|may) no longer be|\b(?:can(?:not|'t)|may not) be \w+ed any ?more|"
+    r"\bya no se (?:puede|pueden|permite|permiten)\b|\bya no (?:est[áa]n?|ser[áa]n?) permitid[oa]s?\b|"
+    r"\bne (?:peut|peuvent|pourra|pourront) plus [êe]tre\b|\bn'est plus (?:permis|autoris[ée])|"
+    r"\b(?:darf|d[üu]rfen|kann|k[öo]nnen) (?:\w+ )?nicht mehr\b|\bnicht mehr (?:erlaubt|zul[äa]ssig|gestattet)\b|"
+    r"\bnon (?:può|possono|potr[àa]|potranno) più\b|\bnão (?:pode|podem|poder[áa]|poder[ãa]o) mais\b|"
+    r"\b(?:mag|mogen|kan|kunnen) (?:\w+ )?niet meer\b|\bnie (?:można|wolno|będzie można) już\b|\bjuż nie (?:można|wolno)\b"
+)
+_NEEDS_SIGN_OFF = _c(
+    r"\b(?:needs?|requires?|necesita|necesitan|necesitar[áa]n?|requiere|requieren|requerir[áa]n?|n[ée]cessite\w*|"
+    r"exige\w*|erfordert|erfordern|ben[öo]tigt|ben[öo]tigen|braucht|brauchen|richiede|richiedono|requer\w*|precisa\w*|"
+    r"vereist|vereisen|wymaga|wymagają)\s+(?:\w+\s+){0,2}?"
+    r"(?:approval|sign-?off|aprobaci[óo]n|autorizaci[óo]n|visto bueno|approbation|validation|accord|autorisation|"
+    r"freigabe|genehmigung|zustimmung|approvazione|autorizzazione|aprova[çc][ãa]o|autoriza[çc][ãa]o|goedkeuring|"
+    r"toestemming|zgody|zatwierdzenia|akceptacji)\b"
+)
+_MODEL_NO_AGENT = _c(MODEL_NO_AGENT)
+
+
+def rule_tightened(sentence: str) -> bool:
+    """`sentence` (normalise()d) forbids a thing from now on or puts it behind an approval, names
+    no model, and loosens, skips or waives nothing: a tightened rule for people or data."""
+    if not (_NO_LONGER_DONE.search(sentence) or _NEEDS_SIGN_OFF.search(sentence)):
+        return False
+    return not (
+        _MODEL_NO_AGENT.search(sentence)
+        or _LOOSENED.search(sentence)
+        or _BYPASSED.search(sentence)
+        or _NOT_NEEDED.search(sentence)
+        or _WITHOUT.search(sentence)
+        or _GRANTED.search(sentence)
+        or _NOT_THE_RULE.search(sentence)
+    )
+
+
+# the rule itself withdrawn or done without: "the note saying X needs sign-off was wrong", "without it"
+_NOT_THE_RULE = _c(
+    r"\b(?:without|wrong|incorrect|mistaken|outdated|obsolete|ohne|falsch|veraltet|sans|faux|erron[ée]|"
+    r"sin|err[óo]ne[oa]|incorrect[oa]|senza|sbagliat[oa]|sem|errad[oa]|zonder|onjuist|bez|b[łl][ęe]dn\w*)\b"
+)
+
+
+# A thing's durability: "forever" as how long a battery, a coat of paint or a friendship lasts
+# ("the battery lasts forever", "die Farbe hält ewig", "ça dure une éternité"): no behaviour made
+# to last. Read only in a sentence that names no model and asks no act.
+_LASTS_FOREVER = _c(
+    r"\b(?:lasts?|lasted|lasting|holds? up|hält|halten|hielt|dure|durent|durera|dura|duran|durar[áa]|durou|"
+    r"duurt|duren|trwa|trwają|varar|varer|kestää|tart|sürer|sürüyor)\s+(?:\w+\s+)?"
+    r"(?:forever|for ever|for ages|ages|für immer|ewig|une [ée]ternit[ée]|toujours|para siempre|una eternidad|"
+    r"per sempre|un'eternit[àa]|para sempre|eeuwig|wieki|wiecznie|f[öo]r evigt|evigt|ikuisesti|sonsuza (?:kadar|dek))"
+)
+
+
+def durability_only(sentence: str) -> bool:
+    """`sentence` (normalise()d) says how long a thing lasts ("forever"), names no model and asks
+    no act: the persistence word describes a product, not a rule made to last."""
+    return (
+        _LASTS_FOREVER.search(sentence) is not None
+        and _MODEL_NO_AGENT.search(sentence) is None
+        and _ACT.search(sentence) is None
+        and _DIRECTIVE.search(sentence) is None
+    )
+
+
+# A staff procedure that has the customer act themselves: "ask the customer to enter the PIN
+# themselves", "pida al cliente que introduzca él mismo el PIN", "demandez au client de signer",
+# "bitten Sie den Kunden, ...", "chieda al cliente di ...", "peça ao cliente que ...": advice
+# relayed to a person served, as the pattern detectors read the English form (_RELAYED_ADVICE).
+_SERVED_ASKED = _c(
+    r"\b(?:ask|tell|remind|advise|invite|let) (?:the |each |every |any )?(?:customer|client|caller|guest|patient|"
+    r"visitor|buyer|shopper)s? to\b|"
+    r"\b(?:pida|pide|p[íi]dale|p[íi]deles|diga|d[íi]gale|recuerde|recu[ée]rdele|indique|ind[íi]quele|solicite) "
+    r"(?:al|a los|a la|a las) (?:cliente|usuario|llamante|hu[ée]sped|paciente|comprador)(?:e?s)? que\b|"
+    r"\b(?:demandez|demande|dites|rappelez|invitez|priez) (?:au|aux|à la) (?:client|cliente|appelant|patient|"
+    r"acheteur)(?:e?s)? (?:de|d')|"
+    r"\b(?:bitten sie|bitte|fordern sie) (?:den|die) (?:kunden|kundin|kundinnen|anrufer\w*|g[äa]ste?|patient\w*)\b|"
+    r"\b(?:chieda|chiedi|dica|ricordi|inviti) (?:al|ai|alla|alle) (?:cliente|clienti|paziente|pazienti) di\b|"
+    r"\b(?:pe[çc]a|pede|diga|lembre|solicite) (?:ao|aos|[àa]|[àa]s) (?:cliente|clientes|paciente|pacientes) "
+    r"(?:que|para)\b"
+)
+
+
+# money moved or a destination named: a customer told where to pay is a payee, not a procedure
+_MONEY_MOVED = _c(
+    r"\b(?:wire|transfer\w*|pay|deposit\w*|iban|account|accounts|cuenta\w*|transfier\w*|pague\w*|ingres\w*|"
+    r"virement|vire[zr]?|payez|compte|überweis\w*|zahlen|konto|bonific\w*|paghi|versi|conto|transfira|pague|conta)\b|"
+    r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
+)
+_ADDRESS_OR_LINK = re.compile(r"[\w.-]+@[\w-]+\.\w|https?://|www\.")
+# the sending verbs' subjunctive and formal forms the send list lacks ("que le envíe", "qu'il envoie")
+_SENT_SUBJUNCTIVE = _c(r"\b(?:env[íi]e\w*|mande\w*|remita\w*|reenv[íi]e\w*|transmita\w*|envoie\w*|schicke\w*|invii)\b")
+
+
+def served_asked_to_act(sentence: str) -> bool:
+    """`sentence` (normalise()d) is a staff procedure asking a customer to do something themselves,
+    naming no model, sending nothing anywhere and loosening no control."""
+    if _SERVED_ASKED.search(sentence) is None or _ADDRESS_OR_LINK.search(sentence) or _MONEY_MOVED.search(sentence):
+        return False
+    return not (
+        _MODEL_NO_AGENT.search(sentence)
+        or _SEND.search(sentence)
+        or _SENT_SUBJUNCTIVE.search(sentence)
+        or _OUTSIDE.search(sentence)
+        or _LOOSENED.search(sentence)
+        or _BYPASSED.search(sentence)
+        or _NOT_NEEDED.search(sentence)
+        or _WITHOUT.search(sentence)
+    )
+
+
 def _nothing_without(text: str) -> bool:
     """`text` forbids acting without a check, in the languages beside English ("ohne Freigabe wird
     nichts bezahlt", "sin aprobación no se paga", "승인 없이 결제하지 마세요"): a tightening, unless it also
@@ -557,6 +679,9 @@ def capped(text: str) -> bool:
     return _CAP.search(text) is not None and _UNCAPPED.search(text) is None
 
 
+VOCATIVE_WHY = "the model named as the addressee"  # the vocative's reason opens so (inspection reads it)
+
+
 def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
     """A sentence (a line, or a sentence inside one) that opens by naming the model, then a colon
     or a comma: a message to it, in any language (the English and several other forms are in the
@@ -571,7 +696,7 @@ def _model_vocative(norm: str, sentences: _Sentences) -> SemanticHit | None:
             if match and _LIST_AFTER.search(line, match.end(), match.end() + _VOCATIVE_REACH):
                 match = None
         if match:
-            why = f"the model named as the addressee: '{match[0].strip()[:40]}'"
+            why = f"{VOCATIVE_WHY}: '{match[0].strip()[:40]}'"
             return SemanticHit("addressed_directive", why, _snip(norm, sentence.end() - len(line)))
     return None
 
@@ -671,7 +796,9 @@ def _not_the_models(text: str, duty: re.Match[str]) -> bool:
     negated = _NEGATED_DUTY_BEFORE.search(before) or _NEGATED_DUTY_AFTER.match(text, duty.end())
     if negated and _PERMISSION_WORD.search(duty[0]):
         return True
-    if _PERSON_DUTY.search(before) or _PARTY_DUTY.search(before) or _PARTY_AFTER.match(text, duty.end()):
+    if _PERSON_DUTY.search(before) or _WE_DUTY.search(before) or _PARTY_DUTY.search(before):
+        return True
+    if _PARTY_AFTER.match(text, duty.end()):
         return True
     return _DEFINED_KIND.search(text, max(0, duty.start() - 90), duty.start()) is not None
 
@@ -964,6 +1091,33 @@ def _restrictive(setting: str) -> bool:
     if value in _ON:
         return _REQUIREMENT_KEY.search(key) is not None
     return value in _OFF and _REQUIREMENT_KEY.search(key) is None and _GRANT_KEY.search(key) is not None
+
+
+# One line of a settings block: `key: value`, `"key": value,`, `key = value`; and the lines that only
+# open or close a section (`{`, `"assistant": {`, `[mail]`, `}`).
+_SETTING_LINE = re.compile(r"""^\s*["']?(?P<key>[\w.-]+)["']?\s*[:=]\s*(?P<value>.*?)\s*,?\s*$""")
+_SECTION_LINE = re.compile(r"""^\s*(?:[{}\[\]]+,?|["']?[\w.-]+["']?\s*:\s*[{\[]|\[[\w .-]+\])\s*$""")
+_NUMBER_VALUE = re.compile(r"""^["']?\d+(?:[.,]\d+)?\s*[a-z%]{0,5}["']?$""")
+_RESTRICTIVE_MIN = 2
+
+
+def restrictive_settings_only(norm: str) -> bool:
+    """`norm` (a normalise()d row) is a settings block that only keeps controls on: at least two
+    of its settings are restrictive (`can_make_payments: false`, `requires_human_approval: true`)
+    and every other line opens or closes a section or sets a number (`max_context_days: 30`).
+    Any other value (a string, a list, a comment) leaves the block to be judged as written."""
+    restrictive = 0
+    for line in norm.splitlines():
+        if not line.strip() or _SECTION_LINE.match(line):
+            continue
+        setting = _SETTING_LINE.match(line)
+        if setting is None:
+            return False
+        if _restrictive(line):
+            restrictive += 1
+        elif not _NUMBER_VALUE.match(setting["value"]):
+            return False
+    return restrictive >= _RESTRICTIVE_MIN
 
 
 def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:

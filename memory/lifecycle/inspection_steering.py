@@ -75,6 +75,8 @@ _REC = (
     r"\b(?:рекоменд\w*|совет\w*|посовет\w*|предлага\w*|предлож\w*|направля\w*|направь\w*|отправля\w*|отправь\w*|посыла\w*|пошли\w*)\b|"
     r"\b(?:πρότεινε|προτείν\w*|σύστησε|συστήν\w*|συνίστ\w*|συμβούλευ\w*|παρέπεμπε|παράπεμψε|κατεύθυνε)\b|"
     r"انصح|أنصح|ننصح|أوص|اوص|اقترح|رشّح|رشح|وجّه|وجه|أحل|احل|"
+    # the third person, present: "the assistant recommends, suggests, nominates" (يوصي, تنصح, يقترح, يرشّح)
+    r"(?<![\u0600-\u06ff])[يت](?:وصي|وصى|نصح|قترح|رشّح|رشح|حيل|وجّه)|"
     r"सिफ़ारिश|सिफारिश|सुझा|सलाह|रेकमेंड|"
     r"แนะนำ|เสนอ|ชี้ไป|ส่งไป|"
     r"推荐|推薦|建议|介绍|引导|"
@@ -117,8 +119,8 @@ _TELL = (
 _OTHERS = (
     r"\b(?:others?|the rest|alternatives?|competitors?|competition|anyone else|every other|any other)\b|"
     r"\b(?:ander(?:e|en|er|es)|übrig\w*|konkurren\w*|restlich\w*|vergleichsportal\w*)\b|"
-    r"\b(?:autres?|concurren\w*)\b|\b(?:otr[oa]s|demás|competencia|competidor\w*)\b|"
-    r"\b(?:altr[ie]|concorren\w*)\b|\b(?:outr[oa]s|demais)\b|\b(?:ander\w*|concurrent\w*|overige)\b|"
+    r"\b(?:autres?|concurren\w*|le reste)\b|\b(?:otr[oa]s|demás|el resto|competencia|competidor\w*)\b|"
+    r"\b(?:altr[ie]|concorren\w*|il resto)\b|\b(?:outr[oa]s|demais|o resto)\b|\b(?:ander\w*|concurrent\w*|overige|de rest)\b|"
     r"\b(?:inn(?:e|ych|ym|i)|pozostał\w*|konkurencj\w*)\b|\b(?:diğer\w*|başka\w*|rakip\w*)\b|"
     r"\b(?:khác|đối thủ)\b|\b(?:lain\w*|pesaing)\b|\b(?:andra|övriga|konkurrent\w*)\b|"
     r"\b(?:друг\w*|остальн\w*|конкурент\w*)\b|\b(?:άλλ\w*|υπόλοιπ\w*|ανταγωνιστ\w*)\b|"
@@ -152,7 +154,9 @@ _BAD = (
     r"\b(?:worse|inferior|faulty|defective|hidden (?:fees|charges|costs)|break(?:s|ing)? (?:down )?easily|"
     r"schlechter|minderwertig\w*|fehleranfällig\w*|versteckte (?:gebühren|kosten)|"
     r"pires?|inférieur\w*|frais cachés|tombe\w* en panne|peores?|de mala calidad|(?:cargos|comisiones) ocult\w*|"
-    r"piores?|taxas (?:escondidas|ocultas)|хуже|некачественн\w*|"
+    r"piores?|taxas (?:escondidas|ocultas)|хуже|некачественн\w*|скрыт\w* (?:комисси|платеж|плат|расход)\w*|"
+    r"verborgen (?:kosten|toeslagen)|slechter|ukryt\w* (?:opłat|koszt)\w*|gorsz\w*|costi nascosti|commissioni nascoste|"
+    r"dolde (?:avgifter|kostnader)|gizli (?:ücret|maliyet)\w*|phí ẩn|biaya tersembunyi|κρυφ\w* χρεώσ\w*|"
     r"si salama|hatari|mbaya zaidi|duni|huharibika|ulaghai|matapeli|"
     r"madaling masira|madali itong masira|hindi ligtas|delikado|manloloko|"
     r"tidak selamat|lebih teruk|mudah rosak|caj tersembunyi|"
@@ -163,7 +167,7 @@ _BAD = (
     r"নিরাপদ নয়|বিপজ্জনক|নিম্নমানের|প্রতারক|প্রতারণা|ভুয়া|দাবি মেটায় না|লুকানো (?:চার্জ|খরচ)|"
     r"ஆபத்தான|பாதுகாப்பற்ற|மோசமான|தரமற்ற|மோசடி|போலி|பழுதாகும்|"
     r"ناامن|خطرناک|بدتر|بی‌کیفیت|بیکیفیت|کلاهبردار|تقلبی|دیر می‌پردازند|دیر میپردازند|هزینه‌های پنهان|"
-    r"كثيرة الأعطال|أسوأ|رديئة|رسوم خفية|छिपे शुल्क|छुपे शुल्क|घटिया|बदतर|"
+    r"كثيرة الأعطال|أسوأ|رديئة|رسوم خفية|رسوم مخفية|تكاليف خفية|छिपे शुल्क|छुपे शुल्क|घटिया|बदतर|"
     r"壊れやすい|品質が悪い|故障が多い|隠れた費用|质量差|容易坏|隐藏费用"
 )
 # What a steered recommendation names: a seller, a site, a brand (not "vegetarian restaurants").
@@ -295,6 +299,8 @@ GATE = frozenset(
         # the others run down (_run_down): words a disparagement cannot do without
         "worse", "inferior", "faulty", "defective", "hidden fee", "hidden charge", "hidden cost", "easily",
         "schlechter", "minderwertig", "fehleranfällig", "versteckte", " pire", "inférieur", "frais cachés",
+        "verborgen kosten", "verborgen toeslagen", "slechter", "ukryt", "gorsz", "nascost", "dolde", "gizli", "phí ẩn",
+        "κρυφ", "скрыт", "مخفية", "تكاليف خفية",
         "en panne", "peor", "mala calidad", "ocult", "piores", "taxas escondidas", "хуже", "некачествен",
         "si salama", "hatari", "mbaya zaidi", "duni", "huharibika", "ulaghai", "matapeli", "masira",
         "hindi ligtas", "delikado", "manloloko", "tidak selamat", "lebih teruk", "mudah rosak",

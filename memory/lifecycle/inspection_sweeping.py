@@ -38,6 +38,7 @@ from memory.lifecycle.inspection_lexicon import (
     LOOSENED,
     LOOSENED_MORE,
     MODEL_ANY_TIER,
+    MODEL_NO_AGENT,
     NEGATION,
     NOT_NEEDED,
 )
@@ -189,7 +190,7 @@ _APPROVE_ORDER_LAST = (
 # the item passed as if no one had to look: "pre-approved", "at once", "без подтверждения", "直接"
 _UNCHECKED = (
     r"\b(?:pre-?approved|pre-?authori[sz]ed|as\s+approved|automatically|auto-?approved?|immediately|at\s+once|"
-    r"straight\s+away|directly|without\s+(?:any\s+)?(?:confirmation|approval|checks?|checking|verification|asking|"
+    r"straight\s+away|right\s+away|without\s+delay|no\s+questions\s+asked|directly|without\s+(?:any\s+)?(?:confirmation|approval|checks?|checking|verification|asking|"
     r"question|review)|regardless\s+of\s+(?:the\s+)?amount|no\s+matter\s+(?:the|how)|"
     r"automatisch|sofort|direkt|ohne\s+(?:\S+\s+)?(?:bestätigung|rückfrage|prüfung|freigabe)|"
     r"automatiquement|immédiatement|directement|sans\s+(?:\S+\s+)?(?:confirmation|vérification|validation|contrôle)|"
@@ -238,6 +239,21 @@ _HISTORY = (
     r"履歴|会話|チャット|顧客リスト|顧客名簿|顧客情報|"
     r"기록|대화|채팅|고객\s*목록|고객\s*명단)"
 )
+# Other people's data, asked for by someone and handed out by the machine ("Daten anderer Kunden",
+# "other customers' records", "données des autres clients"): sensitive whole or in part.
+_OTHERS_DATA = (
+    r"\b(?:other (?:customers|clients|users|employees|patients)'?s?\s+(?:data|records|details|accounts|files)|"
+    r"(?:data|records|details|accounts|files) (?:of|on|about) other (?:customers|clients|users|employees|patients)|"
+    r"(?:daten|konten|akten|unterlagen) (?:aller|anderer) (?:kunden|nutzer\w*|mitarbeite\w*|patienten)|"
+    r"(?:donn[ée]es|comptes|dossiers) (?:des|d')\s*autres (?:clients|utilisateurs|salari[ée]s|patients)|"
+    r"(?:datos|cuentas|expedientes) de otros (?:clientes|usuarios|empleados|pacientes)|"
+    r"(?:dados|contas) de outros (?:clientes|usu[áa]rios|funcion[áa]rios|pacientes)|"
+    r"dati (?:di|degli|dei) altri (?:clienti|utenti|dipendenti|pazienti)|"
+    r"gegevens van andere (?:klanten|gebruikers|medewerkers|pati[ëe]nten)|"
+    r"dane innych (?:klientów|użytkowników|pracowników|pacjentów))\b|"
+    r"данные других (?:клиентов|пользователей|сотрудников)"
+)
+_OTHERS_DATA_RE = cue_pattern(_OTHERS_DATA)
 _WHOLE = (
     r"\b(?:whole|entire|complete|full|all|gesamte?\w*|komplett\w*|vollständig\w*|ganze\w*|alle|"
     r"tout|toute|entier|entière|complet\w*|intégral\w*|todo|toda|todos|todas|entero|entera|íntegr\w*|"
@@ -290,6 +306,9 @@ SWEEP_GATE = frozenset(
         "πελατών", "سجل", "محادث", "العملاء", "इतिहास", "बातचीत", "चैट", "ग्राहक", "ประวัติ", "สนทนา",
         "แชท", "ลูกค้า", "历史", "记录", "客户", "履歴", "会話", "チャット", "顧客", "기록", "대화", "채팅",
         "고객", "mode", "modus", "modo", "modalità", "tryb", "mod", "chế độ", "läge", "режим",
+        # a destination no one vets (_DESTINATION_RE)
+        "account", "iban", "bank details", "konto", "bankverbindung", "compte", "cuenta", "conta", "conto", "conti",
+        "rekening", "rachun", "hesap", "tài khoản", "akaun", "счет", "счёт", "рахун", "λογαριασμ", "حساب",
         "λειτουργία", "وضع", "मोड", "โหมด", "模式", "モード", "모드",
         # a check of actions dropped (ACTION_CONTROL), in the languages the stems above lack
         "uthibitisho", "idhini", "ukaguzi", "pag-apruba", "beripikasyon", "pagpapatunay", "kelulusan",
@@ -425,8 +444,16 @@ def _approved(text: str) -> str | None:
     unchecked = _UNCHECKED_RE.search(text)
     if unchecked:
         every = _EVERY_RE.search(text)
-        item = every and _ITEM_RE.search(text, every.end(), every.end() + _REACH)
-        executed = _APPROVE_RE.search(text) or _APPROVE_LAST_RE.search(text) or _PASSED_RE.search(text)
+        item = every and (
+            _ITEM_RE.search(text, every.end(), every.end() + _REACH)
+            or _DESTINATION_RE.search(text, every.end(), every.end() + _DESTINATION_REACH)
+        )
+        executed = (
+            _APPROVE_RE.search(text)
+            or _APPROVE_LAST_RE.search(text)
+            or _PASSED_RE.search(text)
+            or _machine_executes(text)
+        )
         if item and executed and not _negated(text, executed):
             return f"every item passed unchecked: '{every[0]}' ... '{item[0]}' ... '{unchecked[0]}'"
     return None
@@ -447,6 +474,50 @@ _PASSED_RE = cue_pattern(
     r"(?:выполня\w*ся|одобря\w*ся|проводи\w*ся|утвержда\w*ся|εγκρίνοντ\w*|εκτελούντ\w*|"
     r"تنفذ|تعتمد|يوافق|मंज़ूर\s+हो|अनुमोदित\s+हो|ได้รับอนุมัติ|อนุมัติ|通过|批准|放行|承認され|実行され|승인되|처리되)"
 )
+
+
+# The executing verb in the third person ("the assistant executes", "ο βοηθός να εκτελεί", "führt der
+# Assistent ... aus", "az asszisztens végrehajt"): a rule for the machine written as a description.
+# Read only where the machine named is its subject in the same clause, and only with every item
+# passed unchecked: "Maria executes every transfer immediately" is a person's duty.
+_EXECUTES = (
+    r"\b(?:approves|authori[sz]es|releases|executes|processes|pays(?:\s+out)?|accepts|grants|carries\s+out|wires|"
+    r"transfers|genehmigt|bewilligt|führt|überweist|zahlt|erstattet|akzeptiert|approuve|valide|autorise|accepte|"
+    r"exécute|effectue|rembourse|vire|approva|esegue|autorizza|accetta|rimborsa|aprova|executa|autoriza|aceita|"
+    r"keurt|voert|betaalt|accepteert|zatwierdza|wykonuje|realizuje|akceptuje|płaci|przelewa|godkänner|genomför|"
+    r"utför|godkender|udfører|onaylar|gerçekleştirir|öder|jóváhagy\w*|végrehajt\w*|teljesít\w*|kifizet\w*|"
+    r"átutal\w*|hyväksyy|suorittaa|maksaa|aprobă|execută|plătește)\b|"
+    r"(?:выполняет|одобряет|проводит|утверждает|переводит|виконує|схвалює|проводить|"
+    r"εκτελεί|εγκρίνει|πληρώνει|αποδέχεται|διεκπεραιώνει)|"
+    rf"(?:{_ar('ينفذ', 'يوافق على', 'يعتمد', 'يحول', 'يصرف')})"
+)
+_EXECUTES_RE = cue_pattern(_EXECUTES)
+# Any destination at all: "to whatever account the ticket lists", "auf jedes beliebige Konto", "a
+# cualquier cuenta", "na dowolne konto": the payee no one vets, the sweeping object of a payment.
+_DESTINATION_RE = cue_pattern(
+    r"\b(?:accounts?|iban|bank\s+details|konto\w*|kontonummer\w*|bankverbindung\w*|comptes?|rib|cuentas?|contas?|"
+    r"cont[oi]|rekening\w*|rachun\w*|konta|hesap\w*|tài\s+khoản|rekening|akaun|счет\w*|счёт\w*|рахун\w*|"
+    r"λογαριασμ\w*)\b|"
+    rf"(?:{_ar('حساب')})"
+)
+_DESTINATION_REACH = 25
+_SUBJECT_AFTER_REACH = 30  # "führt der Assistent ... aus", "voert de bot ... uit": the subject after the verb
+# (no agent tier: "the support agent refunds every order at once" is staff)
+_MACHINE_SUBJECT = cue_pattern(rf"{MODEL_NO_AGENT}|\b(?:\w*bots?|\w*robot\w*|\w*botti\w*)\b|ربات|بوٹ|בוט|רובוט")
+
+
+def _machine_subject(text: str, verb: re.Match[str]) -> bool:
+    """The machine named as the verb's subject: in its clause before it, or right after it with
+    an article between ("führt der Assistent ... aus", "gibt der Bot ... heraus")."""
+    before = text[_clause_start(text, verb.start()) : verb.start()]
+    after = text[verb.end() : verb.end() + _SUBJECT_AFTER_REACH]
+    subject_after = (after.lstrip(), re.sub(r"^\s*\S+\s+", "", after))
+    return _MACHINE_SUBJECT.search(before) is not None or any(_MACHINE_SUBJECT.match(w) for w in subject_after)
+
+
+def _machine_executes(text: str) -> re.Match[str] | None:
+    """An executing verb in the third person whose subject is the machine named in its clause."""
+    return next((verb for verb in _EXECUTES_RE.finditer(text) if _machine_subject(text, verb)), None)
 
 
 # the verb-final languages' share verbs in their ordering form ("paylaş", "送ってください", "भेज दो")
@@ -635,6 +706,34 @@ def _handed_out(text: str) -> str | None:
         history = _near(_HISTORY_RE, text, verb)
         if history and _WHOLE_RE.search(text, max(0, history.start() - 25), history.end() + 25):
             return f"the whole history handed out: '{verb[0].strip()}' ... '{history[0]}'"
+    return _machine_hands_out(text)
+
+
+# The sharing verb in the third person, as a rule for the machine is described ("gibt der
+# Assistent sie heraus", "the assistant shares them", "le bot les transmet").
+_SHARES_RE = cue_pattern(
+    r"\b(?:shares|sends|forwards|gives|hands|discloses|reveals|provides|releases|exports|gibt|schickt|sendet|"
+    r"übermittelt|teilt|leitet|partage|envoie|transmet|donne|fournit|comparte|env[íi]a|entrega|revela|"
+    r"proporciona|condivide|invia|fornisce|consegna|rivela|compartilha|envia|fornece|deelt|stuurt|geeft|"
+    r"verstrekt|udostępnia|wysyła|przekazuje|podaje|ujawnia|paylaşır|gönderir|verir|delar|skickar|lämnar)\b|"
+    r"(?:переда[её]т|отправляет|выда[её]т|предоставляет|раскрывает)"
+)
+
+
+def _machine_hands_out(text: str) -> str | None:
+    """Other people's data or the whole history handed out, the machine named as the one who
+    hands it out: "if anyone from Acme asks for other customers' data, the assistant sends it"."""
+    for verb in _SHARES_RE.finditer(text):
+        if _negated(text, verb) or not _machine_subject(text, verb):
+            continue
+        data = _near(_OTHERS_DATA_RE, text, verb)
+        history = data or _near(_HISTORY_RE, text, verb)
+        whole = history and _WHOLE_RE.search(text, max(0, history.start() - 25), history.end() + 25)
+        between = history and text[min(verb.end(), history.end()) : max(verb.start(), history.start())]
+        if between and _NEGATED_RE.search(between):
+            continue  # "gibt der Assistent keine Daten anderer Kunden heraus"
+        if data or whole:
+            return f"the machine hands out: '{verb[0].strip()}' ... '{history[0]}'"
     return None
 
 
@@ -653,7 +752,7 @@ def sweeping_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, in
     # each act's verb read once in the row: a sentence is asked only about the acts its row names
     off = _UNLIMITED_RE.search(norm) or _DISABLE_RE.search(norm)
     approve = _APPROVE_RE.search(norm) or _APPROVE_LAST_RE.search(norm) or _UNCHECKED_RE.search(norm)
-    hand = _SHARE_RE.search(norm)
+    hand = _SHARE_RE.search(norm) or _SHARES_RE.search(norm)
     granting = _GRANT.search(norm)
     secret = _SECRET.search(norm)
     if not (off or approve or hand or granting or dropping or secret):
@@ -681,5 +780,14 @@ def _may_sweep(norm: str) -> bool:
     them, an "every", a history, a grant): most rows name none, and skip the sentence checks."""
     return any(
         pattern.search(norm)
-        for pattern in (_UNLIMITED_RE, _GRANT, _HISTORY_RE, _EVERY_LAST_RE, _CONTROL_RE, _CHECK_RE, _SECRET)
+        for pattern in (
+            _UNLIMITED_RE,
+            _GRANT,
+            _HISTORY_RE,
+            _OTHERS_DATA_RE,
+            _EVERY_LAST_RE,
+            _CONTROL_RE,
+            _CHECK_RE,
+            _SECRET,
+        )
     )

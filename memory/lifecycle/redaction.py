@@ -235,6 +235,45 @@ def _redact_recovery_codes(text: str, lowered: str) -> tuple[str, bool]:
     return text, found
 
 
+# A password named in the row's own language, then its value, with or without a colon or a verb
+# ("Passwort Sommer#2024-Kessel", "mot de passe : Lune!88", "hasło to Zima2024!", "пароль: Kedr-77#",
+# "パスワードは Tk9#pq"): the English rules above read only the English words. The value has a letter
+# or digit and a digit or symbol, so "Passwort vergessen", "le mot de passe est stocké" stay; after a
+# bare label (no colon, no verb) it needs a digit and a symbol other than a hyphen ("Kennwort
+# 2FA-geschützt" is a description).
+_PASSWORD_WORDS = (
+    "passwort", "kennwort", "mot de passe", "contraseña", "contrasenya", "senha", "wachtwoord", "hasło",
+    "haslo", "heslo", "пароль", "lösenord", "adgangskode", "passord", "salasana", "jelszó", "jelszava",
+    "şifre", "parola",
+    "mật khẩu", "kata sandi", "kata laluan", "nenosiri", "κωδικός", "كلمة المرور", "كلمة السر", "رمز عبور",
+    "گذرواژه", "סיסמה", "סיסמא", "पासवर्ड", "パスワード", "密码", "密碼", "비밀번호", "รหัสผ่าน",
+)  # fmt: skip
+_VALUE_VERB = (
+    r"is|was|ist|lautet|war|est|es|era|é|è|jest|to|je|är|er|on|là|adalah|ialah|ni|ay|είναι|هي|هو|است|הוא|היא|है|"
+    r"は|是|为|為|는|은|คือ"
+)
+_LABELLED_PASSWORD = re.compile(
+    rf"(?P<head>(?<!\w)(?:{'|'.join(map(re.escape, _PASSWORD_WORDS))})"
+    r"(?:\s+(?:for|für|de|du|do|da|dla|для|van)\s+[\w.@-]+)?"  # "mot de passe du wifi"
+    rf"(?:(?P<said>\s*[:=\uff1a]\s*|\s*(?:{_VALUE_VERB})\s*:?\s*)|\s+))"
+    r"(?P<secret>[^\s,;\u3001\uff0c\u3002]{6,})",
+    re.IGNORECASE,
+)
+_PASSWORD_SYMBOL = re.compile(r"[#$%&!*@^?+=~_/]")
+
+
+def _password_value(value: str, *, said: bool) -> bool:
+    """A password's shape: a letter or digit and a digit or symbol; after a bare label, a digit and
+    a symbol other than a hyphen (a described password, "2FA-protected", is not one)."""
+    if not any(ch.isalnum() for ch in value) or _is_placeholder(value):
+        return False
+    digit = any(ch.isdigit() for ch in value)
+    symbol = _PASSWORD_SYMBOL.search(value) is not None
+    if said:
+        return digit or symbol or any(not ch.isalnum() for ch in value)
+    return digit and symbol
+
+
 # Values that name a secret rather than hold one: templating and env references, calls and
 # subscripts (`os.environ[...]`, `getenv(...)`), dotted settings, type names, stock placeholders.
 _REFERENCE = re.compile(
@@ -242,6 +281,9 @@ _REFERENCE = re.compile(
     r"""|^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[\[(]"""
     r"""|^[a-z_]+(?:\.[A-Za-z_]\w*)+$"""
     r"""|^[A-Z][a-z]+(?:[A-Z][a-z]+)+$"""
+    # words in capitals joined by underscores, no digit: an environment variable's name or a
+    # placeholder in any language (CHANGE_ME, CAMBIAR_ANTES_DE_USAR, HIER_EINTRAGEN)
+    r"""|^[A-ZÀ-ÖØ-Þ]+(?:_[A-ZÀ-ÖØ-Þ]+)+$"""
     r"""|^(?:password|passwd|pass|secret|changeme|example|placeholder|redacted|required|optional|none|null"""
     r"""|true|false|string|str|bytes|your[_-]?\w*|my[_-]?\w*)$""",
     re.IGNORECASE,
@@ -271,6 +313,7 @@ _ANY_TRIGGER = re.compile(
             | {trigger.lower() for _kind, triggers, _shape in _KEY_SHAPES for trigger in triggers}
             | {trigger for _kind, trigger, _shape in _WEBHOOKS}
             | {*_AWS_SECRET_WORDS, *_ASSIGNMENT_WORDS, *_PROSE_WORDS, *_SECRET_WORDS, *_RECOVERY_WORDS}
+            | {*_PASSWORD_WORDS}
         )
     )
 )
@@ -317,6 +360,13 @@ def redact_secrets(text: str) -> Redaction:
         kinds.add("token" if "password" not in name.lower() else "password")
         return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
 
+    def labelled_password(match: re.Match[str]) -> str:
+        secret = match.group("secret").rstrip(".")
+        if secret.startswith(REDACTED) or not _password_value(secret, said=match.group("said") is not None):
+            return match[0]
+        kinds.add("password")
+        return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
+
     out = text
     if "PRIVATE KEY" in out:
         out = _PRIVATE_KEY.sub(whole("private_key"), out)
@@ -340,6 +390,8 @@ def redact_secrets(text: str) -> Redaction:
         out = _PROSE_PASSWORD.sub(keep_head("password"), out)
     if any(map(lowered.__contains__, _SECRET_WORDS)):
         out = _NEAR_SECRET_WORD.sub(near_secret_word, out)
+    if any(map(lowered.__contains__, _PASSWORD_WORDS)):
+        out = _LABELLED_PASSWORD.sub(labelled_password, out)
     if any(map(lowered.__contains__, _RECOVERY_WORDS)):
         out, listed = _redact_recovery_codes(out, out.lower())
         if listed:
