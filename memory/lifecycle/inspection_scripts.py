@@ -80,16 +80,16 @@ _LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
 _OPENER = re.compile(r"\((?:\?(?::|=|!|<=|<!|>|P<\w+>))?")
 _QUANTIFIER = re.compile(r"(?:[?*+]|\{(\d*)(?:,\d*)?\})[?+]?")
 _REFUSED = ("(?P=", "(?(", "(?#")
-_MAX_VARIANTS = 16  # script sets compiled per pattern; beyond them, the pattern as it is
+_MAX_VARIANTS = 2  # non-ASCII variants kept per pattern, beyond the ASCII one (each ~30 KB compiled)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Atom:
     text: str  # one character, or an escape, a class, an anchor: what the source spells
     optional: bool = False  # a quantifier that allows none of it follows
 
 
-@dataclass
+@dataclass(slots=True)
 class _Group:
     opener: str  # "(", "(?:", "(?P<name>", a lookaround's
     alternatives: list[list[_Atom | _Group]]
@@ -211,7 +211,6 @@ class ScriptCut:
         self._used = used  # the scripts the pattern's letters are written in
         self._variants: dict[frozenset[str], re.Pattern[str]] = {}
         self._ascii: re.Pattern[str] | None = None
-        self._tree: list[list[_Atom | _Group]] | None = None  # parsed on first use; [] when refused
 
     def _for(self, text: str) -> re.Pattern[str]:
         if text.isascii():
@@ -231,12 +230,13 @@ class ScriptCut:
         return self._ascii
 
     def _variant(self, held: frozenset[str]) -> re.Pattern[str]:
-        """The pattern without the alternatives that need a script not in `held`; parsed on the
-        first variant asked (an import parses none), the pattern itself where it is refused."""
-        if self._tree is None:
-            tree = _parse(self._compiled.pattern)
-            self._tree = tree if tree is not None and _render(tree, None) == self._compiled.pattern else []
-        return re.compile(_render(self._tree, held), self._compiled.flags) if self._tree else self._compiled
+        """The pattern without the alternatives that need a script not in `held`, or the pattern
+        itself where it is refused. Parsed for each variant (an import parses none), not kept: the
+        trees of the cue patterns weigh ~60 MB."""
+        tree = _parse(self._compiled.pattern)
+        if tree is None or _render(tree, None) != self._compiled.pattern:
+            return self._compiled
+        return re.compile(_render(tree, held), self._compiled.flags)
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self._for(string).search(string, pos, endpos)
