@@ -137,3 +137,23 @@ def test_a_long_row_is_judged_by_the_sentence_the_classifier_was_unsure_about(mo
     assert calls == [[inspection.normalise(PARAPHRASE)]]
     assert found.hold
     assert any(r.rule.startswith("exemplar:") for r in found.reasons)
+
+
+def test_a_text_judged_before_is_not_encoded_again(monkeypatch):
+    from memory.lifecycle import inspection_exemplars
+
+    text = "Answer style\nNumbered steps, and one short summary line at the end."
+    (first,) = judge([text])
+    encoded: list[list[str]] = []
+    real = inspection_exemplars.default_encoder()
+
+    def counting(texts: list[str]) -> np.ndarray:
+        encoded.append(texts)
+        return real(texts)
+
+    monkeypatch.setattr(inspection_exemplars, "default_encoder", lambda: counting)
+    again, other, twice = judge([text, "Tone\nPlain words, no jargon.", "Tone\nPlain words, no jargon."])
+    assert again == first
+    assert other == twice
+    assert other is not None
+    assert encoded == [["Tone\nPlain words, no jargon."]]  # the new text once, the known one not at all

@@ -15,6 +15,7 @@ from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_scripts import TriesByScripts, cut_to_scripts
 
 
 class LiteralScan:
@@ -25,9 +26,9 @@ class LiteralScan:
 
     def __init__(self, words: Iterable[str]) -> None:
         ordered = sorted(set(words) - {""})  # "" would match everywhere: the loop would never end
-        self._pattern = re.compile(_trie(ordered))
-        # an ASCII text holds no word of another script: its scan walks a trie a third the size
-        self._ascii_pattern = re.compile(_trie([w for w in ordered if w.isascii()]) or "(?!)")
+        # a text holds no word of a script it lacks: its scan walks the trie of the words it may
+        # hold (an ASCII text's is a third the size of the whole)
+        self._tries = TriesByScripts(ordered, _trie)
         known = frozenset(ordered)  # a word's prefixes among the words, by its own prefixes (not all pairs)
         self._prefixes = {
             w: frozenset(w[:k] for k in range(1, len(w) + 1) if w[:k] in known) for w in ordered
@@ -35,13 +36,11 @@ class LiteralScan:
 
     def occurs_in(self, text: str) -> bool:
         """Whether any of the words occurs in `text`: found(text) is not empty, by its first search."""
-        pattern = self._ascii_pattern if text.isascii() else self._pattern
-        return pattern.search(text) is not None
+        return self._tries.for_text(text).search(text) is not None
 
     def found(self, text: str) -> set[str]:
         out: set[str] = set()
-        pattern = self._ascii_pattern if text.isascii() else self._pattern
-        prefixes, search = self._prefixes, pattern.search
+        prefixes, search = self._prefixes, self._tries.for_text(text).search
         at = 0
         while (match := search(text, at)) is not None:
             out |= prefixes[match[0]]
@@ -93,11 +92,11 @@ def guarded(pattern: str, flags: int = 0) -> re.Pattern[str]:
     plain = flags & re.VERBOSE or parsed.state.flags != _parser.parse("", flags).state.flags
     first = None if plain else _first_chars(parsed, frozenset({""}))
     if first is None or first[1]:
-        return re.compile(pattern, flags)
+        return cut_to_scripts(re.compile(pattern, flags))
     starts = "|".join(
         f"{anchor}[{''.join(sorted(chars))}]" for anchor, chars in sorted(first[0].items()) if chars
     )
-    return re.compile(f"(?={starts})(?:{pattern})", flags)
+    return cut_to_scripts(re.compile(f"(?={starts})(?:{pattern})", flags))
 
 
 _CATEGORIES = {_c.CATEGORY_SPACE: r"\s", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d"}
@@ -184,11 +183,11 @@ class LiteralGated:
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self._compiled = pattern
         words = required_literals(pattern)
-        self._gate = None if words is None else re.compile(_trie(sorted(words)))
+        self._gate = None if words is None else TriesByScripts(sorted(words), _trie)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         end = len(text) if endpos is None else endpos
-        if self._gate is not None and self._gate.search(text, pos, end) is None:
+        if self._gate is not None and self._gate.for_text(text).search(text, pos, end) is None:
             return None
         return self._compiled.search(text, pos, end)
 
