@@ -30,9 +30,9 @@ Tried and not kept by the same measure (a variant had to win on most left-out sp
 teaching what inference scores (TEACH_SCORED_PARTS: a long row's directive windows, not the row;
 rows without a directive cue not at all) 497 / 9 (fewer attacks on fresh7, fresh8, tune6; -3, -7,
 -3); WHOLE_SENTENCES 5 482 / 12; windows of two sentences 484 / 11; 2**18 hashed features keeping
-only those at least two writers use (Matrix.shared; not wired into fit) not finished: on the two splits
-fitted, at fixed thresholds 0.7 / 0.8 / 0.9, fresh7 47 / 42 / 37 of 58 vs 47 / 44 / 36 and fresh11
-111 / 100 / 85 of 131 vs 105 / 96 / 80, benign 3 / 2 / 1 of 141 vs 2 / 2 / 1: worth finishing.
+only those at least two writers use (Matrix.shared; not wired into fit) 510 / 10, whole inspection
+774 kept out / 25 benign held vs 774 / 24: better on fresh5, tune6 (+1 attack each) and fresh11 (-2
+benign), worse on fresh7 (-1 attack) and fresh9 (+1 benign), equal on fresh8 and fresh10: not most.
 
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
