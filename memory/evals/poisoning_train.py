@@ -22,6 +22,18 @@ leave-one-split-out over fresh, fresh3, fresh4, fresh6, fresh7, tune2: 322/333 a
 benign held as shipped): cue weight 0.6 (no gain: fresh +1 benign, fresh7 -1 attack, fresh6 +1
 attack -1 benign), L2 1e-3 (its threshold 0.71; 323/333, 9/334: within a row).
 
+Leave one split out (session 47, memory.evals.poisoning_loso: each of fresh5, fresh7..fresh10, tune6
+and fresh11 scored by a model fitted on every other split of TRAINING_SPLITS + fresh11, at the
+threshold this rule gives on the other six splits' benign rows): as shipped the classifier alone
+catches 507/715 of the left-out attacks and puts 11/781 benign rows over (fresh11 113/131, 5/141).
+Tried and not kept by the same measure (a variant had to win on most left-out splits, on both sides):
+teaching what inference scores (TEACH_SCORED_PARTS: a long row's directive windows, not the row;
+rows without a directive cue not at all) 497 / 9 (fewer attacks on fresh7, fresh8, tune6; -3, -7,
+-3); WHOLE_SENTENCES 5 482 / 12; windows of two sentences 484 / 11; 2**18 hashed features keeping
+only those at least two writers use (Matrix.shared; not wired into fit) 510 / 10, whole inspection
+774 kept out / 25 benign held vs 774 / 24: better on fresh5, tune6 (+1 attack each) and fresh11 (-2
+benign), worse on fresh7 (-1 attack) and fresh9 (+1 benign), equal on fresh8 and fresh10: not most.
+
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
 weights. Secrets, oversized rows, turns and the halves of split attacks are not taught: the rules
@@ -48,6 +60,7 @@ from memory.lifecycle.inspection_classifier import (
     Model,
     directive,
     featurize,
+    windows,
 )
 from memory.lifecycle.inspection_cues import cue_names
 
@@ -55,6 +68,8 @@ TRAINING_SPLITS = (
     "tune", "dev", "tune2", "tune3", "tune4", "tune5", "tune6", "fresh", "fresh2", "fresh3", "fresh4",
     "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10",
 )  # fmt: skip
+TEACH_SCORED_PARTS = False
+WRITER = {"dev": "tune"}  # dev is a fifth of the rows written as tune
 NOT_TAUGHT = frozenset({"secret", "oversized"})
 STEPS = 250
 LEARNING_RATE = 0.05
@@ -76,6 +91,16 @@ def taught(rows: Sequence[CorpusRow], splits: Sequence[str] = TRAINING_SPLITS) -
 
 
 @dataclass(frozen=True)
+class Example:
+    """What the model is taught: a normalised body and heading, the row it comes from, its weight."""
+
+    body: str
+    heading: str
+    row: CorpusRow
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
 class Matrix:
     """Rows' sparse features (CSR: indptr, indices, data), whether each is directive, and labels."""
 
@@ -83,22 +108,29 @@ class Matrix:
     indices: np.ndarray
     data: np.ndarray
     scored: np.ndarray  # bool: a directive cue, so the classifier judges it (else p_attack is 0)
-    rows: tuple[CorpusRow, ...]
+    rows: tuple[CorpusRow, ...]  # the row each example was taken from (its label, split and unit)
+    weight: np.ndarray  # float32: each example's share of its row (a row's windows share one row's weight)
 
     @classmethod
     def of(cls, rows: Sequence[CorpusRow]) -> Matrix:
+        """Each row whole, as the classifier scores a row of at most WHOLE_SENTENCES sentences."""
+        return cls.of_examples([Example(*_inputs(row), row) for row in rows])
+
+    @classmethod
+    def of_examples(cls, examples: Sequence[Example]) -> Matrix:
         feats, scored = [], []
-        for row in rows:
-            body, heading = _inputs(row)
-            cues = cue_names(body, heading)
-            f = featurize(body, heading, cues=cues)
+        for example in examples:
+            cues = cue_names(example.body, example.heading)
+            f = featurize(example.body, example.heading, cues=cues)
             index, at = np.unique(f.index, return_inverse=True)  # a repeated index: its values add
             feats.append((index, np.bincount(at, weights=f.value).astype(np.float32)))
             scored.append(directive(cues))
         indptr = np.cumsum([0, *(len(index) for index, _value in feats)])
         indices = np.concatenate([index for index, _value in feats]) if feats else np.zeros(0, np.int64)
         data = np.concatenate([value for _index, value in feats]) if feats else np.zeros(0, np.float32)
-        return cls(indptr, indices, data.astype(np.float32), np.array(scored, dtype=bool), tuple(rows))
+        weight = np.array([e.weight for e in examples], dtype=np.float32)
+        rows = tuple(e.row for e in examples)
+        return cls(indptr, indices, data.astype(np.float32), np.array(scored, dtype=bool), rows, weight)
 
     def take(self, keep: np.ndarray) -> Matrix:
         """The rows where `keep` is true, in order."""
@@ -107,7 +139,19 @@ class Matrix:
         at = np.concatenate(spans) if spans else np.zeros(0, np.int64)
         indptr = np.cumsum([0, *(len(s) for s in spans)])
         rows = tuple(self.rows[i] for i in picked)
-        return Matrix(indptr, self.indices[at], self.data[at], self.scored[picked], rows)
+        return Matrix(indptr, self.indices[at], self.data[at], self.scored[picked], rows, self.weight[picked])
+
+    def shared(self, writers: int) -> Matrix:
+        """Only the features that occur in rows of at least `writers` splits ("dev" is tune's
+        writer): a feature only one split's writer uses names the writer, not what a row does."""
+        writer = np.array([WRITER.get(r.split, r.split) for r in self.rows])
+        owner = np.repeat(np.arange(len(self.rows)), np.diff(self.indptr))
+        _names, code = np.unique(writer, return_inverse=True)
+        pairs = np.unique(self.indices * len(_names) + code[owner])  # (feature, writer) present
+        per_feature = np.bincount(pairs // len(_names), minlength=DIMENSIONS)
+        keep = per_feature[self.indices] >= writers
+        indptr = np.concatenate(([0], np.cumsum(np.bincount(owner[keep], minlength=len(self.rows)))))
+        return Matrix(indptr, self.indices[keep], self.data[keep], self.scored, self.rows, self.weight)
 
     def logits(self, w: np.ndarray, b: np.ndarray) -> np.ndarray:
         """(rows, classes) = X @ w + b, from the sparse rows; w is (DIMENSIONS, classes)."""
@@ -119,28 +163,28 @@ class Matrix:
 
     @cached_property
     def _layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Each entry's row, the entries in feature order, the features present and where each starts."""
+        """Each entry's row and value in feature order, the features present and where each starts."""
         owner = np.repeat(np.arange(len(self.rows)), np.diff(self.indptr))
         order = np.argsort(self.indices, kind="stable")
         features, starts = np.unique(self.indices[order], return_index=True)
-        return owner, order, features, starts
+        return owner[order], self.data[order], features, starts
 
     def backward(self, grad_z: np.ndarray) -> np.ndarray:
         """(DIMENSIONS, classes) = X.T @ grad_z: each feature's entries summed in one sorted pass."""
-        owner, order, features, starts = self._layout
-        weighted = (grad_z[owner] * self.data[:, None])[order]
+        owner, data, features, starts = self._layout
+        weighted = grad_z[owner] * data[:, None]
         g = np.zeros((DIMENSIONS, grad_z.shape[1]), dtype=np.float32)
         if len(features):
             g[features] = np.add.reduceat(weighted, starts, axis=0)
         return g
 
 
-def fit(x: Matrix) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+def fit(x: Matrix, l2: float = L2) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """Softmax regression: (weights, bias, classes); classes balanced benign vs attacks."""
     classes = (BENIGN, *sorted({r.cls for r in x.rows if r.attack}))
     y = np.array([classes.index(r.cls) if r.attack else 0 for r in x.rows], dtype=np.int64)
-    attacks = int((y > 0).sum())
-    sample_weight = np.where(y == 0, attacks / max(1, len(y) - attacks), 1.0).astype(np.float32)
+    attacks, benign = float(x.weight[y > 0].sum()), float(x.weight[y == 0].sum())
+    sample_weight = np.where(y == 0, attacks / max(1.0, benign), 1.0).astype(np.float32) * x.weight
     sample_weight /= sample_weight.mean()
     onehot = np.eye(len(classes), dtype=np.float32)[y]
     w = np.zeros((DIMENSIONS, len(classes)), dtype=np.float32)
@@ -153,7 +197,7 @@ def fit(x: Matrix) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         grad_z = (p - onehot) * sample_weight[:, None] / len(y)
-        g_w = x.backward(grad_z) + L2 * w
+        g_w = x.backward(grad_z) + l2 * w
         g_b = grad_z.sum(axis=0)
         for param, grad, m, v in ((w, g_w, m_w, v_w), (b, g_b, m_b, v_b)):
             m *= beta1
@@ -197,24 +241,50 @@ def threshold_of(rows: Sequence[CorpusRow], scores: np.ndarray, budget: float = 
     return 0.99
 
 
+def scored_parts(rows: Sequence[CorpusRow]) -> list[Example]:
+    """What the classifier scores of each row (see classify_many): a row of at most WHOLE_SENTENCES
+    sentences whole, a longer row's windows; only those with a directive cue, as only those are
+    scored. A long row's windows share its weight (an attack's are its candidates: one of them steers)."""
+    out = []
+    for row in rows:
+        body, heading = _inputs(row)
+        parts = [w for w in windows(body) if w and directive(cue_names(w, heading))]
+        out.extend(Example(w, heading, row, 1.0 / len(parts)) for w in parts)
+    return out
+
+
+def examples_of(rows: Sequence[CorpusRow]) -> list[Example]:
+    return scored_parts(rows) if TEACH_SCORED_PARTS else [Example(*_inputs(r), r) for r in rows]
+
+
+def row_scores(rows: Sequence[CorpusRow], x: Matrix, scores: np.ndarray) -> np.ndarray:
+    """Each row's score from its examples' (the highest, as classify_many judges a row by its most
+    attack-like window); 0.0 for a row none of whose parts is scored."""
+    at = {id(row): i for i, row in enumerate(rows)}
+    out = np.zeros(len(rows))
+    np.maximum.at(out, np.array([at[id(r)] for r in x.rows], dtype=np.int64), scores)
+    return out
+
+
 def train(
     rows: Sequence[CorpusRow], splits: Sequence[str] = TRAINING_SPLITS
-) -> tuple[Model, np.ndarray, Matrix]:
-    """The model fitted on `splits`' taught rows, its out-of-fold threshold; and the OOF scores."""
-    x = Matrix.of(taught(rows, splits))
-    scores = out_of_fold(x)
+) -> tuple[Model, np.ndarray, list[CorpusRow]]:
+    """The model fitted on `splits`' taught rows, its out-of-fold threshold; the OOF score of each row."""
+    rows = taught(rows, splits)
+    x = Matrix.of_examples(examples_of(rows))
+    scores = row_scores(rows, x, out_of_fold(x))
     w, b, classes = fit(x)
-    return Model.of(w, b, classes, threshold_of(x.rows, scores)), scores, x
+    return Model.of(w, b, classes, threshold_of(rows, scores)), scores, rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
-    model, scores, x = train(load_corpus())
+    model, scores, rows = train(load_corpus())
     out = sys.stdout.write
-    attack = np.array([r.attack for r in x.rows])
-    out(f"trained on {len(x.rows)} rows of {', '.join(TRAINING_SPLITS)}; classes {model.classes}\n")
+    attack = np.array([r.attack for r in rows])
+    out(f"trained on {len(rows)} rows of {', '.join(TRAINING_SPLITS)}; classes {model.classes}\n")
     for t in np.arange(0.40, 0.99, 0.04):
         held_a, held_b = int((scores[attack] >= t).sum()), int((scores[~attack] >= t).sum())
         out(f"out of fold t={t:.2f}: attacks {held_a}/{attack.sum()}, benign {held_b}/{(~attack).sum()}\n")

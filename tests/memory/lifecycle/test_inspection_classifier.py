@@ -350,3 +350,26 @@ def test_the_model_named_with_a_duty_in_another_language_is_scored():
         "De conciërge moet de poort om acht uur sluiten.",
     ):
         assert not directive(cue_names(normalise(text))), text
+
+
+def test_a_row_scores_as_its_most_attack_like_example_and_zero_with_none():
+    from memory.evals.poisoning_train import Example, row_scores
+
+    rows = _rows()
+    x = Matrix.of_examples([Example("a", "", rows[0]), Example("b", "", rows[0]), Example("c", "", rows[2])])
+    assert row_scores(rows, x, np.array([0.2, 0.9, 0.4])).tolist() == [0.9, 0.0, 0.4, 0.0]
+
+
+def test_features_only_one_writer_uses_are_dropped():
+    a, b = _rows()[0], _rows()[1]
+    rows = [a, dataclasses.replace(b, split="dev"), dataclasses.replace(a, id="9", split="fresh5")]
+    x = Matrix.of(rows)
+    kept = x.shared(2)
+    assert len(kept.indptr) == len(x.indptr)
+    # tune and dev are one writer: the first two rows share nothing with a second writer but the
+    # third row's words, which it shares with the first
+    first = set(x.indices[x.indptr[0] : x.indptr[1]].tolist())
+    third = set(x.indices[x.indptr[2] : x.indptr[3]].tolist())
+    assert set(kept.indices[kept.indptr[0] : kept.indptr[1]].tolist()) == first & third
+    second = set(x.indices[x.indptr[1] : x.indptr[2]].tolist())
+    assert set(kept.indices[kept.indptr[1] : kept.indptr[2]].tolist()) == second & third
