@@ -4,7 +4,7 @@
     python -m memory.evals.poisoning_loso report VARIANT [VARIANT ...]
 
 For each held-out split (HELD_OUT: tuning material written by different writers at different times),
-a model is fitted on every other split of POOL (TRAINING_SPLITS and fresh11, which is study material)
+a model is fitted on every other split of POOL (TRAINING_SPLITS)
 and scored on the left-out split's taught rows as the inspection scores them (classify_many: windows,
 the directive gate, the inspection's exempt sentences). The threshold for a split is the one the
 trainer's rule gives on the other held-out splits' benign rows, each scored by the model that did
@@ -40,8 +40,8 @@ from memory.lifecycle import inspection_classifier
 from memory.lifecycle.inspection_classifier import Model, classify_many, directive
 from memory.lifecycle.inspection_cues import cue_names
 
-POOL = (*TRAINING_SPLITS, "fresh11")
-HELD_OUT = ("fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "tune6", "fresh11")
+POOL = TRAINING_SPLITS  # fresh11 is among them since session 47
+HELD_OUT = ("fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "tune6", "fresh11", "tune9", "tune10")
 NEVER = frozenset({"held_out", "fresh12", "fresh13"})
 
 
