@@ -34,6 +34,14 @@ only those at least two writers use (Matrix.shared; not wired into fit) 510 / 10
 774 kept out / 25 benign held vs 774 / 24: better on fresh5, tune6 (+1 attack each) and fresh11 (-2
 benign), worse on fresh7 (-1 attack) and fresh9 (+1 benign), equal on fresh8 and fresh10: not most.
 
+Session 47 added fresh11 and tune7-tune10 (2,433 rows written by writers who never ran the
+inspection; 5,672 taught rows; out-of-fold threshold 0.77 -> 0.85, the new benign rows being
+harder). Against the same rules with the session-46 model: blind fresh12 77.7 / 9.1 -> 78.2 / 7.1
+(kept out / benign held), blind fresh13 52.1 / 10.4 -> 52.1 / 8.5, README paragraphs held 53 -> 35
+of 1,765, held_out 97.9 / 0.7 -> 96.6 / 0.4. Rows with no directive cue stay unscored: fitted
+without tune7, tune9 or tune10 in turn, the model puts 35 of their 184 uncued attacks and 4 of
+their 506 uncued benign rows at p >= 0.60 (22 and 2 at 0.70): too little to lift the gate.
+
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
 weights. Secrets, oversized rows, turns and the halves of split attacks are not taught: the rules
