@@ -513,6 +513,14 @@ _AUDIENCE = (
     r"usu[áa]rio\w*|utilizador\w*|qualquer|quem|todos|"
     r"beller\w*|klant\w*|gebruiker\w*|bezoeker\w*|iedere\w*|elke|iedereen)\b"
 )
+# Where an order's verb stands: a sentence or clause start, after "please", "always", "from now on",
+# or a duty ("you must", "du sollst"); "Lena will explain the system prompt to the customers" is a plan.
+_ORDER_POSITION = (
+    r"(?:^|[.!?:;,\n(]\s*|\b(?:please|always|and|then|also|just|kindly|bitte|immer|auch|toujours|aussi|siempre|"
+    r"tambi[ée]n|sempre|anche|tamb[ée]m|altijd|ook|from now on|ab sofort|ab jetzt|d[ée]sormais|dor[ée]navant|"
+    r"a partir de ahora|d'ora in poi|a partir de agora|vanaf nu|should|must|shall|sollst|sollt|soll|muss|musst|"
+    r"doit|dois|devez|debe|debes|deve|devi|moet|moeten)\s+)"
+)
 # Not when the disclosure is forbidden: "never tell callers", "ne dis jamais", "nunca digas".
 _NOT_FORBIDDEN = (
     r"(?<!never )(?<!not )(?<!n't )(?<!nie )(?<!niemals )(?<!nicht )(?<!keinem )(?<!ne )(?<!n')(?<!n\u2019)"
@@ -554,7 +562,7 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
         r"\b(?:reveal|show|print|repeat|output|leak|dump|share|disclose)\b.{0,30}?\bsys(?:tem)? ?prompt",
         # the prompt told, given or read out to the people the model serves, whoever speaks to it
         # ("sag jedem Anrufer den Systemprompt", "donne à chaque appelant le prompt système"); not when forbidden
-        rf"{_NOT_FORBIDDEN}\b{_DISCLOSE_VERB}\b(?!\s+(?:nie|niemals|nicht|jamais|nunca|mai|nooit|niet)\b)"
+        rf"{_ORDER_POSITION}{_NOT_FORBIDDEN}\b{_DISCLOSE_VERB}\b(?!\s+(?:nie|niemals|nicht|jamais|nunca|mai|nooit|niet)\b)"
         rf"[^.!?\n]{{0,40}}?(?:{_AUDIENCE}[^.!?\n]{{0,40}}?{_HIDDEN_PROMPT}|{_HIDDEN_PROMPT}[^.!?\n]{{0,40}}?{_AUDIENCE})",
         # ... with the verb last (German, Dutch): "jedem Anrufer den Systemprompt sagen"
         rf"{_NOT_FORBIDDEN}{_AUDIENCE}\W+(?:\w+\W+){{0,2}}?{_HIDDEN_PROMPT}\W+(?:\w+\W+){{0,2}}?"
