@@ -370,7 +370,25 @@ LABEL = (
     r"instru[çc]\w+|opmerking|bericht|verzoek|примечание|сообщение|указание|"
     # a task or remark labelled for a reader: "tarea para el asistente ...", "observação para qualquer IA ..."
     r"tareas?|tarefas?|t[âa]ches?|aufgaben?|compit[oi]|observa[çc][ãa]o|observa[çc][õo]es|observaci[oó]n\w*|"
-    r"osservazion[ei]|anmerkung\w*|uwaga|zadanie|примітка|завдання|задача)"
+    r"osservazion[ei]|anmerkung\w*|uwaga|zadanie|примітка|завдання|задача|"
+    # one part of a message split over writes: "part 1 of 2 for the bot", "Teil 1 von 2 für den Bot"
+    # (any label may count its parts: "note 1 of 2 to the assistant")
+    r"(?:part|teil|partie|parte|deel)(?=\s+\d))(?:\s+\d+\s*(?:of|von|sur|de|di|van|/)\s*\d+)?"
+)
+# A bot or assistant named by the service it runs: "Support-Bot", "support bot", "FAQ-Bot",
+# "help-desk assistant", "Kundenservice-Assistent" (the head word is MODEL's; this is what may stand before it).
+MODEL_COMPOUND_PREFIX = (
+    r"(?:(?:customer[- ]?service|customer[- ]?support|kundenservice|kundendienst|kunden|support|help[- ]?desk|"
+    r"service[- ]?desk|helpdesk|faq|service|hotline|chat|sales|billing|booking|onboarding)[- ]?"
+    r"(?=bot|chatbot|assist|agent|helper|helfer)|\w+-(?=bot|chatbot|assist))"
+)
+# After the model's word, a noun it qualifies: "our support-bot team lead" is a person's job title,
+# "notes for the support-bot memory feature" are about a project, neither addresses the bot.
+_NOT_A_PERSON_AFTER = (
+    r"(?![- ](?:team|teams|lead|leads|owner|owners|manager|managers|engineers?|developers?|devs?|squad|crew|"
+    r"leiter\w*|verantwortlich\w*|entwickler\w*|[ée]quipe|equipo|responsable\w*|"
+    r"memory|features?|projects?|roadmap|design|docs|documentation|release|rollout|launch|pilot|migration|"
+    r"integration|config\w*|logs?|metrics|dashboard|backlog|tickets?|repo|codebase|spec|changelog|project\w*)\b)"
 )
 # The addressing forms of the ten languages tune6 added (Danish, Swahili, Tagalog, Malay, Catalan,
 # Czech, Ukrainian, Persian; Bengali and Tamil postpose theirs): the prepositions that address a
@@ -421,7 +439,9 @@ ADDRESS_FORMS = (
     # "to / for the X", "an den X", "à l'X", "para el X", "per l'X", "aan de X", "для X"
     # (at a sentence start or after a label noun: "I'll send it to the assistant" is about a person)
     rf"(?:^|[.!?:;\n(\[\"'«-]\s*|\b{_NOT_DESCRIBED}{LABEL}\s+)(?:to|for|an|f[üu]r|[àa]|aux|pour|para|per|aan|voor|dla|do|для|к)\s+{_DET}"
+    rf"{MODEL_COMPOUND_PREFIX}?"
     rf"(?!(?:agents?|helpers?|agentes?|ayudantes?|helfer)\b(?!\s+(?:virtual|virtuel|ia|ai|de ia)\b)){MODEL}\b"
+    rf"{_NOT_A_PERSON_AFTER}"
     # (the model as a sentence's subject is spoken of, not to: '"An AI assistant is only as good as
     # ...'; the English article "an" is not the German preposition)
     r"(?!(?:\s+[\w-]+)?\s+(?:is|was|are|were|can|could|will|would|should|may|might|has|have|had|does|did|isn't|can't|"
@@ -429,7 +449,11 @@ ADDRESS_FORMS = (
     # vocative: "dear X", "hey X", "liebe KI", "querida IA", "cher modèle", "X," at the start
     rf"\b(?:dear|hey|hi|hello|attention|liebe[rs]?|hallo|cher|ch[èe]re|bonjour|salut|querid[oa]|estimad[oa]|hola|caro|cara|atenzione|beste)\s+{_DET}{MODEL}\b",
     # (a quote that opens, not one closing a name: "the open-source 'Red' bot, ...")
-    rf"(?:^|\n|(?<!\w)['\"«“‘])\s*(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)\s*[,:\uff1a]",
+    # (named by its service too: "Support bot, ...", "Asistente de soporte: ...", "Assistant du support :")
+    rf"(?:^|\n|(?<!\w)['\"«“‘])\s*(?:{MODEL_COMPOUND_PREFIX}?(?:{STRONG_MODEL}|assistant|asistente|assistente|assistent)"
+    r"|(?:chat ?bot|bot|assistant|asistente|assistente)\s+(?:de|du|del|da|do|di|dell[ao']|van)\s+"
+    r"(?:l[ao']\s*)?(?:support|soporte|supporto|suporte|assistance|servicio|service|servi[çc]o|servizio|klantenservice|"
+    r"atenci[oó]n al cliente|client(?:e|es|i)?))\s*[,:\uff1a]",
     rf"\bas an? (?:{STRONG_MODEL}|assistant|language model|model)\s*,?\s*you\b",
     # the reader of this text: "the X (who|that) reads this later", "X reading this",
     # "whoever handles this with the AI tool", "der X, der dies liest", "l'IA qui lira"

@@ -169,6 +169,14 @@ _NON_ASCII_ANCHORS = ("(?:请注意|请|注意)", "(?:へ|に|宛て?|あて)", 
 _ASCII_FORMS = tuple(p for p in ADDRESS_FORMS if not any(anchor in p for anchor in _NON_ASCII_ANCHORS))
 _ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS))
 _TURN_ADDRESS_ASCII = _c("|".join(f"(?:{p})" for p in _ASCII_FORMS if p != ADDRESS_FORMS[0]))
+
+
+def addresses_model(norm: str) -> bool:
+    """Whether normalised text names the model as its addressee ("für den Support-Bot:"), order or not
+    (inspection_split: the opening of a sentence whose order lands in the next write)."""
+    return bool(_ADDRESS.search(norm))
+
+
 _DIRECTIVE = _c(DIRECTIVE)
 _ACT = _c(rf"(?<!-){ACT}")  # not the tail of a compound ("the new-hire forms")
 _OBLIGATION = _c(MODEL_OBLIGATION)
