@@ -62,6 +62,7 @@ from memory.lifecycle.inspection_lexicon import (
     CONSEQUENTIAL,
     CONTROL,
     CONVERSATION,
+    CREDENTIAL_ASKED,
     DEONTIC,
     DIRECTIVE,
     ENCODING,
@@ -94,6 +95,7 @@ from memory.lifecycle.inspection_lexicon import (
     READ_ONLY,
     SELF_APPROVAL,
     SEND,
+    SEND_ELSEWHERE,
     SEND_TOLD,
     SENT_THING,
     STAKES,
@@ -246,19 +248,23 @@ _EMPOWERED = LiteralGated(_c(MODEL_EMPOWERED))
 _OVERRIDE = _c(OVERRIDE)
 _PERSONA = _c(PERSONA)
 _NEGATED_SEND = re.compile(
-    r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai)\s+(?:\w+\s+)?$"
+    r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai|"
+    r"no|não|nao|non|ne|nooit|nigdy|jam[áa]s)\s+(?:\w+\s+)?$|\bn['’]\w*\s*$"
 )
+# French, German and Dutch put the negation after the verb ("n'envoyez jamais", "senden Sie Ihre PIN
+# niemals", "stuur nooit je pincode"): a warning against the send, not an ask for it.
+_NEGATED_AFTER_SEND = re.compile(r"\s+(?:[\w’']+\s+){0,3}?(?:jamais|niemals|nie|nicht|keinesfalls|nooit|niet)\b")
 _SETTING = _c(
     rf"(?:^|[\s\[{{,;(\"'])(?:[a-z_]+[._])*{PRIV_KEY}['\"]?\s*[:=]\s*{PRIV_VALUE}"
     rf"|\"{PRIV_KEY}\"\s*:\s*{PRIV_VALUE}|{PRIV_KEY}\s*=\s*['\"]?{PRIV_VALUE}"
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
-_SEND = LiteralGated(_c(SEND))
+_SEND = LiteralGated(_c(f"(?:{SEND}|{SEND_ELSEWHERE})"))
 # the model as the subject of a send verb, a few words between ("the copilot also posts")
 _MODEL_SENDS = LiteralGated(_c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}"))
 # an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
 _ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
-_SENT_THING = _c(SENT_THING)
+_SENT_THING = _c(f"(?:{SENT_THING}|{CREDENTIAL_ASKED})")
 _OUTSIDE = _c(OUTSIDE)
 _CONDITION_CLAUSE = re.compile(
     r"\s*(?:when|whenever|if|once|after|before|while|as soon as|wenn|sobald|falls|quand|lorsque|si|cuando|se|quando|"
@@ -1146,7 +1152,12 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     return None
 
 
-_OWN_SEND = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|always\s+|also\s+)?$")
+# a person's own routine or plan, in the languages whose send verbs are read ("je les envoie",
+# "ich schicke", "ik stuur", "we mailen"): the pronoun, maybe an object pronoun or an adverb, then the verb
+_OWN_SEND = re.compile(
+    r"\b(?:i|we|je|j['’]|nous|ich|wir|ik|wij|yo|nosotros|eu|nós|io|noi|ja|my)\s*"
+    r"(?:\w+ly\s+|always\s+|also\s+|(?:le|la|les|lui|leur|vous|te|lo|los|las|ihr|ihm|ihnen|het|ze|hem|haar)\s+)?$"
+)
 _PRONOUN_THINGS = frozenset({"it", "them", "copy", "email", "e-mail", "emails"})
 _STRONG_THING = re.compile(
     r"\b(?:documents?|contracts?|notes|attachments?|uploads?|details|records|reports?|invoices?|contratt\w*|"
@@ -1188,7 +1199,7 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
         condition = _CONDITION_CLAUSE.match(text)
         start = condition.end() if condition and _SEND.search(text, condition.end()) else 0
         send = _SEND.search(text, start)
-        if not send or _NEGATED_SEND.search(text, 0, send.start()):
+        if not send or _NEGATED_SEND.search(text, 0, send.start()) or _NEGATED_AFTER_SEND.match(text, send.end()):
             continue  # "never paste customer data into external tools" is advice against it
         if _OWN_SEND.search(text, 0, send.start()):
             continue  # "I email the budget report to finance@...": a person's own routine
