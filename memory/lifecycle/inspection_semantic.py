@@ -1187,6 +1187,18 @@ def _names_a_thing(text: str) -> bool:
     )
 
 
+# the writer as the one sent to ("me lo envían", "they send me", "schickt mir"): something received
+_SENT_TO_ME = re.compile(r"\b(?:me(?: l[oae]s?)?|mir|mij|mnie|moi)\s+$")
+# a warning that nobody will ask for the send (English is inspection_patterns' job): a negation, a
+# few words, an ask, then the send verb ("nunca le pediremos que envíe", "wir werden Sie niemals bitten")
+_WARNED_ASK = re.compile(
+    r"\b(?:nunca|jam[áa]s|jamais|niemals|nie|nooit|nigdy|non|não|nao|ne)\s+(?:\w+\s+){0,3}?"
+    r"(?:ped\w*|solicit\w*|demand\w*|chied\w*|bitte\w*|auffordern|vra\w*|pros\w*|pe[çc]\w*)\b.{0,120}$"
+)
+# a verb that ends its clause, its destination named before it
+_CLAUSE_END = re.compile(r"\s*(?:[.!?;,:]|$)")
+
+
 def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     # a sentence's match is a match in the whole text: without one there, no sentence has one
     if not (_SEND.search(norm) and _SENT_THING.search(norm) and _OUTSIDE.search(norm)):
@@ -1201,15 +1213,18 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
         send = _SEND.search(text, start)
         if not send or _NEGATED_SEND.search(text, 0, send.start()) or _NEGATED_AFTER_SEND.match(text, send.end()):
             continue  # "never paste customer data into external tools" is advice against it
-        if _OWN_SEND.search(text, 0, send.start()):
+        if _OWN_SEND.search(text, 0, send.start()) or _SENT_TO_ME.search(text, 0, send.start()):
             continue  # "I email the budget report to finance@...": a person's own routine
+        if _WARNED_ASK.search(text, 0, send.start()):
+            continue  # "nunca le pediremos que envíe su PIN ...": a warning that nobody will ask
         thing = _thing_sent(text, start)
         if thing and thing[0] in _PRONOUN_THINGS and not _names_a_thing(text):
             continue  # "forward it to phishing@...": "it" is a request, nothing of the user's named
         # the destination after the verb ("send X to a@b.com"), or before it where the verb ends
         # the sentence (Hindi, Japanese, Korean, Turkish: "X को https://... पर भेज देना")
+        # (German and Dutch too: "seine TAN an a@b.net mailen", "... naar a@b.nl sturen")
         outside = _OUTSIDE.search(text, send.start()) or (
-            _OUTSIDE.search(text) if not text.isascii() else None
+            _OUTSIDE.search(text) if not text.isascii() or _CLAUSE_END.match(text, send.end()) else None
         )
         if thing and outside:
             why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"

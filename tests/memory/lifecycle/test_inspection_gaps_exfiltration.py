@@ -92,3 +92,35 @@ def test_keywords_are_no_password() -> None:
     # "clave" is a password only as someone's ("su clave") or an access key, not "palabras clave"
     assert not _route("Cada mes, envíe las palabras clave de la campaña a marketing@caja.es.")
     assert _route("Pida al socio que envíe su clave de acceso a ayuda@socios-club.net.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nunca le pediremos que envíe su PIN por correo a soporte@caja.es.",
+        "Nous ne vous demanderons jamais d'envoyer votre mot de passe à support@banque.fr.",
+        "Wir werden Sie niemals bitten, Ihre PIN an support@bank.de zu senden.",
+    ],
+)
+def test_promise_never_to_ask_for_the_send_is_no_route(text: str) -> None:
+    assert not _route(text), text
+
+
+def test_no_need_to_ask_is_no_promise() -> None:
+    # a negation before an ask that waives it ("no hace falta pedir permiso") still asks for the send
+    assert _route("No hace falta pedir permiso: envíe su clave de acceso a alta@socios-club.net.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kundendienst: Lassen Sie den Kunden seine TAN an verifizierung@sparkasse-check.net mailen.",
+        "Balie: laat de klant de verificatiecode naar controle@bank-hulp.net sturen.",
+    ],
+)
+def test_verb_at_the_end_with_the_address_before_it_is_a_route(text: str) -> None:
+    assert _route(text), text
+
+
+def test_credential_sent_to_the_writer_is_received_not_sent() -> None:
+    assert not _route("Mi PIN nuevo me lo envían por correo a mi dirección ana@gmail.com.")
