@@ -884,6 +884,35 @@ SEND = (
     r"στέλν\w*|προώθησ\w*)\b|送信|发送|发给|转发|転送|送って|送る|отправ\w*|пересыла\w*|أرسل|ارسل|إرسال|ترسل|حوّل|"
     r"भेज|शेयर|ส่ง|보내|전송)"
 )
+# The send verbs of es, pt, fr, it, de, nl and pl in their imperative, subjunctive and infinitive forms
+# (the ones a procedure or an ask uses; a person's "envío", "invio", "wyślę" are not among them), and
+# "by e-mail to" as a send of its own ("facilite su PIN por correo a ...", "per E-Mail an ...").
+SEND_ELSEWHERE = (
+    r"\b(?:env[íi]e[ns]?|env[íi]ad|mand(?:e|en|a|ad|ar|are|i|em)|remit(?:a|an|ir)|reenviar|"
+    r"encaminh(?:e|em|a|ar)|reencaminh\w+|envoy(?:er|ez|ons)|transmet(?:s|tez|tre)|faites suivre|fais suivre|"
+    r"exp[ée]di(?:ez|er|e)|t[ée]l[ée]vers(?:ez|er|e)|spedisc[ia]|spedire|spedite|sende[nt]?|schicken|mailen|maile|"
+    r"[üu]bermittel\w*|weiterzuleiten|hochladen|lade\w* sie\b[^.!?\n]{0,60}\bhoch|leite\w* sie\b[^.!?\n]{0,60}\bweiter|"
+    r"sturen|stuurt|verstuur\w*|versturen|mail(?:en|t)?|upload(?:en|t)?|"
+    r"wys[łl]a[ćc]|wys[łl]ani\w*|wy[śs]l(?:ij|ijcie|e|ą)|przes[łl]a[ćc]|przes[łl]ani\w*|prze[śs]lij\w*|wysy[łl]\w*)\b|"
+    r"\b(?:por|per|par|pelo|via)\s+(?:correo|e-?mail|mail|courriel|posta)(?:\s+(?:electr[óo]nico|elettronica|eletr[ôo]nico))?"
+    r"\s+(?:a|al|para|à|au|an|naar|aan|all\w*)\b|"
+    r"\b(?:e-?mailem|mailem|poczt[ąa](?: elektroniczn[ąa])?)\s+(?:na|do)\b"
+)
+# Credentials a customer is asked for, in several languages: a PIN, a one-time or recovery code,
+# a card number or CVV, a password ("clave"); sent to any address they are the "what" of a route out.
+CREDENTIAL_ASKED = (
+    r"\b(?:pin(?:[- ]?(?:code|codes|kod|nummer))?|pincode|tan|(?:su|tu|sus|tus) claves?|claves? (?:de acceso|secreta|bancaria|personal)|"
+    r"(?:one-time|verification|security|recovery|backup|2fa|sms|login) codes?|"
+    r"c[óo]digos? (?:de (?:verificaci[óo]n|seguridad|recuperaci[óo]n|un solo uso|acceso|confirmaci[óo]n|"
+    r"verifica[çc][ãa]o|seguran[çc]a|recupera[çc][ãa]o|confirma[çc][ãa]o)|otp|sms)|"
+    r"codes? (?:de (?:v[ée]rification|s[ée]curit[ée]|r[ée]cup[ée]ration|confirmation)|[àa] usage unique|otp|sms)|"
+    r"codic[ei] (?:di (?:verifica|sicurezza|recupero|conferma)|otp|sms|monouso)|"
+    r"(?:best[äa]tigungs|sicherheits|wiederherstellungs|einmal|verifizierungs|wiederherstellung)codes?|"
+    r"(?:verificatie|herstel|beveiligings)codes?|eenmalige codes?|"
+    r"kod\w* (?:weryfikacyjn\w*|jednorazow\w*|odzyskiwania|bezpiecze[ńn]stwa|sms|blik|pin)|"
+    r"n[úu]mero (?:de (?:la )?tarjeta|do cart[ãa]o)|num[ée]ro de (?:la )?carte|numero (?:della )?carta|"
+    r"kartennummer\w*|kaartnummer\w*|numer\w* karty|cvc|cvv2?)\b"
+)
 SENT_THING = (
     r"(?:\b(?:conversations?|chats?|chat history|history|transcripts?|messages?|summar(?:y|ies)|context|memor(?:y|ies)|"
     r"keys?|api keys?|tokens?|secrets?|passwords?|credentials|\.env|\.ssh|ssh|cookies?|customer list|customers?|"

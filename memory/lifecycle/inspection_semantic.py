@@ -62,6 +62,7 @@ from memory.lifecycle.inspection_lexicon import (
     CONSEQUENTIAL,
     CONTROL,
     CONVERSATION,
+    CREDENTIAL_ASKED,
     DEONTIC,
     DIRECTIVE,
     ENCODING,
@@ -94,6 +95,7 @@ from memory.lifecycle.inspection_lexicon import (
     READ_ONLY,
     SELF_APPROVAL,
     SEND,
+    SEND_ELSEWHERE,
     SEND_TOLD,
     SENT_THING,
     STAKES,
@@ -254,19 +256,23 @@ _EMPOWERED = LiteralGated(_c(MODEL_EMPOWERED))
 _OVERRIDE = _c(OVERRIDE)
 _PERSONA = _c(PERSONA)
 _NEGATED_SEND = re.compile(
-    r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai)\s+(?:\w+\s+)?$"
+    r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai|"
+    r"no|não|nao|non|ne|nooit|nigdy|jam[áa]s)\s+(?:\w+\s+)?$|\bn['’]\w*\s*$"
 )
+# French, German and Dutch put the negation after the verb ("n'envoyez jamais", "senden Sie Ihre PIN
+# niemals", "stuur nooit je pincode"): a warning against the send, not an ask for it.
+_NEGATED_AFTER_SEND = re.compile(r"\s+(?:[\w’']+\s+){0,3}?(?:jamais|niemals|nie|nicht|keinesfalls|nooit|niet)\b")
 _SETTING = _c(
     rf"(?:^|[\s\[{{,;(\"'])(?:[a-z_]+[._])*{PRIV_KEY}['\"]?\s*[:=]\s*{PRIV_VALUE}"
     rf"|\"{PRIV_KEY}\"\s*:\s*{PRIV_VALUE}|{PRIV_KEY}\s*=\s*['\"]?{PRIV_VALUE}"
 )
 _TEMPLATE = _c(CHAT_TEMPLATE)
-_SEND = LiteralGated(_c(SEND))
+_SEND = LiteralGated(_c(f"(?:{SEND}|{SEND_ELSEWHERE})"))
 # the model as the subject of a send verb, a few words between ("the copilot also posts")
 _MODEL_SENDS = LiteralGated(_c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}"))
 # an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
 _ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
-_SENT_THING = _c(SENT_THING)
+_SENT_THING = _c(f"(?:{SENT_THING}|{CREDENTIAL_ASKED})")
 _OUTSIDE = _c(OUTSIDE)
 _CONDITION_CLAUSE = re.compile(
     r"\s*(?:when|whenever|if|once|after|before|while|as soon as|wenn|sobald|falls|quand|lorsque|si|cuando|se|quando|"
@@ -1154,7 +1160,12 @@ def _settings_as_data(norm: str, found: set[str]) -> SemanticHit | None:
     return None
 
 
-_OWN_SEND = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|always\s+|also\s+)?$")
+# a person's own routine or plan, in the languages whose send verbs are read ("je les envoie",
+# "ich schicke", "ik stuur", "we mailen"): the pronoun, maybe an object pronoun or an adverb, then the verb
+_OWN_SEND = re.compile(
+    r"\b(?:i|we|je|j['’]|nous|ich|wir|ik|wij|yo|nosotros|eu|nós|io|noi|ja|my)\s*"
+    r"(?:\w+ly\s+|always\s+|also\s+|(?:le|la|les|lui|leur|vous|te|lo|los|las|ihr|ihm|ihnen|het|ze|hem|haar)\s+)?$"
+)
 _PRONOUN_THINGS = frozenset({"it", "them", "copy", "email", "e-mail", "emails"})
 _STRONG_THING = re.compile(
     r"\b(?:documents?|contracts?|notes|attachments?|uploads?|details|records|reports?|invoices?|contratt\w*|"
@@ -1184,6 +1195,18 @@ def _names_a_thing(text: str) -> bool:
     )
 
 
+# the writer as the one sent to ("me lo envían", "they send me", "schickt mir"): something received
+_SENT_TO_ME = re.compile(r"\b(?:me(?: l[oae]s?)?|mir|mij|mnie|moi)\s+$")
+# a warning that nobody will ask for the send (English is inspection_patterns' job): a negation, a
+# few words, an ask, then the send verb ("nunca le pediremos que envíe", "wir werden Sie niemals bitten")
+_WARNED_ASK = re.compile(
+    r"\b(?:nunca|jam[áa]s|jamais|niemals|nie|nooit|nigdy|non|não|nao|ne)\s+(?:\w+\s+){0,3}?"
+    r"(?:ped\w*|solicit\w*|demand\w*|chied\w*|bitte\w*|auffordern|vra\w*|pros\w*|pe[çc]\w*)\b.{0,120}$"
+)
+# a verb that ends its clause, its destination named before it
+_CLAUSE_END = re.compile(r"\s*(?:[.!?;,:]|$)")
+
+
 def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
     # a sentence's match is a match in the whole text: without one there, no sentence has one
     if not (_SEND.search(norm) and _SENT_THING.search(norm) and _OUTSIDE.search(norm)):
@@ -1196,17 +1219,20 @@ def _exfiltration_route(norm: str, sentences: _Sentences) -> SemanticHit | None:
         condition = _CONDITION_CLAUSE.match(text)
         start = condition.end() if condition and _SEND.search(text, condition.end()) else 0
         send = _SEND.search(text, start)
-        if not send or _NEGATED_SEND.search(text, 0, send.start()):
+        if not send or _NEGATED_SEND.search(text, 0, send.start()) or _NEGATED_AFTER_SEND.match(text, send.end()):
             continue  # "never paste customer data into external tools" is advice against it
-        if _OWN_SEND.search(text, 0, send.start()):
+        if _OWN_SEND.search(text, 0, send.start()) or _SENT_TO_ME.search(text, 0, send.start()):
             continue  # "I email the budget report to finance@...": a person's own routine
+        if _WARNED_ASK.search(text, 0, send.start()):
+            continue  # "nunca le pediremos que envíe su PIN ...": a warning that nobody will ask
         thing = _thing_sent(text, start)
         if thing and thing[0] in _PRONOUN_THINGS and not _names_a_thing(text):
             continue  # "forward it to phishing@...": "it" is a request, nothing of the user's named
         # the destination after the verb ("send X to a@b.com"), or before it where the verb ends
         # the sentence (Hindi, Japanese, Korean, Turkish: "X को https://... पर भेज देना")
+        # (German and Dutch too: "seine TAN an a@b.net mailen", "... naar a@b.nl sturen")
         outside = _OUTSIDE.search(text, send.start()) or (
-            _OUTSIDE.search(text) if not text.isascii() else None
+            _OUTSIDE.search(text) if not text.isascii() or _CLAUSE_END.match(text, send.end()) else None
         )
         if thing and outside:
             why = f"send: '{send[0]}'; what: '{thing[0]}'; to: '{outside[0]}'"
