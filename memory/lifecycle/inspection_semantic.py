@@ -576,15 +576,14 @@ def rule_tightened(sentence: str) -> bool:
     no model, and loosens, skips or waives nothing: a tightened rule for people or data."""
     if not (_NO_LONGER_DONE.search(sentence) or _NEEDS_SIGN_OFF.search(sentence)):
         return False
-    return not (
-        _MODEL_NO_AGENT.search(sentence)
-        or _LOOSENED.search(sentence)
-        or _BYPASSED.search(sentence)
-        or _NOT_NEEDED.search(sentence)
-        or _WITHOUT.search(sentence)
-        or _GRANTED.search(sentence)
-        or _NOT_THE_RULE.search(sentence)
+    return _says_none(
+        sentence, _MODEL_NO_AGENT, _LOOSENED, _BYPASSED, _NOT_NEEDED, _WITHOUT, _GRANTED, _NOT_THE_RULE
     )
+
+
+def _says_none(sentence: str, *patterns: re.Pattern[str]) -> bool:
+    """None of `patterns` is found in `sentence` (checked in order, stopping at the first)."""
+    return not any(pattern.search(sentence) for pattern in patterns)
 
 
 # the rule itself withdrawn or done without: "the note saying X needs sign-off was wrong", "without it"
@@ -650,15 +649,8 @@ def served_asked_to_act(sentence: str) -> bool:
     naming no model, sending nothing anywhere and loosening no control."""
     if _SERVED_ASKED.search(sentence) is None or _ADDRESS_OR_LINK.search(sentence) or _MONEY_MOVED.search(sentence):
         return False
-    return not (
-        _MODEL_NO_AGENT.search(sentence)
-        or _SEND.search(sentence)
-        or _SENT_SUBJUNCTIVE.search(sentence)
-        or _OUTSIDE.search(sentence)
-        or _LOOSENED.search(sentence)
-        or _BYPASSED.search(sentence)
-        or _NOT_NEEDED.search(sentence)
-        or _WITHOUT.search(sentence)
+    return _says_none(
+        sentence, _MODEL_NO_AGENT, _SEND, _SENT_SUBJUNCTIVE, _OUTSIDE, _LOOSENED, _BYPASSED, _NOT_NEEDED, _WITHOUT
     )
 
 
