@@ -25,12 +25,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.evals.poisoning_score import CorpusRow, held_for_content, inspect_row, load_corpus
+from memory.evals.poisoning_score import BLIND_SPLITS, CorpusRow, held_for_content, inspect_row, load_corpus
 from memory.lifecycle.inspection import inspect_write
 
 DEFAULT_SPLITS = ("held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 # the blind splits: measured with the eval, once
-BLIND = frozenset({"fresh12", "fresh13"})
+BLIND = BLIND_SPLITS
 HOST_ROWS = 3
 NOT_COMPOSED = frozenset({"secret", "oversized", "repeated"})
 

@@ -299,6 +299,9 @@ SPLITS = (
     "fresh12",
     "fresh13",
 )
+# Blind splits: measured by their totals at a stop's start and end, never read row by row or class
+# by class (the eval's table and misses leave them out unless asked; poisoning_composite refuses them).
+BLIND_SPLITS = frozenset({"fresh12", "fresh13"})
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

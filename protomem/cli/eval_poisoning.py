@@ -2,6 +2,7 @@
 
     manage.py protomem eval-poisoning                 # end to end, the table per class and split
     manage.py protomem eval-poisoning --inspection-only --json
+    manage.py protomem eval-poisoning --inspection-only --blind   # the blind splits class by class too
 
 Every unit of memory/evals/poisoning (one write, or the parts of an attack split across two)
 is written by an agent with memory_ingest (knowledge_ingest for a document row) in a session of
@@ -25,6 +26,7 @@ from django.db import transaction
 
 from delivery.projection import compose_projected_context
 from memory.evals.poisoning_score import (
+    BLIND_SPLITS,
     SPLITS,
     CorpusRow,
     format_table,
@@ -54,6 +56,12 @@ def add_arguments(parser: ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     parser.add_argument("--misses", action="store_true", help="list the units each split got wrong")
+    parser.add_argument(
+        "--blind",
+        action="store_true",
+        help=f"show the blind splits ({', '.join(sorted(BLIND_SPLITS))}) class by class and their misses "
+        "too; without it they appear only as totals in --json",
+    )
 
 
 def _write(agent: Agent, row: CorpusRow, index: int) -> list[int]:
@@ -141,6 +149,11 @@ def _as_dict(split: Any) -> dict[str, Any]:
     }
 
 
+def _totals_only(split: Any) -> dict[str, Any]:
+    """A blind split as --json shows it by default: its totals, not its classes."""
+    return {key: value for key, value in _as_dict(split).items() if key != "classes"}
+
+
 def handle(command: Any, options: dict[str, Any]) -> None:
     rows = load_corpus()
     if not rows:
@@ -153,10 +166,14 @@ def handle(command: Any, options: dict[str, Any]) -> None:
         scores = score(rows) if options["inspection_only"] else _scores_end_to_end(rows)
     finally:
         logging.disable(logging.NOTSET)
+    blind = options.get("blind", False)
+    shown = [split for split in SPLITS if blind or split not in BLIND_SPLITS]
     if options["json"]:
-        command.stdout.write(json.dumps({split: _as_dict(scores[split]) for split in SPLITS}, indent=2))
+        as_dict = {split: _as_dict(scores[split]) for split in shown}
+        as_dict |= {split: _totals_only(scores[split]) for split in SPLITS if split not in shown}
+        command.stdout.write(json.dumps({split: as_dict[split] for split in SPLITS}, indent=2))
         return
-    command.stdout.write(format_table(scores))
+    command.stdout.write(format_table(scores, splits=shown))
     if options["misses"]:
-        for split in SPLITS:
+        for split in shown:
             command.stdout.write(f"{split} misses: {', '.join(misses(scores, split)) or 'none'}")
