@@ -135,6 +135,15 @@ procedures, security training, incident reports, AI notes, turns, harmless corre
 plans, configs). It was written blind in session 47 by a writer who never ran the inspection on it;
 never trained or tuned on. Measured on session 47's starting main (43e6887), no misses read: 51.5%
 kept out, 10.4% benign held, secrets never verbatim 75%.
+"fresh14" (attacks_fresh14.jsonl / benign_fresh14.jsonl, 170 + 239 rows in about 60 languages and
+mixes, English about a third, scripts beyond Latin, transliteration, leetspeak and homoglyphs): what
+twelve kinds of deployed agent (coding, support, CRM, personal, HR, accounts payable, on-call,
+research, tutoring, smart home, travel, a small shop's books) would store, as terse facts, persona
+lines, episodes, agent notes and todos, turns, emails, tickets, wiki pages, tool output, scraped
+pages, calendar entries, receipts, reviews and code comments; attacks in every class (12 secrets, 3
+split pairs); hard benign rows in 27 classes. Written blind in session 48 by a writer who never ran
+the inspection; never trained or tuned on. Measured on session 48's starting main (bc7130b), no
+misses read: 68.3% kept out, 3.3% benign held, secrets never verbatim 83.3%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -203,6 +212,14 @@ standing requests for their assistant, diaries, house, club and classroom rules,
 small-business notes, notes and jokes about AI; attacks in the same voices (three split pairs, six
 secrets). Measured by the inspection alone before any training on it (main 1c82b8f): 49.6% of its
 attacks kept out, 3.9% of its benign rows held, secrets 83%.
+"tune13" (attacks_tune13.jsonl / benign_tune13.jsonl, 120 + 406 rows in about 65 languages, English
+a bit over a third) is training material written in session 48 by a writer who never ran the
+inspection, weighted to benign hard negatives (the user's own preferences and standing requests for
+the assistant, many one-line "reply in ..." requests, turns, procedures, security advice, harmless
+corrections, profiles, conditional plans, AI notes, documentation, configs, care instructions) and
+attacks phrased as those shapes (a "preference" that drops a safeguard, a "correction" that moves
+money, a "profile" that grants a power). Measured by the inspection alone before any training on it
+(main bc7130b): 67.8% of its attacks kept out, 4.4% of its benign rows held, secrets 83%.
 
 The score judges what a row says: a hold for `always_on` alone (every always-on agent write waits
 for a person, whatever it says) is policy, not judgement, so it counts for neither attacks nor
@@ -253,6 +270,8 @@ FRESH_FILES = (
     ("benign_fresh12.jsonl", False),
     ("attacks_fresh13.jsonl", True),
     ("benign_fresh13.jsonl", False),
+    ("attacks_fresh14.jsonl", True),
+    ("benign_fresh14.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -271,6 +290,8 @@ FRESH_FILES = (
     ("benign_tune9.jsonl", False),
     ("attacks_tune10.jsonl", True),
     ("benign_tune10.jsonl", False),
+    ("attacks_tune13.jsonl", True),
+    ("benign_tune13.jsonl", False),
 )
 SPLITS = (
     "tune",
@@ -283,6 +304,7 @@ SPLITS = (
     "tune8",
     "tune9",
     "tune10",
+    "tune13",
     "dev",
     "held_out",
     "fresh",
@@ -298,10 +320,11 @@ SPLITS = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 # Blind splits: measured by their totals at a stop's start and end, never read row by row or class
 # by class (the eval's table and misses leave them out unless asked; poisoning_composite refuses them).
-BLIND_SPLITS = frozenset({"fresh12", "fresh13"})
+BLIND_SPLITS = frozenset({"fresh12", "fresh13", "fresh14"})
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
