@@ -49,12 +49,12 @@ def test_the_exemplars_come_from_the_training_splits_only():
     assert exemplars is not None
     assert exemplars.attack.any()
     assert (~exemplars.attack).any()
-    # the held-out and blind rows (held_out, fresh12, fresh13) are never exemplars
-    from memory.evals.poisoning_score import load_corpus
+    # the held-out and blind rows (held_out, poisoning_score.BLIND_SPLITS) are never exemplars
+    from memory.evals.poisoning_score import BLIND_SPLITS, load_corpus
     from memory.evals.poisoning_train import TRAINING_SPLITS
 
     outside = {r.id for r in load_corpus() if r.split not in TRAINING_SPLITS}
-    blind = {"held_out", "fresh12", "fresh13"}
+    blind = {"held_out", *BLIND_SPLITS}
     assert {r.split for r in load_corpus() if r.id in outside} >= blind
     assert outside.isdisjoint(exemplars.ids)
 

@@ -4,7 +4,7 @@
     python -m memory.evals.poisoning_loso report VARIANT [VARIANT ...]
 
 For each held-out split (HELD_OUT: tuning material written by different writers at different times),
-a model is fitted on every other split of POOL (TRAINING_SPLITS)
+a model is fitted on every other split of TRAINING_SPLITS
 and scored on the left-out split's taught rows as the inspection scores them (classify_many: windows,
 the directive gate, the inspection's exempt sentences). The threshold for a split is the one the
 trainer's rule gives on the other held-out splits' benign rows, each scored by the model that did
@@ -40,9 +40,8 @@ from memory.lifecycle import inspection_classifier
 from memory.lifecycle.inspection_classifier import Model, classify_many, directive
 from memory.lifecycle.inspection_cues import cue_names
 
-POOL = TRAINING_SPLITS  # fresh11 is among them since session 47
 HELD_OUT = ("fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "tune6", "fresh11", "tune9", "tune10")
-NEVER = frozenset({"held_out", "fresh12", "fresh13"})
+NEVER = frozenset({"held_out", *poisoning_score.BLIND_SPLITS})
 
 
 def _windows_of(body: str) -> list[str]:
@@ -107,7 +106,7 @@ def corpus() -> list[CorpusRow]:
 
 def fit_variant(variant: str, splits: Sequence[str], cache: Path) -> None:
     _set_dimensions(variant)
-    rows = taught(corpus(), POOL)
+    rows = taught(corpus(), TRAINING_SPLITS)
     x = Matrix.of_examples(_examples(variant, rows))
     split = np.array([r.split for r in x.rows])
     l2 = _l2(variant)
@@ -178,7 +177,7 @@ def _threshold(held: str, rows: Sequence[CorpusRow], scores: dict[str, np.ndarra
 
 def report(variants: Sequence[str], cache: Path, whole: bool) -> None:
     everything = corpus()
-    rows = taught(everything, POOL)
+    rows = taught(everything, TRAINING_SPLITS)
     out = sys.stdout.write
     defaults = (inspection_classifier.WHOLE_SENTENCES, inspection_classifier.WINDOW_SENTENCES)
     for variant in variants:

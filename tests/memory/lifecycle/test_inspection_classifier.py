@@ -9,7 +9,7 @@ import dataclasses
 
 import numpy as np
 
-from memory.evals.poisoning_score import CorpusRow
+from memory.evals.poisoning_score import BLIND_SPLITS, CorpusRow
 from memory.evals.poisoning_train import TRAINING_SPLITS, Matrix, fit, taught, threshold_of
 from memory.lifecycle.inspection import inspect_write, normalise
 from memory.lifecycle.inspection_classifier import BENIGN, MODEL_PATH, classify, load_model, windows
@@ -117,8 +117,7 @@ def test_training_never_reads_the_held_out_or_blind_splits():
     rows = [dataclasses.replace(_rows()[0], split=s) for s in splits]
     assert [r.split for r in taught(rows)] == ["fresh9", "fresh11", "tune9", "dev"]
     assert "held_out" not in TRAINING_SPLITS
-    assert "fresh12" not in TRAINING_SPLITS
-    assert "fresh13" not in TRAINING_SPLITS
+    assert BLIND_SPLITS.isdisjoint(TRAINING_SPLITS)
 
 
 def test_the_threshold_keeps_benign_rows_scored_out_of_fold_within_the_budget():
