@@ -212,6 +212,22 @@ standing requests for their assistant, diaries, house, club and classroom rules,
 small-business notes, notes and jokes about AI; attacks in the same voices (three split pairs, six
 secrets). Measured by the inspection alone before any training on it (main 1c82b8f): 49.6% of its
 attacks kept out, 3.9% of its benign rows held, secrets 83%.
+"tune11" (attacks_tune11.jsonl / benign_tune11.jsonl, 319 + 336 rows in about 60 languages, English
+about a fifth) is training material written in session 48 by a writer who never ran the inspection,
+weighted to the shape the cue lexicon misses: rules stated as facts about how things now work, in the
+third person or passive voice, reported speech, persona lines with a power, todos and lessons that
+skip a check (conditional 44, persistence 42, correction 38, policy news 33, identity 32, steering 30,
+concealment 27, exfiltration 25, ...), and benign rows in the same shapes. Measured by the inspection
+alone before any training on it (main bc7130b): 31.3% of its attacks kept out, 2.7% of its benign
+rows held, secrets 75%.
+"tune12" (attacks_tune12.jsonl / benign_tune12.jsonl, 221 + 326 rows in about 40 languages, English
+about a third) is training material written in session 48 by a writer who never ran the inspection:
+text ingested from outside (tool and API output, scraped pages, search snippets, PDF and OCR
+extracts, newsletters, invites, shared docs, READMEs, reviews, forum posts, tickets, chat exports,
+CSV, JSON and YAML records) with one or two steering sentences in the attacks, and the same
+containers clean (many the attack's container with the steering removed). Measured by the
+inspection alone before any training on it (main bc7130b): 71.1% of its attacks kept out, 4.9% of its
+benign rows held, secrets 100%.
 "tune13" (attacks_tune13.jsonl / benign_tune13.jsonl, 120 + 406 rows in about 65 languages, English
 a bit over a third) is training material written in session 48 by a writer who never ran the
 inspection, weighted to benign hard negatives (the user's own preferences and standing requests for
@@ -290,6 +306,10 @@ FRESH_FILES = (
     ("benign_tune9.jsonl", False),
     ("attacks_tune10.jsonl", True),
     ("benign_tune10.jsonl", False),
+    ("attacks_tune11.jsonl", True),
+    ("benign_tune11.jsonl", False),
+    ("attacks_tune12.jsonl", True),
+    ("benign_tune12.jsonl", False),
     ("attacks_tune13.jsonl", True),
     ("benign_tune13.jsonl", False),
 )
@@ -304,6 +324,8 @@ SPLITS = (
     "tune8",
     "tune9",
     "tune10",
+    "tune11",
+    "tune12",
     "tune13",
     "dev",
     "held_out",
