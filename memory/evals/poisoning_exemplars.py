@@ -2,9 +2,9 @@
 
     python -m memory.evals.poisoning_exemplars   # writes memory/lifecycle/inspection_exemplars.npz
 
-The rows of every tuning split (poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune10,
-fresh..fresh11) become exemplars, as they train the classifier; "held_out", "fresh12" and "fresh13"
-are never read.
+The rows of every tuning split (poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune13,
+fresh..fresh12) become exemplars, as they train the classifier; "held_out" and the blind splits
+(poisoning_score.BLIND_SPLITS) are never read.
 Secrets and oversized rows are judged by the structural checks, and each half of a split attack
 looks benign alone, so none of them is an exemplar. Each row is embedded as the layer embeds a
 write (heading and content, raw), stored as float16 unit rows.

@@ -123,7 +123,9 @@ configs, quotes about AI, job postings, recipes, itineraries, invoices, staff ma
 the user's project), about three in ten of 40-90 words. It was written blind in session 46 by a
 writer who never ran the inspection on it; never trained or tuned on. Measured on session 46's
 starting main (63c24f3), no misses read: 75.1% kept out, 10.4% benign held, secrets never verbatim
-100%.
+100%; on session 48's starting main (bc7130b), 78.2 / 6.6 / 100. In session 48 it joined the training
+splits (blind for stops 46 and 47): training material since, no longer a blind proxy (fresh13 and
+fresh14 are).
 "fresh13" (attacks_fresh13.jsonl / benign_fresh13.jsonl, 168 + 212 rows in 49 languages, English in
 about two fifths): what the memory stores of ten kinds of deployment (coding, support, CRM, personal,
 HR, accounts payable, on-call, research, clinic front desk, legal intake) would receive, about half
@@ -346,7 +348,7 @@ SPLITS = (
 )
 # Blind splits: measured by their totals at a stop's start and end, never read row by row or class
 # by class (the eval's table and misses leave them out unless asked; poisoning_composite refuses them).
-BLIND_SPLITS = frozenset({"fresh12", "fresh13", "fresh14"})
+BLIND_SPLITS = frozenset({"fresh13", "fresh14"})
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

@@ -4,9 +4,9 @@ threshold out of fold.
     python -m memory.evals.poisoning_train            # writes memory/lifecycle/inspection_model.npz
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
-Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune10" and "fresh" to
-"fresh11" (all tuning material now, see poisoning_score); "held_out", "fresh12" and "fresh13" are
-never read.
+Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune13" and "fresh" to
+"fresh12" (all tuning material now, see poisoning_score); "held_out" and the blind splits
+(poisoning_score.BLIND_SPLITS: "fresh13", "fresh14") are never read.
 Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
 on ten corpora written in other forms learns more of what they share.
 The threshold is the lowest probability that at most MAX_BENIGN_HELD of the taught benign rows reach
@@ -74,8 +74,8 @@ from memory.lifecycle.inspection_cues import cue_names
 
 TRAINING_SPLITS = (
     "tune", "dev", "tune2", "tune3", "tune4", "tune5", "tune6", "fresh", "fresh2", "fresh3", "fresh4",
-    "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "tune7", "tune8", "tune9",
-    "tune10",
+    "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "tune7", "tune8",
+    "tune9", "tune10", "tune11", "tune12", "tune13",
 )  # fmt: skip
 TEACH_SCORED_PARTS = False
 WRITER = {"dev": "tune"}  # dev is a fifth of the rows written as tune
