@@ -204,7 +204,9 @@ _RECOVERY_WORDS = (
     "バックアップコード", "リカバリーコード", "복구 코드", "백업 코드", "备用码", "恢复码", "備用碼",
     "reservkod", "återställningskod", "gendannelseskode", "varakood", "palautuskoodi",
 )  # fmt: skip
-_RECOVERY_CODE = r"(?=[a-z0-9-]{0,12}?\d)[a-z0-9]{4,6}(?:-[a-z0-9]{4,6})?(?![\w-])"
+_CODE_PART = r"[a-z0-9]{4,6}"
+_HAS_DIGIT = r"(?=[a-z0-9-]{0,12}?\d)"
+_RECOVERY_CODE = rf"{_HAS_DIGIT}{_CODE_PART}(?:-{_CODE_PART})?(?![\w-])"
 _CODE_GAP = r"(?:\s*[,;\u3001\uff0c]\s*|\s+)"  # a comma (also the CJK ones) or a space
 _RECOVERY_LIST = re.compile(
     rf"(?<![\w-])(?P<codes>{_RECOVERY_CODE}(?:{_CODE_GAP}{_RECOVERY_CODE}){{2,}})", re.IGNORECASE
@@ -214,8 +216,14 @@ RECOVERY_WINDOW = 80  # characters between the name and the list's first code
 # Unnamed (in a language the list above lacks): five or more hyphenated pairs of 4-6 letters and
 # digits in a row, most mixing both ("pgxzj-nu614, 5bnrx-lrthh, ..."): a list of one-time codes
 # whatever it is called; phone numbers and dates have no letters, order ids no run of five.
-_PAIRED_CODE = r"(?=[a-z0-9-]{0,12}?\d)[a-z0-9]{4,6}-[a-z0-9]{4,6}(?![\w-])"
+_PAIRED_CODE = rf"{_HAS_DIGIT}{_CODE_PART}-{_CODE_PART}(?![\w-])"  # the hyphen required
 _UNNAMED_CODE_RUN = re.compile(rf"(?<![\w-]){_PAIRED_CODE}(?:{_CODE_GAP}{_PAIRED_CODE}){{4,}}", re.IGNORECASE)
+
+
+def _value_redacted(match: re.Match[str], secret: str) -> str:
+    """The match with the `secret` that follows its "head" group redacted, the rest kept."""
+    head = match.group("head")
+    return head + REDACTED + match[0][len(head) + len(secret) :]
 
 
 def _redact_recovery_codes(text: str, lowered: str) -> tuple[str, bool]:
@@ -358,14 +366,14 @@ def redact_secrets(text: str) -> Redaction:
         elif not _random_part(secret, after_scheme=match.group("head").endswith("://")):
             return match[0]
         kinds.add("token" if "password" not in name.lower() else "password")
-        return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
+        return _value_redacted(match, secret)
 
     def labelled_password(match: re.Match[str]) -> str:
         secret = match.group("secret").rstrip(".")
         if secret.startswith(REDACTED) or not _password_value(secret, said=match.group("said") is not None):
             return match[0]
         kinds.add("password")
-        return match.group("head") + REDACTED + match[0][len(match.group("head")) + len(secret) :]
+        return _value_redacted(match, secret)
 
     out = text
     if "PRIVATE KEY" in out:
