@@ -157,3 +157,25 @@ def test_a_text_judged_before_is_not_encoded_again(monkeypatch):
     assert other == twice
     assert other is not None
     assert encoded == [["Tone\nPlain words, no jargon."]]  # the new text once, the known one not at all
+
+
+def test_the_kept_matches_drop_the_least_recently_used_text_first(monkeypatch):
+    from collections import OrderedDict
+
+    from memory.lifecycle import inspection_exemplars
+
+    monkeypatch.setattr(inspection_exemplars, "_kept", OrderedDict())
+    monkeypatch.setattr(inspection_exemplars, "_KEPT_MATCHES", 2)
+    encoded: list[str] = []
+
+    def fake_judge(texts):
+        encoded.extend(texts)
+        return [inspection_exemplars.Match("benign", False, -0.1, "why") for _ in texts]
+
+    monkeypatch.setattr(inspection_exemplars, "_judge", fake_judge)
+    judge(["first"])
+    judge(["second"])
+    judge(["first"])  # a hit: "first" is now the most recently used
+    judge(["third"])  # over the limit: "second" goes, not "first"
+    judge(["first", "second"])
+    assert encoded == ["first", "second", "third", "second"]

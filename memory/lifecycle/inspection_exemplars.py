@@ -109,7 +109,8 @@ def default_encoder() -> Encode | None:
 
 
 # A forward pass costs ~5-9 ms of CPU a text, a few hundred times a dictionary look-up: the
-# shipped model's matches are kept by text (a document ingested again, a sentence many rows share).
+# shipped model's matches are kept by text (a document ingested again, a sentence many rows share),
+# the least recently used dropped first.
 _KEPT_MATCHES = 1024
 _kept: OrderedDict[str, Match] = OrderedDict()
 _kept_lock = threading.Lock()
@@ -125,6 +126,8 @@ def judge(
         return _judge(texts, exemplars=exemplars, encode=encode)
     with _kept_lock:
         known = {text: _kept[text] for text in texts if text in _kept}
+        for text in known:  # least recently used goes first, not first in
+            _kept.move_to_end(text)
     fresh = list(dict.fromkeys(text for text in texts if text not in known))
     for text, match in zip(fresh, _judge(fresh) if fresh else [], strict=True):
         if match is not None:
