@@ -15,9 +15,10 @@ round times, on the same rows:
   plain       add_chunks again with the classifier layer (inspection_classifier) switched off
 
 The rows are the poisoning corpus's benign rows of at most 1,500 chars (memory and document
-chunks as agents write them), cycled with a counter so none repeats. Prints, per round and as the
-median over rounds, add_chunks rows/s ÷ raw rows/s, and the inspection's cost per row as a share
-of add_chunks' cost per row. Ratios only, measured in one run: the machine is shared.
+chunks as agents write them), cycled with a counter so none repeats; the exemplar layer's kept
+matches are forgotten before every timed pass, so no pass reuses another's encodings. Prints, per
+round and as the median over rounds, add_chunks rows/s ÷ raw rows/s, and the inspection's cost per
+row as a share of add_chunks' cost per row. Ratios only, measured in one run: the machine is shared.
 `--clock cpu` times with this process's CPU time instead of the wall clock: on a loaded
 machine the other processes' share then stays out of both sides of every ratio.
 """
@@ -52,10 +53,21 @@ def _drafts(rows: int) -> list[Any]:
     ]
 
 
+def _forget_kept_matches() -> None:
+    """Every timed pass pays the exemplar layer's encoding as new writes would: the rows repeat
+    between passes and rounds, and the layer keeps its matches by text (a cache that would flatter
+    every pass after the first)."""
+    from memory.lifecycle.inspection_exemplars import forget_kept_matches
+
+    forget_kept_matches()
+
+
 def _clear() -> None:
     from django.db import connection, transaction
 
     from memory.store.models import Chunk
+
+    _forget_kept_matches()
 
     with transaction.atomic():
         Chunk.objects.all().delete()
@@ -166,7 +178,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         bulk = _time_add_chunks(drafts)
         _clear()
         raw = _time_raw(sql, rows)
+        _forget_kept_matches()
         inspect = _time_inspect(drafts)
+        _forget_kept_matches()
         batched = _time_inspect_batch(drafts)
         _clear()
         without = _time_add_chunks_without_classifier(drafts)

@@ -116,6 +116,12 @@ _kept: OrderedDict[str, Match] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
+def forget_kept_matches() -> None:
+    """Drop every kept match (a bench's passes over the same rows each pay the encoding)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def judge(
     texts: Sequence[str], *, exemplars: Exemplars | None = None, encode: Encode | None = None
 ) -> list[Match | None]:
