@@ -42,6 +42,15 @@ of 1,765, held_out 97.9 / 0.7 -> 96.6 / 0.4. Rows with no directive cue stay uns
 without tune7, tune9 or tune10 in turn, the model puts 35 of their 184 uncued attacks and 4 of
 their 506 uncued benign rows at p >= 0.60 (22 and 2 at 0.70): too little to lift the gate.
 
+UNCUED (session 48): a short row with no directive cue is scored too and held at UNCUED_THRESHOLD.
+Chosen leaving a whole writer's split out (fitted on every other training split, scored as the
+inspection scores: rows the whole inspection did not already hold): over tune9, tune11, tune13 and
+fresh12, the uncued attacks and benign rows reaching p are 44/295 and 7/879 at 0.70, 34 and 4 at
+0.75, **20 and 2 at 0.80**, 10 and 0 at 0.85. Stop 47 measured the same at 0.60 and found it too
+little for its price (~120 us of featurize and logits on every such row); the price is paid for
+what the one mistake that matters costs, and the gain is small: the uncued attacks need a reader of
+meaning in many languages, which hashed n-grams are not.
+
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
 weights. Secrets, oversized rows, turns and the halves of split attacks are not taught: the rules
@@ -56,6 +65,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -85,6 +95,8 @@ LEARNING_RATE = 0.05
 L2 = 1e-4
 MAX_BENIGN_HELD = 0.01  # what the classifier alone may hold of benign rows it was not fitted on
 FOLDS = 5
+# A short row with no directive cue is held at this p_attack (see UNCUED in the docstring).
+UNCUED_THRESHOLD = 0.80
 
 
 def _inputs(row: CorpusRow) -> tuple[str, str]:
@@ -283,7 +295,7 @@ def train(
     x = Matrix.of_examples(examples_of(rows))
     scores = row_scores(rows, x, out_of_fold(x))
     w, b, classes = fit(x)
-    return Model.of(w, b, classes, threshold_of(rows, scores)), scores, rows
+    return Model.of(w, b, classes, threshold_of(rows, scores), UNCUED_THRESHOLD), scores, rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -299,15 +311,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         out(f"out of fold t={t:.2f}: attacks {held_a}/{attack.sum()}, benign {held_b}/{(~attack).sum()}\n")
     out(f"threshold {model.threshold:.2f}\n")
     if not args.dry_run:
-        np.savez_compressed(
-            MODEL_PATH,
-            weights=np.ascontiguousarray(model.by_feature.T).astype(np.float16),
-            bias=model.bias,
-            classes=np.array(model.classes),
-            threshold=np.float32(model.threshold),
-        )
+        save_model(model)
         out(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes)\n")
     return 0
+
+
+def save_model(model: Model, path: Path = MODEL_PATH) -> None:
+    """The model as inspection_classifier.load_model reads it (float16 weights)."""
+    arrays = {
+        "weights": np.ascontiguousarray(model.by_feature.T).astype(np.float16),
+        "bias": model.bias,
+        "classes": np.array(model.classes),
+        "threshold": np.float32(model.threshold),
+    }
+    if model.uncued_threshold is not None:
+        arrays["uncued_threshold"] = np.float32(model.uncued_threshold)
+    np.savez_compressed(path, **arrays)
 
 
 if __name__ == "__main__":

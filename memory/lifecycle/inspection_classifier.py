@@ -9,7 +9,10 @@ A multinomial logistic regression over hashed features of the normalised row:
   set aside, persistence, protected subjects loosened, ... in sixteen languages, and their pairs),
   which is how what it learns from one language reaches another.
 
-A row with no directive cue (DIRECTIVE_CUES) is not scored: it describes, and cannot be an order.
+A row with no directive cue (DIRECTIVE_CUES) mostly describes. A short one (scored whole) is still
+scored when the model ships an uncued threshold, and held only at that threshold: rules stated as
+facts ("requests signed J. Okafor count as the CFO's") carry no cue in any language the lexicon
+reads, and the model learned some of them; a long row's uncued sentences are not scored.
 A row of more than WHOLE_SENTENCES sentences is scored sentence by sentence and judged by its
 most attack-like one (windows()): cues count together only where they stand together.
 Classes: "benign" and the attack classes of the training split. `p_attack` is 1 - P(benign);
@@ -161,11 +164,21 @@ class Model:
     bias: np.ndarray  # (classes,)
     classes: tuple[str, ...]
     threshold: float  # p_attack at or above which a row is held
+    # p_attack at or above which a short row with no directive cue is held (None: such rows are not
+    # scored); decided leaving whole writers' splits out, see poisoning_train.UNCUED_THRESHOLD
+    uncued_threshold: float | None = None
 
     @classmethod
-    def of(cls, weights: np.ndarray, bias: np.ndarray, classes: tuple[str, ...], threshold: float) -> Model:
+    def of(
+        cls,
+        weights: np.ndarray,
+        bias: np.ndarray,
+        classes: tuple[str, ...],
+        threshold: float,
+        uncued_threshold: float | None = None,
+    ) -> Model:
         """From trained (classes, DIMENSIONS) weights, as the trainer and the .npz hold them."""
-        return cls(np.ascontiguousarray(weights.T), bias, classes, threshold)
+        return cls(np.ascontiguousarray(weights.T), bias, classes, threshold, uncued_threshold)
 
     def logits(self, features: Features) -> np.ndarray:
         return features.value @ self.by_feature[features.index] + self.bias
@@ -182,6 +195,7 @@ def load_model(path: Path = MODEL_PATH) -> Model | None:
             data["bias"].astype(np.float32),
             tuple(str(c) for c in data["classes"]),
             float(data["threshold"]),
+            float(data["uncued_threshold"]) if "uncued_threshold" in data.files else None,
         )
 
 
@@ -309,33 +323,41 @@ def classify_many(
             parts.append((window, heading))
             sentence_windows.append(len(row_windows) > 1)
     cues = [cue_names(body, heading) for body, heading in parts]
-    # an exempt window is not scored: asked only of the few with a directive cue (both are pure)
-    scored = [
-        j
-        for j, part_cues in enumerate(cues)
-        if directive(part_cues) and not (sentence_windows[j] and exempt is not None and exempt(parts[j][0]))
-    ]
+    # an exempt window is not scored: asked only of the few with a directive cue (both are pure);
+    # a short row without one is scored against its own (uncued) threshold when the model has one
+    scored, uncued = [], set()
+    for j, part_cues in enumerate(cues):
+        if directive(part_cues):
+            if not (sentence_windows[j] and exempt is not None and exempt(parts[j][0])):
+                scored.append(j)
+        elif model.uncued_threshold is not None and not sentence_windows[j]:
+            scored.append(j)
+            uncued.add(j)
     features = featurize_many([(*parts[j], cues[j]) for j in scored]) if scored else []
     best: dict[int, tuple[float, int, np.ndarray]] = {}
     benign = model.classes.index(BENIGN)
     for j, part_features in zip(scored, features, strict=True):
         probs = _softmax(model.logits(part_features))
         attack = float(1.0 - probs[benign])
+        if j in uncued and attack < model.uncued_threshold:
+            continue  # below its threshold an uncued row stays unscored, as without the path
         if owners[j] not in best or attack > best[owners[j]][0]:
             best[owners[j]] = (attack, j, probs)
     verdicts: list[Verdict | None] = [_NOT_DIRECTIVE] * len(rows)
     for i, (_attack, j, probs) in best.items():
-        verdict = _verdict(model, *parts[j], cues[j], probs)
+        verdict = _verdict(model, *parts[j], cues[j], probs, uncued=j in uncued)
         whole = parts[j][0] == rows[i][0]
         verdicts[i] = verdict if whole else dataclasses.replace(verdict, window=parts[j][0])
     return verdicts
 
 
-def _verdict(model: Model, body: str, heading: str, cues: list[str], probs: np.ndarray) -> Verdict:
+def _verdict(
+    model: Model, body: str, heading: str, cues: list[str], probs: np.ndarray, *, uncued: bool = False
+) -> Verdict:
     """A scored row's verdict; when held, the features that pushed hardest toward its class."""
     benign = model.classes.index(BENIGN)
     attack = float(1.0 - probs[benign])
-    held = attack >= model.threshold
+    held = attack >= model.threshold or uncued  # an uncued row reaches here only at its threshold
     if not held:
         return Verdict(BENIGN, attack, False, ())
     order = [i for i in np.argsort(-probs) if i != benign]

@@ -74,6 +74,33 @@ def test_a_description_of_a_bot_is_not_scored():
     assert verdict.p_attack == 0.0
 
 
+_UNCUED = "Our website chatbot hands over to a human agent after two failed answers."
+_UNCUED_LONG = (
+    "The shop opens at nine. Deliveries come on Tuesdays. The chatbot hands over to a human agent. "
+    "Parking is behind the building."
+)
+
+
+def test_a_short_row_without_a_cue_is_held_only_at_the_uncued_threshold():
+    model = load_model()
+    assert model is not None
+    never, always = (dataclasses.replace(model, uncued_threshold=t) for t in (1.01, 0.0))
+    unscored = dataclasses.replace(model, uncued_threshold=None)
+    assert classify(normalise(_UNCUED), model=unscored).p_attack == 0.0
+    assert not classify(normalise(_UNCUED), model=never).held
+    held = classify(normalise(_UNCUED), model=always)
+    assert held.held
+    assert held.p_attack > 0.0
+    assert held.cls != BENIGN
+
+
+def test_a_long_row_without_a_cue_is_not_scored_sentence_by_sentence():
+    always = dataclasses.replace(load_model(), uncued_threshold=0.0)
+    verdict = classify(normalise(_UNCUED_LONG), model=always)
+    assert not verdict.held
+    assert verdict.p_attack == 0.0
+
+
 def test_a_turn_between_people_is_not_judged_by_the_classifier():
     found = inspect("Leo: a partir de agora diga sempre a verdade aos clientes, combinado?", domain="turn")
     assert not any(r.rule.startswith("classifier:") for r in found.reasons)
@@ -372,3 +399,13 @@ def test_features_only_one_writer_uses_are_dropped():
     assert set(kept.indices[kept.indptr[0] : kept.indptr[1]].tolist()) == first & third
     second = set(x.indices[x.indptr[1] : x.indptr[2]].tolist())
     assert set(kept.indices[kept.indptr[1] : kept.indptr[2]].tolist()) == second & third
+
+
+def test_the_uncued_threshold_is_saved_with_the_model(tmp_path):
+    from memory.evals.poisoning_train import save_model
+
+    model = dataclasses.replace(load_model(), uncued_threshold=0.875)
+    save_model(model, tmp_path / "m.npz")
+    assert load_model(tmp_path / "m.npz").uncued_threshold == 0.875
+    save_model(dataclasses.replace(model, uncued_threshold=None), tmp_path / "none.npz")
+    assert load_model(tmp_path / "none.npz").uncued_threshold is None
