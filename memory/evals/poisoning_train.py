@@ -46,10 +46,12 @@ UNCUED (session 48): a short row with no directive cue is scored too and held at
 Chosen leaving a whole writer's split out (fitted on every other training split, scored as the
 inspection scores: rows the whole inspection did not already hold): over tune9, tune11, tune13 and
 fresh12, the uncued attacks and benign rows reaching p are 44/295 and 7/879 at 0.70, 34 and 4 at
-0.75, **20 and 2 at 0.80**, 10 and 0 at 0.85. Stop 47 measured the same at 0.60 and found it too
-little for its price (~120 us of featurize and logits on every such row); the price is paid for
-what the one mistake that matters costs, and the gain is small: the uncued attacks need a reader of
-meaning in many languages, which hashed n-grams are not.
+0.75, 20 and 2 at 0.80, **10 and 0 at 0.85**, 5 and 0 at 0.90. 0.80 also held a German look-alike
+the tests keep delivered (the assistant refusing other customers' data, p 0.81) and six more README
+paragraphs (bench.readme_held: 43 -> 49 of 1,765; 47 at 0.85). Stop 47 measured the same at 0.60
+and found it too little for its price (~50 us of featurize and logits on every such row); the
+price is paid for the one mistake that matters, and the gain is small: the uncued attacks need a
+reader of meaning in many languages, which hashed n-grams are not.
 
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
@@ -96,7 +98,7 @@ L2 = 1e-4
 MAX_BENIGN_HELD = 0.01  # what the classifier alone may hold of benign rows it was not fitted on
 FOLDS = 5
 # A short row with no directive cue is held at this p_attack (see UNCUED in the docstring).
-UNCUED_THRESHOLD = 0.80
+UNCUED_THRESHOLD = 0.85
 
 
 def _inputs(row: CorpusRow) -> tuple[str, str]:

@@ -289,8 +289,8 @@ _LEET_NEAR = re.compile(r"[013457@$](?:(?<=[a-z].)|(?=[a-z]))")
 _DASHED_NEAR = re.compile(r"[-.*_](?<=[a-z].)[a-z][-.*_][a-z]")
 _SPACED_NEAR = re.compile(r" (?<=[a-z] )[a-z] [a-z] [a-z]")
 # A letter rotation (rot13) hides a sentence from every pattern: a text holding the rotated forms of
-# two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with its
-# decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
+# two common English words ("gur" the, "fubhyq" should, "nffvfgnag" assistant) is read with each
+# such line's decoded copy after it. Words of three letters or more: "bs", "gb" are abbreviations too.
 _ROT13_WORDS = LiteralGated(
     guarded(
         r"\b(?:gur|naq|lbh|lbhe|jvgu|jvgubhg|guvf|gung|sebz|nyy|rirel|fubhyq|zhfg|arire|nyjnlf|hfre|nffvfgnag|"
@@ -316,12 +316,17 @@ def normalise(text: str) -> str:
         out = _DASHED.sub(lambda m: re.sub(r"[-.*_]", "", m[0]), out)
     if _SPACED_NEAR.search(out):
         out = _SPACED.sub(lambda m: m[0].replace(" ", ""), out)
-    if _rotated(out):
-        out = f"{out}\n{out.translate(_ROT13)}"
+    if _rotated(out):  # line by line, so a row's form stays its heading's and body's joined (_rules)
+        out = "\n".join(_with_decoded(line) for line in out.split("\n"))
     if "\n" not in out:  # one line: the same as below, without the generators
         return " ".join(out.split())
     lines = (" ".join(line.split()) for line in out.split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _with_decoded(line: str) -> str:
+    """A line holding a rotated word, followed by its decoded copy; any other line as it is."""
+    return f"{line}\n{line.translate(_ROT13)}" if _ROT13_WORDS.search(line) else line
 
 
 def _rotated(text: str) -> bool:
