@@ -255,19 +255,30 @@ _PASSWORD_WORDS = (
     "şifre", "parola",
     "mật khẩu", "kata sandi", "kata laluan", "nenosiri", "κωδικός", "كلمة المرور", "كلمة السر", "رمز عبور",
     "گذرواژه", "סיסמה", "סיסמא", "पासवर्ड", "パスワード", "密码", "密碼", "비밀번호", "รหัสผ่าน",
+    # English labels the prose rules above leave to a colon or a verb: "password 'Oak-7741!'",
+    # "user admin / pass Kx7!vR2q" (a bare label still needs a digit and a symbol)
+    "password", "passwd", "passcode", "pass",
 )  # fmt: skip
+# Scripts written without spaces: their password word is a word's end ("登录密码", "网银密码"),
+# so no word boundary is asked before it.
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _VALUE_VERB = (
     r"is|was|ist|lautet|war|est|es|era|é|è|jest|to|je|är|er|on|là|adalah|ialah|ni|ay|είναι|هي|هو|است|הוא|היא|है|"
     r"は|是|为|為|는|은|คือ"
 )
+_OPENING_QUOTES = "\"'\u201c\u2018\u00ab"
+_SPACED_WORDS = "|".join(re.escape(w) for w in _PASSWORD_WORDS if not _UNSPACED.match(w))
+_UNSPACED_WORDS = "|".join(re.escape(w) for w in _PASSWORD_WORDS if _UNSPACED.match(w))
 _LABELLED_PASSWORD = re.compile(
-    rf"(?P<head>(?<!\w)(?:{'|'.join(map(re.escape, _PASSWORD_WORDS))})"
+    rf"(?P<head>(?:(?<!\w)(?:{_SPACED_WORDS})|{_UNSPACED_WORDS})"
     r"(?:\s+(?:for|für|de|du|do|da|dla|для|van)\s+[\w.@-]+)?"  # "mot de passe du wifi"
-    rf"(?:(?P<said>\s*[:=\uff1a]\s*|\s*(?:{_VALUE_VERB})\s*:?\s*)|\s+))"
-    r"(?P<secret>[^\s,;\u3001\uff0c\u3002]{6,})",
+    rf"(?:(?P<said>\s*[:=\uff1a]\s*|\s*(?:{_VALUE_VERB})\s*:?\s*)|\s+)"
+    f"[{_OPENING_QUOTES}]?)"  # a quoted value: the quote stays
+    "(?P<secret>[^\\s,;\u3001\uff0c\u3002\"'\u201d\u2019\u00bb`]{6,})",  # `code` is no password
     re.IGNORECASE,
 )
 _PASSWORD_SYMBOL = re.compile(r"[#$%&!*@^?+=~_/]")
+_ARGUMENT = re.compile(r"[A-Za-z_]\w*=")  # "pass ambiguous_width=2": a keyword argument, after a verb
 
 
 def _password_value(value: str, *, said: bool) -> bool:
@@ -277,9 +288,11 @@ def _password_value(value: str, *, said: bool) -> bool:
         return False
     digit = any(ch.isdigit() for ch in value)
     symbol = _PASSWORD_SYMBOL.search(value) is not None
+    if value.isdigit():  # a PIN: six digits or more after a bare label ("U盾密码 663812"), not a year
+        return said or len(value) >= 6
     if said:
         return digit or symbol or any(not ch.isalnum() for ch in value)
-    return digit and symbol
+    return digit and symbol and not _ARGUMENT.match(value)
 
 
 # Values that name a secret rather than hold one: templating and env references, calls and
@@ -370,7 +383,8 @@ def redact_secrets(text: str) -> Redaction:
 
     def labelled_password(match: re.Match[str]) -> str:
         secret = match.group("secret").rstrip(".")
-        if secret.startswith(REDACTED) or not _password_value(secret, said=match.group("said") is not None):
+        said = match.group("said") is not None or match.group("head")[-1] in _OPENING_QUOTES  # "password 'x'"
+        if secret.startswith(REDACTED) or not _password_value(secret, said=said):
             return match[0]
         kinds.add("password")
         return _value_redacted(match, secret)
