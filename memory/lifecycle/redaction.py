@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-REDACTED = "[REDACTED]"
+from memory.lifecycle.redaction_shapes import REDACTED, redact_shapes
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ _KEY_SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("huggingface_token", ("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
     ("npm_token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
     ("sendgrid_key", ("SG.",), re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
+    ("pypi_token", ("pypi-",), re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{40,}")),
 )
 
 # Incoming webhooks: the URL path is the credential (whoever has it can post as the integration).
@@ -253,6 +254,8 @@ _PASSWORD_WORDS = (
     "passwort", "kennwort", "mot de passe", "contraseña", "contrasenya", "senha", "wachtwoord", "hasło",
     "haslo", "heslo", "пароль", "lösenord", "adgangskode", "passord", "salasana", "jelszó", "jelszava",
     "şifre", "parola",
+    "passphrase", "口令", "암호", "pw", "wlan-schlüssel", "wlan-passwort", "wifi key", "wi-fi key", "wpa key",
+    "network key", "netzwerkschlüssel",
     "mật khẩu", "kata sandi", "kata laluan", "nenosiri", "κωδικός", "كلمة المرور", "كلمة السر", "رمز عبور",
     "گذرواژه", "סיסמה", "סיסמא", "पासवर्ड", "パスワード", "密码", "密碼", "비밀번호", "รหัสผ่าน",
     # English labels the prose rules above leave to a colon or a verb: "password 'Oak-7741!'",
@@ -344,11 +347,11 @@ def redact_secrets(text: str) -> Redaction:
     """`text` with credentials replaced by [REDACTED] and the kinds found; idempotent."""
     if not text:
         return Redaction(text=text or "", kinds=())
+    text, kinds = redact_shapes(text, text.lower())  # cards, PINs, seed phrases, ... (their own module)
     lowered = text.lower()
     code_run = text.count("-") >= 5  # room for an unnamed run of codes
     if not code_run and not _ANY_TRIGGER.search(lowered):
-        return Redaction(text=text, kinds=())
-    kinds: set[str] = set()
+        return Redaction(text=text, kinds=tuple(sorted(kinds)))
 
     def whole(kind: str) -> Callable[[re.Match[str]], str]:
         def replace(match: re.Match[str]) -> str:
