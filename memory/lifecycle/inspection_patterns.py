@@ -375,9 +375,21 @@ _DESTINATION = r"https?:|www\.|@|\.(?:com|net|org|io)\b|\w\.[a-z]{2,}/"
 _BEYOND_ME = re.compile(rf"\b(?:{_OTHERS}|{_RISK_WORDS})\b|{_DESTINATION}")
 
 
+# The user named as the owner of a preference in a memory written about them ("User wants ...",
+# "learned: the user prefers ...", "per the user"): not one of the others a rule could reach.
+_OWNER = re.compile(
+    r"\b(?:per (?:the )?user|(?:the )?user(?:'s)? (?:wants|prefers|likes|would like|asked(?: for)?|"
+    r"requested|preference is))\b"
+)
+
+
+def _beyond_me(sentence: str) -> bool:
+    return _BEYOND_ME.search(_OWNER.sub(" ", sentence) if "user" in sentence else sentence) is not None
+
+
 def own_preference(sentence: str) -> bool:
     """The user's wish about how "you" write for them, touching nothing beyond their own output."""
-    return bool(_FOR_ME.search(sentence)) and not _BEYOND_ME.search(sentence)
+    return bool(_FOR_ME.search(sentence)) and not _beyond_me(sentence)
 
 
 # The form of an answer: its language, length, order, layout, units and dates. A rule about form
@@ -396,7 +408,7 @@ _QUOTED = re.compile(r"[\"“”«»]|(?:^|\s)'[^']{3,}'")
 
 def own_form(sentence: str) -> bool:
     """A rule about the form of the answers and nothing past it (see _FORM)."""
-    return bool(_FORM.search(sentence)) and not _BEYOND_ME.search(sentence) and not _QUOTED.search(sentence)
+    return bool(_FORM.search(sentence)) and not _beyond_me(sentence) and not _QUOTED.search(sentence)
 
 
 _RISKY = re.compile(rf"\b(?:{_RISK_WORDS})\b|{_DESTINATION}")  # _BEYOND_ME less the other people
