@@ -291,8 +291,8 @@ def _password_value(value: str, *, said: bool) -> bool:
         return False
     digit = any(ch.isdigit() for ch in value)
     symbol = _PASSWORD_SYMBOL.search(value) is not None
-    if value.isdigit():  # a PIN: six digits or more after a bare label ("U盾密码 663812"), not a year
-        return said or len(value) >= 6
+    if value.isdigit():  # a PIN ("U盾密码 663812"): the value has six characters or more, so no year
+        return True
     if said:
         return digit or symbol or any(not ch.isalnum() for ch in value)
     return digit and symbol and not _ARGUMENT.match(value)
