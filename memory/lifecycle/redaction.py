@@ -347,8 +347,10 @@ def redact_secrets(text: str) -> Redaction:
     """`text` with credentials replaced by [REDACTED] and the kinds found; idempotent."""
     if not text:
         return Redaction(text=text or "", kinds=())
-    text, kinds = redact_shapes(text, text.lower())  # cards, PINs, seed phrases, ... (their own module)
     lowered = text.lower()
+    text, kinds = redact_shapes(text, lowered)  # cards, PINs, seed phrases, ... (their own module)
+    if kinds:
+        lowered = text.lower()
     code_run = text.count("-") >= 5  # room for an unnamed run of codes
     if not code_run and not _ANY_TRIGGER.search(lowered):
         return Redaction(text=text, kinds=tuple(sorted(kinds)))

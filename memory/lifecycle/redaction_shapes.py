@@ -86,8 +86,8 @@ def _head_kept(kind: str, kinds: set[str]) -> Callable[[re.Match[str]], str]:
     return replace
 
 
-def _redact_seed(text: str, lowered: str, kinds: set[str]) -> str:
-    for label in reversed(list(_SEED_LABEL.finditer(lowered))):
+def _redact_seed(text: str, kinds: set[str]) -> str:
+    for label in reversed(list(_SEED_LABEL.finditer(text))):  # case-blind: positions are the text's
         words = _SEED_WORDS.search(text, label.end())
         if words and words.start() - label.end() <= _SEED_WINDOW:
             kinds.add("seed_phrase")
@@ -98,14 +98,13 @@ def _redact_seed(text: str, lowered: str, kinds: set[str]) -> str:
 def redact_shapes(text: str, lowered: str) -> tuple[str, set[str]]:
     """`text` with the secrets above redacted, and their kinds."""
     kinds: set[str] = set()
-    if any(ch.isdigit() for ch in text):
-        text = _redact_cards(text, kinds)
+    text = _redact_cards(text, kinds)  # the pattern's own scan is the cheap test (no label to look for)
     if not any(map(lowered.__contains__, _TRIGGERS)):
         return text, kinds
     if "card_number" in kinds:
         text = _CVV.sub(_head_kept("card_number", kinds), text)
     text = _PIN.sub(_head_kept("pin", kinds), text)
-    text = _redact_seed(text, text.lower(), kinds)
+    text = _redact_seed(text, kinds)
     text = _TOTP.sub(_head_kept("totp_seed", kinds), text)
     text = _COOKIE.sub(_head_kept("session_cookie", kinds), text)
     if "@" in text:
