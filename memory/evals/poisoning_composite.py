@@ -15,7 +15,7 @@ deterministically from that split's own rows (no new text is written):
   another).
 
 Secrets, oversized and repeated rows, split attacks, turns and rows with a heading are left out
-(a heading belongs to one row). The blind splits (BLIND) are never read here.
+(a heading belongs to one row). The blind splits (BLIND_SPLITS) are never read here.
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ from memory.evals.poisoning_score import BLIND_SPLITS, CorpusRow, held_for_conte
 from memory.lifecycle.inspection import inspect_write
 
 DEFAULT_SPLITS = ("held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
-# the blind splits: measured with the eval, once
-BLIND = BLIND_SPLITS
 HOST_ROWS = 3
 NOT_COMPOSED = frozenset({"secret", "oversized", "repeated"})
 
@@ -74,8 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", nargs="+", default=list(DEFAULT_SPLITS))
     args = parser.parse_args(argv)
-    if BLIND & set(args.splits):
-        parser.error(f"{', '.join(sorted(BLIND))} are blind splits: measure them with the eval, once")
+    if BLIND_SPLITS & set(args.splits):
+        parser.error(f"{', '.join(sorted(BLIND_SPLITS))} are blind splits: measure them with the eval, once")
     rows = load_corpus()
     totals = [0, 0, 0, 0]
     for split in args.splits:
