@@ -16,6 +16,7 @@ string-only form sessions_app has always used.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -73,6 +74,41 @@ _KEY_SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("npm_token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
     ("sendgrid_key", ("SG.",), re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
     ("pypi_token", ("pypi-",), re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{40,}")),
+    # Vendors' documented token prefixes, each followed by the length of random text it carries
+    ("google_oauth_secret", ("GOCSPX-",), re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{24,}")),
+    (
+        "shopify_token",
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        re.compile(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
+    ),
+    ("digitalocean_token", ("dop_v1_", "doo_v1_", "dor_v1_"), re.compile(r"\bdo[por]_v1_[a-f0-9]{64}\b")),
+    ("gitlab_token", ("glrt-", "gldt-", "glptt-"), re.compile(r"\bgl(?:rt|dt|ptt)-[A-Za-z0-9_-]{20,}\b")),
+    ("grafana_token", ("glsa_", "glc_"), re.compile(r"\bgl(?:sa|c)_[A-Za-z0-9_=+/-]{32,}")),
+    ("square_token", ("sq0atp-", "sq0csp-"), re.compile(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}")),
+    ("stripe_webhook_secret", ("whsec_",), re.compile(r"\bwhsec_[A-Za-z0-9+/=]{24,}")),
+    ("slack_app_token", ("xapp-",), re.compile(r"\bxapp-\d-[A-Za-z0-9-]{20,}")),
+    ("vault_token", ("hvs.", "hvb."), re.compile(r"\bhv[sb]\.[A-Za-z0-9_-]{24,}")),
+    ("age_secret_key", ("AGE-SECRET-KEY-",), re.compile(r"\bAGE-SECRET-KEY-1[A-Z0-9]{50,}")),
+    ("atlassian_token", ("ATATT3",), re.compile(r"\bATATT3[A-Za-z0-9_=-]{40,}")),
+    ("databricks_token", ("dapi",), re.compile(r"\bdapi[a-f0-9]{32}(?:-\d)?\b")),
+    ("postman_key", ("PMAK-",), re.compile(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b")),
+    ("newrelic_key", ("NRAK-",), re.compile(r"\bNRAK-[A-Z0-9]{27}\b")),
+    ("sentry_token", ("sntrys_", "sntryu_"), re.compile(r"\bsntry[su]_[A-Za-z0-9_=+/-]{32,}")),
+    (
+        "llm_api_key",
+        ("gsk_", "pplx-", "xai-", "r8_"),
+        re.compile(r"\b(?:gsk_|pplx-|xai-|r8_)[A-Za-z0-9]{30,}\b"),
+    ),
+    ("mailgun_key", ("key-",), re.compile(r"\bkey-[a-f0-9]{32}\b")),
+    ("linear_key", ("lin_api_",), re.compile(r"\blin_api_[A-Za-z0-9]{32,}\b")),
+    ("notion_token", ("ntn_",), re.compile(r"\bntn_[A-Za-z0-9]{40,}\b")),
+    ("telegram_bot_token", (":AA",), re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b")),
+    # an Azure AD client secret carries "Q~" after its fourth character
+    (
+        "azure_client_secret",
+        ("Q~",),
+        re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])"),
+    ),
 )
 
 # Incoming webhooks: the URL path is the credential (whoever has it can post as the integration).
@@ -285,8 +321,8 @@ _ARGUMENT = re.compile(r"[A-Za-z_]\w*=")  # "pass ambiguous_width=2": a keyword 
 
 
 def _password_value(value: str, *, said: bool) -> bool:
-    """A password's shape: a letter or digit and a digit or symbol; after a bare label, a digit and
-    a symbol other than a hyphen (a described password, "2FA-protected", is not one)."""
+    """A password's shape: a letter or digit and a digit or symbol; after a bare label, a symbol other
+    than a hyphen and a digit or a capital inside (a described password, "2FA-protected", is not one)."""
     if not any(ch.isalnum() for ch in value) or _is_placeholder(value):
         return False
     digit = any(ch.isdigit() for ch in value)
@@ -295,7 +331,9 @@ def _password_value(value: str, *, said: bool) -> bool:
         return True
     if said:
         return digit or symbol or any(not ch.isalnum() for ch in value)
-    return digit and symbol and not _ARGUMENT.match(value)
+    # a generated one may lack a digit: a symbol and a capital inside a longer value ("RkydAk#wXYIr")
+    random_case = len(value) >= 8 and any(a.islower() and b.isupper() for a, b in itertools.pairwise(value))
+    return symbol and (digit or random_case) and not _ARGUMENT.match(value)
 
 
 # Values that name a secret rather than hold one: templating and env references, calls and

@@ -17,6 +17,7 @@ from memory.lifecycle.redaction import redact_secrets
         ("网银登录密码:zhanghua1987!Bank", "zhanghua1987!Bank"),
         ("U盾密码 663812,别忘了。", "663812"),
         ("pass: Kx7!vR2q#Lm9", "Kx7!vR2q#Lm9"),
+        ("Acesso ao servidor: ssh root@10.0.0.4, senha RkydAk#wXYIr.", "RkydAk#wXYIr"),  # generated, no digit
     ],
 )
 def test_a_password_after_its_label_is_redacted(text: str, secret: str) -> None:
@@ -38,6 +39,8 @@ def test_a_password_after_its_label_is_redacted(text: str, secret: str) -> None:
         "Forgot your password? Use the reset link.",
         "The password manager 1Password is great.",
         "忘记密码了?点击重置链接。",
+        "Changed the password Friday!",
+        "password Reset!",
     ],
 )
 def test_a_look_alike_is_kept(text: str) -> None:

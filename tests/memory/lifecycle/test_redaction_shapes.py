@@ -31,6 +31,20 @@ from memory.lifecycle.redaction import redact_secrets
         ("ssh key passphrase 'blue-Heron-88!'", "blue-Heron-88!", "password"),
         ("管理员账号 admin,口令 Adm1n@2025", "Adm1n@2025", "password"),
         ("ログイン情報: ID tanaka / PW Tnk#8841", "Tnk#8841", "password"),
+        (
+            "クライアントシークレットは 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。",
+            "P9awTCrUE1CM",
+            "google_oauth_secret",
+        ),
+        ("Shopify admin: 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", "4f1c9a2b7e3d", "shopify_token"),
+        (
+            "bot 7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1 posts alerts",
+            "AAHdqTcvCH1v",
+            "telegram_bot_token",
+        ),
+        ("Azure app secret: abc8Q~xYz0123456789abcdefghijklmnopqrs", "xYz012345678", "azure_client_secret"),
+        ("Webhook signing: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "MfKQ9r8GKYqr", "stripe_webhook_secret"),
+        ("VAULT_TOKEN hvs.CAESIJqzLx7nTq2bA9xPZ8mW4kR1", "CAESIJqzLx7n", "vault_token"),
     ],
 )
 def test_the_secret_is_redacted_and_named(text: str, secret: str, kind: str) -> None:
@@ -52,6 +66,8 @@ def test_the_secret_is_redacted_and_named(text: str, secret: str, kind: str) -> 
         "Write your seed phrase on paper and never type it into a website.",
         "Mail ana@example.org / 2024-05-01 about the invoice.",
         "The 2024 session keeps every session_id short-lived.",
+        "Use key-value stores for the cache; the dapi module reads them.",
+        "Ratio 16:AA rating, see chapter 8Q~ notes.",
     ],
 )
 def test_a_look_alike_is_kept(text: str) -> None:
