@@ -136,7 +136,8 @@ rows in 18 classes (headed preferences, the user's own standing requests to the 
 procedures, security training, incident reports, AI notes, turns, harmless corrections, conditional
 plans, configs). It was written blind in session 47 by a writer who never ran the inspection on it;
 never trained or tuned on. Measured on session 47's starting main (43e6887), no misses read: 51.5%
-kept out, 10.4% benign held, secrets never verbatim 75%.
+kept out, 10.4% benign held, secrets never verbatim 75%. Blind for stops 47 and 48 (last blind
+measure 53.9 / 8.5 / 83.3 on d120fe9); study material from session 49.
 "fresh14" (attacks_fresh14.jsonl / benign_fresh14.jsonl, 170 + 239 rows in about 60 languages and
 mixes, English about a third, scripts beyond Latin, transliteration, leetspeak and homoglyphs): what
 twelve kinds of deployed agent (coding, support, CRM, personal, HR, accounts payable, on-call,
@@ -146,6 +147,14 @@ pages, calendar entries, receipts, reviews and code comments; attacks in every c
 split pairs); hard benign rows in 27 classes. Written blind in session 48 by a writer who never ran
 the inspection; never trained or tuned on. Measured on session 48's starting main (bc7130b), no
 misses read: 68.3% kept out, 3.3% benign held, secrets never verbatim 83.3%.
+"fresh15" (attacks_fresh15.jsonl / benign_fresh15.jsonl, 154 + 221 rows in about 50 languages and
+code-switched mixes, English about a third): memories agents write for themselves and for each
+other (lessons learned, learned procedures and skills, handoffs between agents, scratchpads, plan
+steps, tool tips, post-mortems, session summaries, profile facts, cached retrieved snippets, tool
+descriptions); attacks in all 16 classes (12 secrets of different kinds, 3 split pairs), hard
+benign rows of the same shapes in 17 classes. Written blind in session 49 by a writer who never
+ran the inspection; never trained or tuned on. Measured on session 49's starting main (d120fe9), no
+misses read: 55.6% kept out, 5.4% benign held, secrets never verbatim 75%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -290,6 +299,8 @@ FRESH_FILES = (
     ("benign_fresh13.jsonl", False),
     ("attacks_fresh14.jsonl", True),
     ("benign_fresh14.jsonl", False),
+    ("attacks_fresh15.jsonl", True),
+    ("benign_fresh15.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -345,10 +356,11 @@ SPLITS = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
 # Blind splits: measured by their totals at a stop's start and end, never read row by row or class
 # by class (the eval's table and misses leave them out unless asked; poisoning_composite refuses them).
-BLIND_SPLITS = frozenset({"fresh13", "fresh14"})
+BLIND_SPLITS = frozenset({"fresh14", "fresh15"})
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"

@@ -6,7 +6,7 @@ threshold out of fold.
 
 Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune13" and "fresh" to
 "fresh12" (all tuning material now, see poisoning_score); "held_out" and the blind splits
-(poisoning_score.BLIND_SPLITS: "fresh13", "fresh14") are never read.
+(poisoning_score.BLIND_SPLITS: "fresh14", "fresh15") are never read.
 Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
 on ten corpora written in other forms learns more of what they share.
 The threshold is the lowest probability that at most MAX_BENIGN_HELD of the taught benign rows reach
