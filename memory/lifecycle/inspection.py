@@ -81,6 +81,7 @@ from memory.lifecycle.inspection_patterns import (
     warned_against,
     warned_claim,
 )
+from memory.lifecycle.inspection_recounted import without_recounted_attempts
 from memory.lifecycle.inspection_semantic import (
     GATE_WORDS,
     VOCATIVE_WHY,
@@ -795,7 +796,8 @@ def _rules(content: str, heading: str, domain: str | None, protected_subjects: S
     raw = raw_text(heading, content)
     # A heading is a label ("Answer style"), not a sentence: the mood detectors read the body only.
     # normalise() works line by line, so the whole row's form is the heading's and the body's joined.
-    body = normalise(content)
+    # an attempt recounted as failed: its quoted instruction is reported, not given
+    body = without_recounted_attempts(normalise(content))
     head = _normalised_heading(heading) if heading else ""
     norm = f"{head}\n{body}" if head and body else head or body
     reasons = _hidden_text(raw)
