@@ -650,7 +650,7 @@ CONTROL = (
     # the allow-list by other names: where the network may go, who may call in
     r"(?:egress|ingress|outbound|inbound|proxy|network) (?:lists?|rules?|polic(?:y|ies)|filters?)|allowed (?:hosts|origins|domains|senders|ips)|"
     r"permissions?|access levels?|access|rights|privileges?|roles?|admin\w*|owners?|logging|audit\w*|"
-    r"freigaben?|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
+    r"freigabe\w*|genehmigung\w*|best[äa]tigung\w*|pr[üu]fung\w*|rechte|berechtigung\w*|"
     r"validations?|autorisations?|droits|v[ée]rifications?|aprobaci[oó]n\w*|permisos|revisi[oó]n|"
     r"ceilings?|thresholds?|approvers?|firewall(?: rules?)?|kill switch(?:es)?|security questions?|fraud checks?|"
     r"velocity checks?|session timeouts?|expiry|multi-factor|superusers?|moderators?|ownership|weryfikacj\w*|onay\w*|"
@@ -699,6 +699,7 @@ LOOSENED = (
     r"non [èe] pi[ùu] necessari\w*|niet meer nodig|n'est plus requis\w*|"
     # no longer required, or abolished, in more languages
     r"nicht mehr (?:erforderlich|n[öo]tig|notwendig|verpflichtend|pflicht)|n'est plus (?:obligatoire|n[ée]cessaire)|"
+    r"aufgehoben|abgeschafft|entf[äa]llt|entfallen|gestrichen|weggefallen|"
     r"ya no es obligatori\w*|suprimid\w*|abolid\w*|non [èe] pi[ùu] (?:obbligatori\w*|richiest\w*)|abolit\w*|"
     r"soppress\w*|n[ãa]o [ée] mais obrigat[óo]ri\w*|deixou de ser obrigat[óo]ri\w*|removid\w*|"
     r"niet langer (?:verplicht|nodig|vereist)|afgeschaft|nie jest ju[żz] (?:wymagan\w*|obowi[ąa]zkow\w*)|usuni[ęe]t\w*|"
@@ -975,7 +976,7 @@ MODEL_EMPOWERED = (
 ACTION_CONTROL = (
     r"(?:\b(?:approvals?|approval requirements?|approval steps?|sign-?offs?|two-person \w+|four-eyes \w*|"
     r"confirmations?|confirmation steps?|human review|reviews?|verification|identity checks?|2fa|mfa|two-factor|"
-    r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigaben?|genehmigung\w*|best[äa]tigung\w*|"
+    r"content filters?|safety filters?|guardrails?|sandbox\w*|moderation(?: layer)?|kyc(?: checks?)?|freigabe\w*|genehmigung\w*|best[äa]tigung\w*|"
     r"validations?|v[ée]rifications?|aprobaci[oó]n\w*|revisi[oó]n|"
     r"(?:call-?back|security|manual|human|compliance|identity|id) checks?|persetujuan|analysts?|reviewers?|zatwierdzeni\w*|aprova[çc][ãa]o|"
     r"approvazion\w*|goedkeuring|ph[êe] duy[ệe]t|onay\w*|"

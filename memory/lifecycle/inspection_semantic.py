@@ -332,7 +332,7 @@ _USER_GATE = _g(*USER_GATE_WORDS)
 _LOOSENED_GATE = _g(
     "remov", "retir", "drop", "lift", "waiv", "scrap", "abolish", "suspend", " off", "disabl", "no longer",
     "not required", "not needed", "any more", "anymore", "raised", "elevated", "upgraded", "extended", "expanded",
-    "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "nicht mehr", "supprim", "lev",
+    "now ", "cleared", "granted", "without", "entf", "abgeschafft", "aufgehoben", "gestrichen", "weggefallen", "nicht mehr", "supprim", "lev",
     "plus", "eliminad", "ya no", "廃止", "不要", "取消",
     "open", "paus", "auto", "inherit", "transfer", "delegat", "advisory", "gone", "accord", "sactiv", "desativ",
     "zniesion", "wyłącz", "wylacz", "gerekli", "kaldır", "no upper", "no cap", "no limit", "no ceiling", "set to",
