@@ -5,7 +5,7 @@ threshold out of fold.
     python -m memory.evals.poisoning_train --dry-run  # prints the out-of-fold curve, writes nothing
 
 Trained on TRAINING_SPLITS: "tune", "dev", "tune2" to "tune13" and "fresh" to
-"fresh12" (all tuning material now, see poisoning_score); "held_out" and the blind splits
+"fresh13" (all tuning material now, see poisoning_score); "held_out" and the blind splits
 (poisoning_score.BLIND_SPLITS: "fresh14", "fresh15") are never read.
 Diversity is the point: a model fitted on one split's wording learns that split's words, one fitted
 on ten corpora written in other forms learns more of what they share.
@@ -53,6 +53,12 @@ and found it too little for its price (~50 us of featurize and logits on every s
 price is paid for the one mistake that matters, and the gain is small: the uncued attacks need a
 reader of meaning in many languages, which hashed n-grams are not.
 
+Session 49 added fresh13 (blind for stops 47 and 48): 7,981 taught rows, out-of-fold threshold
+0.85 -> 0.86, 8,551 exemplars. Against the same rules: blind fresh14 68.3 / 3.3 -> 68.3 / 2.9, blind
+fresh15 55.6 / 5.4 -> 55.6 / 5.4, held_out 96.6 / 0.7 -> 96.6 / 0.4, README paragraphs 47 -> 43
+(the threshold's 0.01 alone: 47 at 0.85); composites 463 -> 459 of 466 hidden attacks held (held_out
+205 -> 202, fresh5 38 -> 37; the hosts are the benign rows delivered, so they shift with the model).
+
 Reproducible: the corpus, the feature hashing, the folds and the optimiser (full-batch gradient
 descent with Adam, fixed steps, no randomness) are deterministic, so the same corpus gives the same
 weights. Secrets, oversized rows, turns and the halves of split attacks are not taught: the rules
@@ -87,7 +93,7 @@ from memory.lifecycle.inspection_cues import cue_names
 TRAINING_SPLITS = (
     "tune", "dev", "tune2", "tune3", "tune4", "tune5", "tune6", "fresh", "fresh2", "fresh3", "fresh4",
     "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "tune7", "tune8",
-    "tune9", "tune10", "tune11", "tune12", "tune13",
+    "tune9", "tune10", "tune11", "tune12", "tune13", "fresh13",
 )  # fmt: skip
 TEACH_SCORED_PARTS = False
 WRITER = {"dev": "tune"}  # dev is a fifth of the rows written as tune

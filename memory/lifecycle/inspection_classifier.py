@@ -19,7 +19,7 @@ Classes: "benign" and the attack classes of the training split. `p_attack` is 1 
 the row is held (reason "instruction", rule "classifier:<class>") when it reaches the threshold
 decided out of fold. The weights ship beside this module (inspection_model.npz, float16, made by
 `python -m memory.evals.poisoning_train` from every tuning split: tune, dev, tune2..tune13,
-fresh..fresh12, never held_out, fresh13 or fresh14); `classify` says which
+fresh..fresh13, never held_out, fresh14 or fresh15); `classify` says which
 class matched and the features that pushed hardest toward it, for the review console's "Why".
 """
 

@@ -2,8 +2,8 @@
 
 The local embedding model (all-MiniLM-L6-v2, packaged, offline) places a row beside labelled
 exemplars: the attacks of each class and the benign memories of the eval's training splits
-(poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune13, fresh..fresh12; never held_out, fresh13
-or fresh14). A row is held when its nearest attack exemplar is closer than its nearest benign one by
+(poisoning_train.TRAINING_SPLITS: tune, dev, tune2..tune13, fresh..fresh13; never held_out, fresh14
+or fresh15). A row is held when its nearest attack exemplar is closer than its nearest benign one by
 more than MARGIN; the reason names the class and both exemplars, for the review console's "Why".
 
 Gated: it judges only what the cheap layers found ambiguous, i.e. rows the classifier scored at
