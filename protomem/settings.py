@@ -118,6 +118,22 @@ def sqlite_database(path: str) -> dict[str, object]:
 # of a SELECT 1 round trip on every request (protomem/db_backends/postgresql/base.py).
 POSTGRESQL_ENGINE = "protomem.db_backends.postgresql"
 
+# PostgreSQL only. Server-side binding (psycopg 3's extended protocol, parameters sent apart from
+# the SQL) lets psycopg prepare a statement on the server once it has run `prepare_threshold`
+# times on a connection, so the server parses and plans it once per connection, not per request.
+# An empty DATABASE_PREPARE_THRESHOLD (or server-side binding off) prepares nothing, which a
+# transaction-mode pooler without prepared-statement support (PgBouncer < 1.21) needs.
+DATABASE_SERVER_SIDE_BINDING = env_bool("DATABASE_SERVER_SIDE_BINDING", True)
+_PREPARE_THRESHOLD = os.environ.get("DATABASE_PREPARE_THRESHOLD", "2").strip()
+DATABASE_PREPARE_THRESHOLD = int(_PREPARE_THRESHOLD) if _PREPARE_THRESHOLD else None
+
+
+def postgresql_options() -> dict[str, object]:
+    """OPTIONS of a PostgreSQL DATABASES entry: server-side binding and prepared statements."""
+    if not DATABASE_SERVER_SIDE_BINDING:
+        return {}
+    return {"server_side_binding": True, "prepare_threshold": DATABASE_PREPARE_THRESHOLD}
+
 
 def url_database(url: str) -> dict[str, object]:
     """A DATABASES entry from a URL (postgres://user@host:port/name, sqlite:///path)."""
@@ -127,6 +143,7 @@ def url_database(url: str) -> dict[str, object]:
     entry["CONN_HEALTH_CHECKS"] = True  # a pooled connection killed by a PostgreSQL restart is replaced
     if entry["ENGINE"] in ("django.db.backends.postgresql", "django.db.backends.postgresql_psycopg2"):
         entry["ENGINE"] = POSTGRESQL_ENGINE
+        entry["OPTIONS"] = {**postgresql_options(), **entry.get("OPTIONS", {})}
     return entry
 
 

@@ -497,21 +497,41 @@ def _one_trip(cursor: Any) -> bool:
     return isinstance(cursor.cursor, ClientCursor)
 
 
+def _pipelined(cursor: Any) -> bool:
+    """Whether this cursor can queue statements in psycopg 3's pipeline mode (server-side
+    binding, DATABASE_SERVER_SIDE_BINDING): the extended protocol refuses several statements in
+    one message, but statements queued before one Sync run as one implicit transaction."""
+    try:
+        from psycopg import Cursor, Pipeline
+    except ImportError:  # psycopg2
+        return False
+    return isinstance(cursor.cursor, Cursor) and Pipeline.is_supported()
+
+
 def _ranked(sql: str, params: list[Any], k: int, alias: str) -> list[tuple[Any, ...]]:
     """Rows of `sql` (whose last column is the distance), closest first, with SET LOCAL search
     settings (a transaction of its own when the caller has none).
 
     One round trip where the driver allows: "SET LOCAL ...; SET LOCAL ...; SELECT ..." in one
     simple-protocol message runs as one implicit transaction, so the settings hold for the
-    SELECT and end with it. Otherwise BEGIN, the settings, the SELECT and COMMIT are four round
-    trips, which on a busy two-core host cost more than the search itself (1M rows: see
-    bench/pgvector.py)."""
+    SELECT and end with it. With server-side binding the same is set_config(..., true) and the
+    SELECT queued in one pipeline: one Sync, one implicit transaction, one round trip.
+    Otherwise (psycopg2) BEGIN, the settings, the SELECT and COMMIT are four round trips, which
+    on a busy two-core host cost more than the search itself (1M rows: see bench/pgvector.py)."""
     ef = _ef_search(k, alias)
-    with connections[alias].cursor() as cursor:
+    connection = connections[alias]
+    with connection.cursor() as cursor:
         if _one_trip(cursor):
             cursor.execute(_SEARCH_PREFIX.format(ef=int(ef)) + sql, params)
             while cursor.description is None and cursor.nextset():
                 pass  # past the SETs' empty results
+            rows = cursor.fetchall()
+        elif _pipelined(cursor):
+            # Errors surface when the pipeline syncs, outside cursor.execute: wrapped as
+            # Django's, as an execute's would be. The rows are read after the Sync.
+            with connection.wrap_database_errors, connection.connection.pipeline():
+                cursor.execute(_SEARCH_SETTINGS, [str(ef)])
+                cursor.execute(sql, params)
             rows = cursor.fetchall()
         else:
             with transaction.atomic(using=alias, savepoint=False):

@@ -170,8 +170,9 @@ def test_a_small_ef_search_still_returns_k_rows_past_rejected_ones(db: Any, sett
 
 @pytest.mark.django_db(transaction=True)
 def test_the_search_settings_hold_for_the_search_alone(settings: Any) -> None:
-    """In autocommit the settings go in front of the search, in one message: they apply to it
-    (iterative scan past 80 nearer rejected rows, without the exact rerun) and end with it."""
+    """In autocommit the settings go in front of the search, in one message (client-side binding)
+    or one pipeline (server-side): they apply to it (iterative scan past 80 nearer rejected rows,
+    without the exact rerun) and end with it."""
     settings.PROTOMEM_PGVECTOR_EF_SEARCH = 1
     query = unit(3)
     rejected = [ChunkFactory(namespace="b") for _ in range(80)]
@@ -184,8 +185,14 @@ def test_the_search_settings_hold_for_the_search_alone(settings: Any) -> None:
         cursor.execute("SET enable_sort = off")  # a small table: make the planner walk the graph
     _captured.clear()
 
+    sent: list[tuple[str, bool]] = []
+
+    def _pipelined(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        sent.append((sql, bool(connection.connection.pgconn.pipeline_status)))
+        return execute(sql, params, many, context)
+
     try:
-        with connection.execute_wrapper(_capture):
+        with connection.execute_wrapper(_capture), connection.execute_wrapper(_pipelined):
             got = nearest_rows(query, k=5, model=M, queryset=Chunk.objects.filter(namespace="a"))
     finally:
         with connection.cursor() as cursor:
@@ -197,7 +204,12 @@ def test_the_search_settings_hold_for_the_search_alone(settings: Any) -> None:
         (iterative,) = cursor.fetchone()
 
     assert len(got) == 5
-    assert [sql.count("SET LOCAL") for sql, _params in _captured] == [2]  # one statement, one trip
+    if connection.settings_dict["OPTIONS"].get("server_side_binding"):
+        # set_config(..., true) and the search queued in one pipeline: one Sync, one trip
+        trips = [("set_config" in sql, in_pipeline) for sql, in_pipeline in sent]
+        assert trips == [(True, True), (False, True)]
+    else:
+        assert [sql.count("SET LOCAL") for sql, _params in _captured] == [2]  # one statement, one trip
     assert after == before != "10"
     assert iterative == "off"
 
