@@ -39,7 +39,8 @@ migrate: $(RUN_STAMP)
 run: migrate
 	bash scripts/run.sh
 
-# The whole suite twice: on SQLite (embedded default) and on PostgreSQL (TEST_DATABASE_URL).
+# The whole suite twice: on SQLite (embedded default) and on PostgreSQL (TEST_DATABASE_URL); then the
+# pgvector search tests again with PostgreSQL's opt-in server-side binding (DATABASE_SERVER_SIDE_BINDING).
 # scripts/test-services.sh brings up Redis, PostgreSQL (role and password below) and Chromium when
 # they are missing, and stops afterwards only what it started.
 PROTOMEM_TEST_DB_PASSWORD ?= protomem-test
@@ -52,13 +53,16 @@ test: $(DEV_STAMP)
 	$(PY) manage.py makemigrations --check --dry-run
 	bash scripts/test-services.sh with $(MAKE) --no-print-directory test-suite
 
-# Both passes run even if the first fails; the target fails if either did.
+# Every pass runs even if an earlier one fails; the target fails if any did.
 test-suite:
 	@status=0; \
 	echo "== pytest on SQLite"; \
 	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS) || status=1; \
 	echo "== pytest on PostgreSQL"; \
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS) || status=1; \
+	echo "== pytest on PostgreSQL, the opt-in server-side binding's search path"; \
+	DATABASE_SERVER_SIDE_BINDING=1 DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest $(PYTEST_ARGS) \
+		tests/memory/store/test_pgvector_index.py || status=1; \
 	exit $$status
 
 test-sqlite: $(DEV_STAMP)
