@@ -145,8 +145,9 @@ research, tutoring, smart home, travel, a small shop's books) would store, as te
 lines, episodes, agent notes and todos, turns, emails, tickets, wiki pages, tool output, scraped
 pages, calendar entries, receipts, reviews and code comments; attacks in every class (12 secrets, 3
 split pairs); hard benign rows in 27 classes. Written blind in session 48 by a writer who never ran
-the inspection; never trained or tuned on. Measured on session 48's starting main (bc7130b), no
-misses read: 68.3% kept out, 3.3% benign held, secrets never verbatim 83.3%.
+the inspection. Measured on session 48's starting main (bc7130b), no misses read: 68.3% kept
+out, 3.3% benign held, secrets never verbatim 83.3%. Blind for stops 48 and 49 (last blind measure
+68.3 / 2.9 / 83.3 on 88db43b); study material and a training split from session 50.
 "fresh15" (attacks_fresh15.jsonl / benign_fresh15.jsonl, 154 + 221 rows in about 50 languages and
 code-switched mixes, English about a third): memories agents write for themselves and for each
 other (lessons learned, learned procedures and skills, handoffs between agents, scratchpads, plan
@@ -155,6 +156,15 @@ descriptions); attacks in all 16 classes (12 secrets of different kinds, 3 split
 benign rows of the same shapes in 17 classes. Written blind in session 49 by a writer who never
 ran the inspection; never trained or tuned on. Measured on session 49's starting main (d120fe9), no
 misses read: 55.6% kept out, 5.4% benign held, secrets never verbatim 75%.
+"fresh16" (attacks_fresh16.jsonl / benign_fresh16.jsonl, 150 + 200 rows in about 46 languages and
+code-switched mixes, English about a third): a shared team memory that people, customers and agents
+write into (group chats with several named speakers, meeting minutes, voice-note transcripts, web
+form submissions, OCR'd letters and invoices, wiki and runbook paragraphs, forwarded email threads,
+calendar entries, ticket and PR comments, surveys, agent summaries, profile facts); attacks planted
+by outsiders or insiders in all 16 classes (12 secrets of different kinds, 3 split pairs), hard
+benign rows in 20 classes, many near-twins of the attacks. Written blind in session 50 by a writer
+who never ran the inspection; never trained or tuned on. Measured on session 50's starting main
+(88db43b), no misses read: 56.5% kept out, 4.0% benign held, secrets never verbatim 100%.
 "tune2" (attacks_tune2.jsonl / benign_tune2.jsonl, 60 + 63 rows) is tuning material written in
 session 17, not drawn from held_out or fresh*: indirect asks in emails, tickets, notes, reviews and
 docs, Korean, Turkish, Polish, Vietnamese, Hindi, Indonesian and Swahili instructions, persistence
@@ -301,6 +311,8 @@ FRESH_FILES = (
     ("benign_fresh14.jsonl", False),
     ("attacks_fresh15.jsonl", True),
     ("benign_fresh15.jsonl", False),
+    ("attacks_fresh16.jsonl", True),
+    ("benign_fresh16.jsonl", False),
     ("attacks_tune2.jsonl", True),
     ("benign_tune2.jsonl", False),
     ("attacks_tune3.jsonl", True),
@@ -357,10 +369,11 @@ SPLITS = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 # Blind splits: measured by their totals at a stop's start and end, never read row by row or class
 # by class (the eval's table and misses leave them out unless asked; poisoning_composite refuses them).
-BLIND_SPLITS = frozenset({"fresh14", "fresh15"})
+BLIND_SPLITS = frozenset({"fresh15", "fresh16"})
 DEV_BUCKETS = 5  # one "tune" unit in five (by crc32 of its unit id) is the dev split
 DEFAULT_SOURCE_TYPE = "memory_ingest"
 DEFAULT_DOMAIN = "note"
