@@ -14,7 +14,7 @@ from re import _constants as _c  # type: ignore[attr-defined]  # the parser's op
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
-from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
+from memory.lifecycle.inspection_lexicon import HOMOGLYPHS, QUOTED_SPAN
 from memory.lifecycle.inspection_scripts import TriesByScripts, cut_to_scripts
 
 
@@ -456,14 +456,16 @@ def warned_against(sentence: str) -> bool:
 
 # A phrase quoted as an example ("filters block messages like 'ignore previous instructions'").
 _MENTION = re.compile(
-    r"\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+['\"\u2018\u201c]"
-    r"([^'\"\u2019\u201d\n]{3,80})['\"\u2019\u201d]"
+    rf"\b(?:like|such as|contain(?:s|ing)?|the (?:phrase|words?|string)|e\.g\.,?)\s+({QUOTED_SPAN})"
 )
+
+
+_OPENING_QUOTES = "'\"\u2018\u201c«„「『"
 
 
 def mentioned(text: str, at: int) -> bool:
     """Position `at` of `text` lies inside a phrase quoted as an example: mentioned, not used."""
-    return ("'" in text or '"' in text or "\u2018" in text or "\u201c" in text) and any(
+    return any(mark in text for mark in _OPENING_QUOTES) and any(
         m.start(1) <= at < m.end(1) for m in _MENTION.finditer(text)
     )
 
@@ -612,7 +614,10 @@ INSTRUCTION_DETECTORS: tuple[tuple[str, str], ...] = (
     # standing orders: "from now on", "in every reply", "henceforth"
     ("standing order", any_of(
         rf"\b(?:from now on|from this point (?:on|forward)|henceforth|hereafter)\b(?!,?\s+{PERSON}\b)",
-        r"\buntil (?:told|instructed) otherwise\b|\bstanding order\b|\bpermanent rule\b|\bremember this forever\b",
+        # a standing order given ("Standing order: ...", "treat this as a standing order"), not the
+        # bank's ("paid by standing order from the joint account", "your standing order to K. Morrow")
+        r"\buntil (?:told|instructed) otherwise\b|\bstanding order\s*[:\-\u2013\u2014]|\bpermanent rule\b|\bremember this forever\b|"
+        r"\b(?:this is|as|is) a standing order\b|\bstanding order (?:for|to) (?:you|the (?:assistant|model|ai|agent|bot))\b",
         r"\b(?:remember|keep|store|save) (?:this|that|the following) (?:permanently|forever|for good|for all (?:future )?\w+)",
         r"\b(?:starting (?:today|now)|going forward|from the next \w+(?: onwards?)?|for the rest of this \w+),?\s+"
         r"(?:you|the (?:assistant|model|ai)|assistant|model|ai|always|never|answer|respond|reply|disable|skip)",
