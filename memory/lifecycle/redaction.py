@@ -215,7 +215,8 @@ _PROSE_WORDS = ("pass", "pin")
 _ASSIGNMENT = re.compile(
     r"""(?P<head>\b(?P<name>[\w.-]*(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey|"""
     r"""access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|client[_-]?secret|"""
-    r"""private[_-]?key))["']?\s*[:=]\s*["']?)(?P<secret>[^\s"',;}{]{4,})""",
+    # the key's id goes with the key ("private_key_id", "access_key_id"), as Vault's "secret_id"
+    r"""private[_-]?key)(?:[_-]?id)?|secret[_-]?id)["']?\s*[:=]\s*["']?)(?P<secret>[^\s"',;}{]{4,})""",
     re.IGNORECASE,
 )
 
@@ -289,7 +290,7 @@ def _redact_recovery_codes(text: str, lowered: str) -> tuple[str, bool]:
 _PASSWORD_WORDS = (
     "passwort", "kennwort", "mot de passe", "contraseña", "contrasenya", "senha", "wachtwoord", "hasło",
     "haslo", "heslo", "пароль", "lösenord", "adgangskode", "passord", "salasana", "jelszó", "jelszava",
-    "şifre", "parola",
+    "şifre", "parola", "clave", "clave de acceso", "chave de acesso",
     "passphrase", "口令", "암호", "pw", "wlan-schlüssel", "wlan-passwort", "wifi key", "wi-fi key", "wpa key",
     "network key", "netzwerkschlüssel",
     "mật khẩu", "kata sandi", "kata laluan", "nenosiri", "κωδικός", "كلمة المرور", "كلمة السر", "رمز عبور",
@@ -308,10 +309,17 @@ _VALUE_VERB = (
 _OPENING_QUOTES = "\"'\u201c\u2018\u00ab"
 _SPACED_WORDS = "|".join(re.escape(w) for w in _PASSWORD_WORDS if not _UNSPACED.match(w))
 _UNSPACED_WORDS = "|".join(re.escape(w) for w in _PASSWORD_WORDS if _UNSPACED.match(w))
+_ABOUT_PASSWORDS = (
+    r"(?:polic(?:y|ies)|rules?|rotation|expiry|expiration|length|managers?|reset|hints?|change|strength|"
+    r"requirements?|format|age|history|complexity|guidelines?|tips?|example)"
+)
 _LABELLED_PASSWORD = re.compile(
-    rf"(?P<head>(?:(?<!\w)(?:{_SPACED_WORDS})|{_UNSPACED_WORDS})"
+    # "palabra clave", "punto clave": a keyword, a key point
+    rf"(?P<head>(?:(?<!\w)(?<!palabra )(?<!palabras )(?<!punto )(?:{_SPACED_WORDS})|{_UNSPACED_WORDS})"
     r"(?:\s+(?:for|für|de|du|do|da|dla|для|van)\s+[\w.@-]+)?"  # "mot de passe du wifi"
-    rf"(?:(?P<said>\s*[:=\uff1a]\s*|\s*(?:{_VALUE_VERB})\s*:?\s*)|\s+)"
+    # a name of what it opens before the colon: "clave CIEC: ...", "Passwort WLAN: ...", "pw (root): ..."
+    # (not a rule about passwords: "password policy: 12+ chars", "password expiry: 90-days")
+    rf"(?:(?P<said>(?:\s+(?!{_ABOUT_PASSWORDS}\b)\(?[\w.@-]{{2,24}}\)?)?\s*[:=\uff1a]\s*|\s*(?:{_VALUE_VERB})\s*:?\s*)|\s+)"
     f"[{_OPENING_QUOTES}]?)"  # a quoted value: the quote stays
     "(?P<secret>[^\\s,;\u3001\uff0c\u3002\"'\u201d\u2019\u00bb`]{6,})",  # `code` is no password
     re.IGNORECASE,

@@ -18,6 +18,12 @@ from memory.lifecycle.redaction import redact_secrets
         ("U盾密码 663812,别忘了。", "663812"),
         ("pass: Kx7!vR2q#Lm9", "Kx7!vR2q#Lm9"),
         ("Acesso ao servidor: ssh root@10.0.0.4, senha RkydAk#wXYIr.", "RkydAk#wXYIr"),  # generated, no digit
+        # a name of what it opens between the label and the colon; Spanish "clave"
+        ("Acceso al portal fiscal, clave SIAT: Oruro#77mesa", "Oruro#77mesa"),
+        ("Passwort NAS: Tr0mmel!Keller", "Tr0mmel!Keller"),
+        # a key's id goes with the key
+        ('{"type": "service_account", "private_key_id": "5be0c91d7a3e4f26b8d10e9f4c7a2b3d6e8f1a09"}',
+         "5be0c91d7a3e4f26b8d10e9f4c7a2b3d6e8f1a09"),
     ],
 )
 def test_a_password_after_its_label_is_redacted(text: str, secret: str) -> None:
@@ -41,6 +47,8 @@ def test_a_password_after_its_label_is_redacted(text: str, secret: str) -> None:
         "忘记密码了?点击重置链接。",
         "Changed the password Friday!",
         "password Reset!",
+        "Password policy: 12+chars, one symbol",
+        "Palabra clave: inventario2024",
     ],
 )
 def test_a_look_alike_is_kept(text: str) -> None:
