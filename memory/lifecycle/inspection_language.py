@@ -7,18 +7,22 @@ languages; a row in another one (Amharic, Tamil, Yoruba, Lithuanian, ...) reache
 every check passes it whatever it says. What such a row says is not known, and the one mistake that
 matters is a steering row reaching a prompt: so a row the inspection cannot read that names the
 model, in the words every language borrows ("AI", "bot", "GPT", "LLM", "copilot", and "AI" spelled
-in its own script), or that sends to an address outside, waits for a reviewer who can read it.
+in its own script), or that sends to an address outside, waits for a reviewer who can read it. So
+does one whose language is known not to be read (its script, or Hindi in Latin letters) and that
+names the assistant in that language's word ("ასისტენტი", "ረዳቱ", "sahayak") or the English word
+it borrows ("assistant ko bata do").
 
 Unread: its letters are mostly of a script no cue list writes (Ethiopic, Tamil, Bengali, Georgian,
 Khmer, ...; Urdu's own letters within the Arabic script), or it is Latin-script prose with almost
-none of the commonest words of the Latin-script languages the cues cover.
+none of the commonest words of the Latin-script languages the cues cover, or Hindi or Urdu written
+in Latin letters (three of their commonest words), however many English words it mixes in.
 """
 
 from __future__ import annotations
 
 import re
 
-from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD
+from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD, MODEL_UNREAD_ASSISTANT
 from memory.lifecycle.inspection_patterns import LiteralGated
 from memory.lifecycle.inspection_standing import addressed_labels
 
@@ -83,6 +87,22 @@ _MIN_WORDS = 6  # a short label or a name is no prose to judge
 _KNOWN_SHARE = 0.08  # below this share of known words, Latin prose is in a language not read
 # The model named as every language borrows it, or "AI" in the scripts above (the lexicon's words)
 _BORROWED_MODEL = LiteralGated(re.compile(rf"(?<![\w-])(?:{MODEL_BORROWED})(?![\w])|{MODEL_UNREAD}"))
+_UNREAD_ASSISTANT = LiteralGated(re.compile(MODEL_UNREAD_ASSISTANT))
+# Hindi and Urdu written in Latin letters (with English words mixed in, as they are typed): their
+# commonest words, none of them a word of the languages read
+_ROMAN_HINDI = frozenset(
+    """
+    hai hain nahi nahin ko ki ka kya kar karo kare karna karke karta karti bhi yeh woh aur jab tak mein
+    toh bata batana batao bol dena hoga raha rahe rahi tha thi agar lekin sab koi kuch usko isko unko
+    zaroorat chahiye wala wali wale
+    """.split()
+)
+_ROMAN_HINDI_WORDS = 3
+ROMAN_HINDI = "hindi in latin letters"
+# Where a row's language is known to be one not read (a script, or Hindi in Latin letters) its
+# assistant words name the model; Latin prose judged unread only for lacking the commonest words of
+# the languages read may be terse English ("including our own assistant"), where they do not.
+_NAMED_LANGUAGES = frozenset({"script", ROMAN_HINDI})
 _DESTINATION = LiteralGated(re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}"))
 
 
@@ -101,6 +121,8 @@ def unread_language(norm: str) -> str | None:
     words = _LATIN_WORD.findall(norm)
     if len(words) < _MIN_WORDS or len(words) * 2 < letters / 4:
         return None  # too short, or mostly another (read) script
+    if len({w for w in words if w in _ROMAN_HINDI}) >= _ROMAN_HINDI_WORDS:
+        return ROMAN_HINDI  # Hindi or Urdu in Latin letters, however many English words it borrows
     known = sum(1 for w in words if w in _KNOWN_WORDS)
     return "latin" if known < _KNOWN_SHARE * len(words) else None
 
@@ -110,7 +132,7 @@ def unread_and_steering(norm: str) -> str | None:
     or an address outside; None otherwise."""
     named = _BORROWED_MODEL.search(norm) or _DESTINATION.search(norm)
     if named is None:
-        return _unread_and_addressed(norm)
+        return _unread_and_addressed(norm) or _unread_assistant(norm)
     language = unread_language(norm)
     if language is None:
         return None
@@ -128,3 +150,15 @@ def _unread_and_addressed(norm: str) -> str | None:
         return None
     addressed = label["label"].strip()
     return f"a language the inspection does not read ({language}); a label to the model: '{addressed}'"
+
+
+def _unread_assistant(norm: str) -> str | None:
+    """A row not read that names the assistant in its own words, or in the English one it borrows."""
+    found = _UNREAD_ASSISTANT.search(norm)
+    if found is None:
+        return None
+    language = unread_language(norm)
+    if language not in _NAMED_LANGUAGES:
+        return None
+    return f"a language the inspection does not read ({language}); names the assistant: '{found[0]}'"
+

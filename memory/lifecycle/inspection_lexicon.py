@@ -30,6 +30,15 @@ MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|clau
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
 # Persian, Georgian, Cherokee): inspection_language names the model with them.
 MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"
+# The assistant in the languages inspection_language does not read, in their scripts' own words
+# ("ასისტენტმა", "ረዳቱ", "உதவியாளர்"), or in the English word a row of Hindi in Latin letters
+# borrows ("yaar assistant ko bol do") and Hindi's own ("sahayak"). Latin-script words for a helper
+# (Swahili "msaidizi", Hausa "mataimaki") name a person as often: the lexicon asks them a qualifier.
+MODEL_UNREAD_ASSISTANT = (
+    r"ասիստենտ|օգնական|ასისტენტ|ረዳት|ረዳቱ|ረዳቷ|உதவியாளர்|సహాయకుడు|అసిస్టెంట్|ಸಹಾಯಕ|ಅಸಿಸ್ಟೆಂಟ್|"
+    r"സഹായി|അസിസ്റ്റന്റ്|සහායක|સહાયક|ਸਹਾਇਕ|ជំនួយការ|ຜູ້ຊ່ວຍ|လက်ထောက်|معاون|"
+    r"\b(?:assistants?|sahayak|sahaayak)\b"
+)
 # The automated replies themselves as the doer ("the auto-replies end every answer with ...",
 # "respuestas automáticas", "automatische Antworten", "الردود الآلية"): never a person.
 MODEL_AUTOMATED = (
