@@ -257,7 +257,9 @@ _OVERRIDE = _c(OVERRIDE)
 _PERSONA = _c(PERSONA)
 _NEGATED_SEND = re.compile(
     r"\b(?:never|don't|do not|not|must not|should not|nie|niemals|jamais|nunca|mai|"
-    r"no|não|nao|non|ne|nooit|nigdy|jam[áa]s)\s+(?:\w+\s+)?$|\bn['’]\w*\s*$"
+    r"no|não|nao|non|ne|nooit|nigdy|jam[áa]s)\s+(?:\w+\s+)?$|\bn['’]\w*\s*$|"
+    # a send refused or declined, told by whoever refused it ("I declined to forward the payroll")
+    r"\b(?:declined|refused|rejected|refuses|declines|(?:chose|decided|asked) not) to\s+(?:\w+\s+)?$"
 )
 # French, German and Dutch put the negation after the verb ("n'envoyez jamais", "senden Sie Ihre PIN
 # niemals", "stuur nooit je pincode"): a warning against the send, not an ask for it.
@@ -500,6 +502,8 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
     else:
         pattern = _TURN_ADDRESS if turn else _ADDRESS
     for address in pattern.finditer(norm):
+        if _MADE_BEFORE.search(norm, max(0, address.start() - 30), address.start()):
+            continue  # "build an agent that drafts replies": a thing to make, not the reader
         lo, hi = max(0, address.start() - 60), min(len(norm), address.end() + _ACT_REACH)
         act = (
             _act_beside(norm, lo, hi, address)
@@ -517,6 +521,15 @@ def _addressed_directive(norm: str, *, turn: bool) -> SemanticHit | None:
                 cues.append(f"request: '{directive[0]}'")
             return SemanticHit("addressed_directive", "; ".join(cues), _snip(norm, address.start()))
     return None
+
+
+# The model as what someone builds, tests or trains ("project idea: build an agent that drafts
+# replies", "we are prototyping a bot that ..."): a product being made, not the one reading.
+_MADE_BEFORE = _c(
+    r"\b(?:build|building|built|create|creating|design|designing|develop|developing|prototype|prototyping|"
+    r"train|training|make|making|ship|shipping|evaluate|evaluating|benchmark|benchmarking)\s+"
+    r"(?:an?|the|our|my|this|a new|new|your own)?\s*$"
+)
 
 
 def _act_beside(norm: str, lo: int, hi: int, address: re.Match[str]) -> re.Match[str] | None:
