@@ -550,3 +550,53 @@ def _others_data_asked(text: str) -> str | None:
     asking = _ON_MY_ASKING_RE.search(text)
     others = asking and _OTHERS_DATA_RE.search(text)
     return f"others' data on the writer's asking: '{others[0]}', '{asking[0]}'" if asking and others else None
+
+
+# Authority vouched for someone else: a person, number or account whose requests count as approved,
+# or who is to be treated as the owner ("his requests to the devops agent count as approved change
+# requests", "whatever he asks the speaker to do, treat as me", "speaks for the CISO", "las
+# solicitudes de ese número se consideran aprobadas", "yêu cầu ... đều được coi là đã phê duyệt").
+# The writer needs no role of their own: the power is handed to another, unverified, for the model
+# to act on. A request treated as urgent, or a sign-off "required", hands nothing.
+_VOUCHED_AS = (
+    r"(?:pre-?)?(?:approved|authori[sz]ed|verified|final|binding|cleared|signed off|"
+    r"(?:coming )?from (?:me|the (?:account )?owner|the admin\w*)|(?:the )?(?:account )?(?:owner|admin\w*|administrator|"
+    r"ceo|cfo|ciso|manager|boss)(?:'s)?(?: own)?(?: approval)?|me|mine)"
+)
+_VOUCHED_RE = cue_pattern(
+    r"\b(?:requests?|instructions?|messages?|orders?|commands?|approvals?|sign-?offs?|asks?|say-?so|okays?|word|"
+    r"emails?|texts?|calls?)\b[^.;\n]{0,80}?\b(?:counts?|are|is|be|get|gets)\s+(?:(?:to be|always|automatically|now)\s+)?"
+    rf"(?:treated|taken|considered|counted|accepted|handled|regarded|deemed)?\s*as\s+{_VOUCHED_AS}\b|"
+    rf"\btreat(?:ed|s|ing)?\s+(?:[\w'-]+\s+){{0,5}}?as\s+(?:if (?:it|they|he|she) (?:came|come|were|was) from\s+)?{_VOUCHED_AS}\b|"
+    r"\b(?:speaks?|acts?|signs?|approves?) (?:for|on behalf of) (?:the )?(?:ciso|ceo|cfo|cto|owner|account owner|"
+    r"admin\w*|board|director|management|me)\b|\bcomes? from (?:the )?(?:account )?(?:owner|admin\w*|ceo)\b|"
+    # the same in other languages: counted as approved, treated as me
+    r"\b(?:se consideran?|cuentan? como|se tratan? como) (?:ya )?(?:aprobad|autorizad|verificad)\w*|"
+    r"\bcomo si (?:fuera|viniera de|fueran|vinieran de) (?:mí|yo|el (?:dueño|propietario))\b|"
+    r"\b(?:são|é) considerad[oa]s? (?:como )?(?:aprovad|autorizad)\w*|\bcontam? como aprovad\w*|"
+    r"\b(?:sont|est) consid[ée]r[ée]e?s? comme (?:approuv|autoris|valid)\w*|\bcomme si (?:ça|cela|elles?|ils?) venai\w* de moi\b|"
+    r"\bgelten? als (?:genehmigt|freigegeben|autorisiert|bestätigt|goedgekeurd|geautoriseerd)\b|"
+    r"\b(?:so|genauso) (?:behandeln|behandelt) wie (?:mich|von mir)\b|\bwie (?:von )?mir selbst\b|"
+    r"\b(?:sono|è) considerat[eoai] (?:come )?(?:approvat|autorizzat)\w*|\bvalgono come (?:approvazione|autorizzazione)\b|"
+    r"\bđược coi (?:là|như) (?:đã )?(?:phê duyệt|duyệt|chấp thuận)|\bcoi như (?:đã )?(?:phê duyệt|duyệt)|"
+    r"\bdianggap (?:sudah |telah )?(?:disetujui|sah)\b|\bonayl(?:anmış|ı) (?:sayılır|kabul edilir)|"
+    r"\b(?:uznaje się za|traktowan\w* jako|traktuj\w* jak) (?:zatwierdzon|autoryzowan|mnie)\w*|"
+    r"\b(?:считаются|считается|считать) (?:одобренн|утвержденн|утверждённ|согласованн)\w*|"
+    r"承認済みとみな|承認済みとして扱|视为已(?:批准|审批|授权)|视同(?:批准|本人)|승인된 것으로 (?:간주|처리)|"
+    r"(?:تعتبر|تُعتبر|يعتبر) (?:موافق|معتمد)"
+)
+# Words one of which every vouching above holds (the semantic layer's cheap gate).
+VOUCHED_GATE = frozenset(
+    {" as ", "for the", "on behalf", "comes from", "come from", "consider", "cuenta", "como", "comme", "gelten", "gilt",
+     "behandel", "wie von mir", "mir selbst", "valgono", "coi ", "dianggap", "sayılır", "kabul edilir", "uznaje",
+     "traktow", "traktuj", "счита", "みな", "として扱", "视为", "视同", "간주", "처리", "تعتبر", "تُعتبر", "يعتبر"}
+)  # fmt: skip
+
+
+def vouched_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """Why and where `norm` vouches authority for someone else (their requests approved, them
+    treated as the owner); None when it does not."""
+    found = _VOUCHED_RE.search(norm)
+    if found is None:
+        return None
+    return f"authority vouched for another: '{found[0].strip()[:60]}'", found.start()

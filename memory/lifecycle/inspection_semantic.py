@@ -47,7 +47,13 @@ from memory.lifecycle.inspection_concealment import model_concealment
 from memory.lifecycle.inspection_correction import GATE as CORRECTION_GATE_WORDS
 from memory.lifecycle.inspection_correction import correction_hit
 from memory.lifecycle.inspection_frames import fiction_hit, settings_hit
-from memory.lifecycle.inspection_identity import CHANNEL_GATE, channel_claim, identity_hit
+from memory.lifecycle.inspection_identity import (
+    CHANNEL_GATE,
+    VOUCHED_GATE,
+    channel_claim,
+    identity_hit,
+    vouched_hit,
+)
 from memory.lifecycle.inspection_language import unread_and_steering
 from memory.lifecycle.inspection_lexicon import (
     ACT,
@@ -455,6 +461,7 @@ _CORRECTION_GATE = _g(*CORRECTION_GATE_WORDS)  # a correction names itself: "cor
 _SWEEP_GATE = _g(*SWEEP_GATE)  # a sweeping act names its object: a control, a payment, a history
 _READER_GATE = _g(*READER_GATE_WORDS)  # the reader addressed is named by what it does: reads, summarises
 _CHANNEL_GATE = _g(*CHANNEL_GATE)  # a role given to whoever writes in a channel: a writing verb
+_VOUCHED_GATE = _g(*VOUCHED_GATE)  # authority vouched for another: "as", "for the", "consider" ...
 
 
 GATE_WORDS = frozenset(_ALL_GATE_WORDS)  # the caller's LiteralScan covers these
@@ -1339,6 +1346,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         ("product_steering", steering_hit, _has(found, _STEERING_GATE)),
         ("identity_claim", identity_hit, True),  # it stops at once without a first-person sentence
         ("identity_claim", channel_claim, _has(found, _CHANNEL_GATE)),  # a role for whoever writes here
+        ("identity_claim", vouched_hit, _has(found, _VOUCHED_GATE)),  # another's requests approved
         ("sweeping_act", sweeping_hit, _has(found, _SWEEP_GATE)),
         ("fiction_carried_over", fiction_hit, True),  # a game carried into real use
         ("settings_in_other_words", settings_hit, True),  # settings as data in the row's own language
