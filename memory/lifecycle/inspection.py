@@ -56,6 +56,7 @@ from typing import Required, TypedDict
 
 from memory.lifecycle.inspection_classifier import Verdict, classify, classify_many, windows
 from memory.lifecycle.inspection_concealment import order_supposed
+from memory.lifecycle.inspection_encoded import with_decoded
 from memory.lifecycle.inspection_exemplars import GATE_LOW, Match, judge
 from memory.lifecycle.inspection_lexicon import HOMOGLYPHS
 from memory.lifecycle.inspection_patterns import (
@@ -306,6 +307,7 @@ def normalise(text: str) -> str:
     out = html.unescape(text)
     if "&" in out:
         out = html.unescape(out)  # double-encoded
+    out = with_decoded(out)  # base64, hex, backwards: the decoded words follow their line
     if out.isascii():  # the common case: nothing invisible, nothing to compose or map
         out = out.casefold()
     else:
