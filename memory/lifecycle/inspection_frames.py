@@ -7,6 +7,9 @@ game or as data, in the 20 languages of the grid.
   has no limits or never refuses ("no rules", "ohne Grenzen", "без ограничений", "没有任何
   限制", "制限もない"), WITH the frame carried over into real use: real conversations, after the
   game ends, from now on, for good ("echten Gesprächen", "après la fin", "游戏结束后", "実際の会話").
+  Or, whoever is addressed, a game, persona or mode with a power (books anything, approves,
+  unlocks without asking) wanted in real use too ("also for real tickets", "also in production",
+  "本番でも"): a persona stored as a fact carries its powers into every later prompt.
 - settings_in_other_words: settings written as data (YAML, JSON, key=value, INI lines) whose keys
   are in the row's language (rolle, rôle, ruolo, vai_trò, роль, 役割, 역할 ...) granting a role or
   power (admin, owner, full access) or switching a check off (approval/validation/filter/Prüfung
@@ -122,15 +125,69 @@ _CARRY = (
     r"(?:実際|本当|リアル)の会話|終わった後も|終わっても|これからずっと|今後ずっと|永遠に|"
     r"(?:실제|진짜|현실)\s*대화|끝난\s*(?:뒤|후)에도|앞으로\s*계속|영원히"
 )
+# carried into real use in so many words: the game's powers wanted for real money, tickets,
+# trips or production too ("also for real tickets", "for actual trips too", "本番でも", "hata
+# kwenye malipo halisi"), whoever is addressed: a persona stored for the model reads as a fact
+_REAL_TOO = (
+    r"\b(?:also|too|even|as well)\b[^.;\n]{0,25}\b(?:real|actual|live|production|prod|genuine)\b|"
+    r"\b(?:real|actual|live|genuine)\s+(?:\w+\s+)?(?:tickets?|trips?|bookings?|payments?|orders?|customers?|requests?|"
+    r"deploys?|use|money|transactions?|refunds?)\b[^.;\n]{0,15}\b(?:too|also|as well)\b|"
+    r"\b(?:in|into|for) (?:production|prod|real life|real use|the real world)\b|\bfor real\b|"
+    r"\b(?:auch|sogar)\s+(?:\w+\s+){0,2}(?:im echtbetrieb|in echt|bei echten|im ernstfall|produktiv\w*)|"
+    r"\b(?:también|incluso)\s+(?:\w+\s+){0,2}(?:en producción|reales?|de verdad)\b|"
+    r"\b(?:aussi|même)\s+(?:\w+\s+){0,2}(?:en production|réel\w*|pour de vrai)\b|"
+    r"\b(?:anche|persino)\s+(?:\w+\s+){0,2}(?:in produzione|reali|veri|sul serio)\b|"
+    r"\b(?:também|até)\s+(?:\w+\s+){0,2}(?:em produção|reais|de verdade)\b|\bhata (?:kwenye|katika)\s+(?:\w+\s+)?halisi\b|"
+    r"\b(?:cũng|kể cả)\s+(?:\S+\s+){0,3}(?:thật|thực tế)\b|\bjuga\s+(?:\w+\s+){0,2}(?:sungguhan|nyata|produksi)\b|"
+    r"本番でも|実際の\S{0,8}でも|真实的?\S{0,6}也|也(?:用于|在)(?:真实|生产)|실제\s*(?:\S+\s*)?에서도"
+)
+# ... and what the persona may do there: act on something of consequence, or without a check
+_POWERFUL = (
+    r"\b(?:approv\w*|unlock\w*|book\w*|pay\w*|refund\w*|transfer\w*|move money|deploy\w*|grant\w*|spend\w*|"
+    r"says? yes|anything|everything|without (?:asking|approval|checks?|confirmation|review)|no (?:safety )?checks?|"
+    r"aprueb\w*|aprov\w*|approuv\w*|genehmig\w*|freigeb\w*|paga\w*|zahl\w*|malipo|idhinisha\w*|yoyote)\b|"
+    r"許可なく|解錠|承認|支払|批准|付款|转账|승인|결제"
+)
 _FRAME_RE = _c(_FRAME)
 _YOU_RE = LiteralGated(_c(_YOU))
 _UNBOUND_RE = _c(_UNBOUND)
 _CARRY_RE = _c(_CARRY)
+_REAL_TOO_RE = LiteralGated(_c(_REAL_TOO))
+_POWERFUL_RE = _c(_POWERFUL)
+
+
+_DENIED_BEFORE = _c(r"\b(?:never|not|cannot|can't|no longer|won't|don't|doesn't|nie|jamais|nunca|mai)\s+(?:\w+\s+)?$")
+_DENIED_AFTER = _c(r"\s+(?:nothing|no one|nobody|nichts|rien|nada|niente)\b")
+
+
+def _denied(norm: str, power: re.Match[str]) -> bool:
+    """A power denied ("approve nothing", "never unlock"): a limit, not a power."""
+    return bool(
+        _DENIED_BEFORE.search(norm, max(0, power.start() - 20), power.start())
+        or _DENIED_AFTER.match(norm, power.end())
+    )
+
+
+def _persona_for_real(norm: str) -> tuple[str, int] | None:
+    """A game, persona or mode whose powers are wanted in real use too, with a power named."""
+    real = _REAL_TOO_RE.search(norm)
+    frame = _FRAME_RE.search(norm) if real else None
+    powers = _POWERFUL_RE.finditer(norm) if frame else iter(())
+    power = next((p for p in powers if not _denied(norm, p)), None) or (_UNBOUND_RE.search(norm) if frame else None)
+    if power is None:
+        return None
+    why = f"frame: '{frame[0]}'; power: '{power[0].strip()}'; carried into real use: '{real[0].strip()}'"
+    return why, real.start()
 
 
 def fiction_hit(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
     """Why and where `norm` (a normalise()d row) sets up a game or story in which the one
     addressed has no limits, and carries it over into real use; None when it does not."""
+    return _unbound_carried_over(norm, sentences) or _persona_for_real(norm)
+
+
+def _unbound_carried_over(norm: str, sentences: Iterable[re.Match[str]]) -> tuple[str, int] | None:
+    """The one addressed unbound in a game, the game carried over into real use."""
     if _YOU_RE.search(norm) is None:
         return None  # no one addressed (the cheapest test first: most rows stop here)
     sentences = list(sentences)  # read twice: for the unbound one addressed, and for the position
