@@ -986,7 +986,7 @@ ACTION_CONTROL = (
     r"autorizaci[oó]n\w*|validaci[oó]n\w*|verifica|revisione|autorizzazion\w*|convalida|revis[ãa]o|verifica[çc][ãa]o|"
     r"autoriza[çc][ãa]o|valida[çc][ãa]o|verificatie|beoordeling|toestemming|zatwierdzenie|akceptacj\w*|przegl[ąa]d\w*|"
     r"do[ğg]rulama\w*|inceleme\w*|denetim\w*|x[áa]c minh|verifikasi|tinjauan|pemeriksaan|"
-    r"\w*godk[äa]nnande\w*|\w*granskning\w*|verifiering\w*|[έε]γκριση|επαλήθευση|согласовани\w*|одобрени\w*|"
+    r"\w*godk[äa]nnande\w*|\w*granskning\w*|verifiering\w*|[έε]γκριση|επαλήθευση|[έε]λεγχ\w*|согласовани\w*|одобрени\w*|"
     r"подтверждени\w*|"
     # two-factor sign-in and allow-lists, in those languages
     r"\w*zwei-?faktor\w*|\w*authentifizierung|(?:double )?authentification(?: à deux facteurs| multifacteur)?|"
@@ -1047,7 +1047,9 @@ ACTION_CONTROL_MORE = (
     r"двофакторн\w*|автентифікаці\w*|журнал\w* аудиту|"
     r"godkjenning\w*|verifisering\w*|aprobare\w*|aprobări\w*|verificare\w*|autentificare\w*|jóváhagyás\w*|"
     r"ellenőrzés\w*|kétlépcsős\w*|hitelesítés\w*|hyväksyntä\w*|hyväksynnä\w*|tarkistu\w*|varmennu\w*|"
-    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*|confirmaci[óo]n?|confirmaç[ãa]o|patvirtinim\w*)\b|"
+    r"kaksivaihei\w*|schvaľovani\w*|schválenie|overeni\w*|confirmaci[óo]n?|confirmaç[ãa]o|patvirtinim\w*|"
+    # a check (Czech, Slovak, Polish, Croatian, Slovene "kontrola"; Lithuanian "patikra")
+    r"kontrol[aeyiuo]\w*|patikr\w*)\b|"
     r"ओटीपी|ऑडिट लॉग|मंज़ूरी|অনুমোদন|অনুমোদিত ডোমেইন|যাচাই|ওটিপি|নিরীক্ষা|ஒப்புதல்|சரிபார்ப்பு|ஓடிபி|தணிக்கை|"
     r"تأیید|تایید|احراز هویت|امضای دوم|אישור|אימות|בקרה|منظوری|تصدیق|توثیق)"
 )
