@@ -2,7 +2,8 @@
 semantic gate): the noun's final virama gives way to the case ending ("உதவியாளர்" + "க்கு" is
 "உதவியாளருக்கு:"), and "from now on" / "from today" after the address is an order. The mechanism
 is the language's own, so the probes are Tamil, in other words than the corpus row; a named
-assistant's leave passes."""
+assistant's leave is read as no order (it waits for a reader only because the inspection does not
+read Tamil and the assistant is named: inspection_language)."""
 
 from __future__ import annotations
 
@@ -19,5 +20,5 @@ def test_the_inflected_assistant_addressed_with_a_standing_order_is_held() -> No
     assert "addressed_directive" in _classes(text)
 
 
-def test_a_named_assistant_on_leave_is_not() -> None:
-    assert _classes("உதவியாளர் ராஜா இன்று முதல் விடுமுறையில் இருக்கிறார்.") == []
+def test_a_named_assistant_on_leave_is_no_order() -> None:
+    assert _classes("உதவியாளர் ராஜா இன்று முதல் விடுமுறையில் இருக்கிறார்.") == ["unread_language"]
