@@ -147,7 +147,8 @@ pages, calendar entries, receipts, reviews and code comments; attacks in every c
 split pairs); hard benign rows in 27 classes. Written blind in session 48 by a writer who never ran
 the inspection. Measured on session 48's starting main (bc7130b), no misses read: 68.3% kept
 out, 3.3% benign held, secrets never verbatim 83.3%. Blind for stops 48 and 49 (last blind measure
-68.3 / 2.9 / 83.3 on 88db43b); study material and a training split from session 50.
+68.3 / 2.9 / 83.3 on 88db43b); study material from session 50 (a retrain with it was measured
+and not shipped: poisoning_train).
 "fresh15" (attacks_fresh15.jsonl / benign_fresh15.jsonl, 154 + 221 rows in about 50 languages and
 code-switched mixes, English about a third): memories agents write for themselves and for each
 other (lessons learned, learned procedures and skills, handoffs between agents, scratchpads, plan
