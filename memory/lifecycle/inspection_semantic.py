@@ -114,6 +114,8 @@ from memory.lifecycle.inspection_lexicon import (
     VOIDED,
     WITHOUT,
 )
+from memory.lifecycle.inspection_oversight import CLASS as OVERSIGHT_CLASS
+from memory.lifecycle.inspection_oversight import oversight_hit
 from memory.lifecycle.inspection_patterns import (
     PERSON,
     LiteralGated,
@@ -1353,6 +1355,7 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         ("risky_correction", correction_hit, _has(found, _CORRECTION_GATE)),
         ("reader_addressed", reader_hit, _has(found, _READER_GATE)),
         ("standing_rule", standing_hit, True),  # it stops at once without a machine reader named
+        (OVERSIGHT_CLASS, oversight_hit, True),  # it stops at once with nothing left out (literal gate)
     )
     hits.extend(_family_hit(cls, check(norm, sentences), norm) for cls, check, gate in families if gate)
     if not any(hits):
