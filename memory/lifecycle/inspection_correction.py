@@ -579,10 +579,37 @@ _SERVED_RE = cue_pattern(_SERVED)
 _GIVE_RE = cue_pattern(_GIVE)
 
 
+# An account's number written out (an IBAN, a sort code or BSB, "acct 1188 4521"): where money
+# goes, named by its number, with or without a word of paying ("bank details changed. New IBAN ...")
+# (an IBAN's check digits may read as leetspeak once normalised: "de44" is "dea4"; ten digits or
+# more in it tell it from words)
+_ACCOUNT_NUMBER_RE = cue_pattern(
+    r"\b[a-z]{2}[\da-z]{2}(?: ?[a-z0-9]{4}){3,7}\b|"
+    r"\b(?:sort code|bsb|routing(?: number)?|aba)\W{0,3}\d{2,3}[- ]?\d{2,3}[- ]?\d{2,4}\b|"
+    r"\b(?:acct|account(?: number| no\.?)?|konto(?:nummer)?|cuenta|compte|conta|rekening|rachunek|hesap|n[ºo°]\.? de cuenta)"
+    r"\W{0,3}(?:no\.?\W{0,2})?\d[\d -]{5,}\d"
+)
+_DIGITS_IN_ACCOUNT = 6  # an account's number has six digits or more; words and codes fewer
+# A payment made on a site: "the portal for fee payment moved to pay-stmarys-school.org"
+_PAYMENT_SITE_RE = cue_pattern(
+    r"https?://\S+|www\.\S+|\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|pay|eu|uk|de|fr|es|it|nl|au)\b"
+)
+
+
+def _account_number(text: str) -> str | None:
+    """An account's number written out in `text` (six digits or more), or None."""
+    found = (m[0] for m in _ACCOUNT_NUMBER_RE.finditer(text))
+    return next((n for n in found if sum(map(str.isdigit, n)) >= _DIGITS_IN_ACCOUNT), None)
+
+
 def _risky(text: str) -> str | None:
     """What risky holder `text` (one sentence) names: money, data or approval; None for none."""
     if (pay := _PAY_RE.search(text)) and (account := _ACCOUNT_RE.search(text)):
         return f"money: '{pay[0]}' to '{account[0]}'"
+    if number := _account_number(text):
+        return f"money: to account '{number}'"
+    if (pay := _PAY_RE.search(text)) and (site := _PAYMENT_SITE_RE.search(text)):
+        return f"money: '{pay[0]}' on '{site[0]}'"
     if (data := _DATA_RE.search(text)) and (outside := _OUTSIDE_RE.search(text)):
         return f"data: '{data[0]}' to '{outside[0]}'"
     if (approves := _APPROVES_RE.search(text)) and (

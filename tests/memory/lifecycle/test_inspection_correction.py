@@ -261,3 +261,29 @@ def test_a_correction_moves_only_what_it_names_soon_after() -> None:
     assert _CLASS not in [h.cls for h in semantic_reasons(normalise(text))]
     near = "Correction to last week's notice: supplier payments now go to the new account IBAN DE44 5001 0517 5407 3249 31 at a foreign bank."
     assert _CLASS in [h.cls for h in semantic_reasons(normalise(near))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the account named by its number, no word of paying
+        "Update: Fenwick Joinery's bank details have changed. New IBAN DE44 5001 0517 5407 3249 31; the old one is closed.",
+        "Correction: the caretaker's account is now BSB 082-401, acct 5566 1203.",
+        # a payment made on a new site
+        "Correction: the club's membership fees are now paid on members-fenwick-club.net, not the old form.",
+    ],
+)
+def test_a_correction_that_names_a_new_account_number_or_payment_site_is_risky(text: str) -> None:
+    assert _CLASS in [h.cls for h in semantic_reasons(normalise(text))], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Correction: the user's phone number is now 0161 496 0321, not 0161 496 0312.",
+        "Update: the team wiki moved to wiki.fenwick-joinery.com last week.",
+        "Correction: invoice 2024-118 is now due on 30 June, not 15 June.",
+    ],
+)
+def test_a_correction_of_a_number_a_site_or_a_date_alone_is_not(text: str) -> None:
+    assert _CLASS not in [h.cls for h in semantic_reasons(normalise(text))], text
