@@ -114,6 +114,8 @@ from memory.lifecycle.inspection_lexicon import (
     VOIDED,
     WITHOUT,
 )
+from memory.lifecycle.inspection_outflow import CLASS as OUTFLOW_CLASS
+from memory.lifecycle.inspection_outflow import outflow_hit
 from memory.lifecycle.inspection_oversight import CLASS as OVERSIGHT_CLASS
 from memory.lifecycle.inspection_oversight import oversight_hit
 from memory.lifecycle.inspection_patterns import (
@@ -1356,6 +1358,8 @@ def semantic_reasons(norm: str, *, turn: bool = False, found: set[str] | None = 
         ("reader_addressed", reader_hit, _has(found, _READER_GATE)),
         ("standing_rule", standing_hit, True),  # it stops at once without a machine reader named
         (OVERSIGHT_CLASS, oversight_hit, True),  # it stops at once with nothing left out (literal gate)
+        # private data moved outside as a routine, whoever moves it (an order to send is read above)
+        (OUTFLOW_CLASS, outflow_hit, not _matched(hits, "exfiltration_route")),
     )
     hits.extend(_family_hit(cls, check(norm, sentences), norm) for cls, check, gate in families if gate)
     if not any(hits):
