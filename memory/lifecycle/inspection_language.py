@@ -22,7 +22,12 @@ from __future__ import annotations
 
 import re
 
-from memory.lifecycle.inspection_lexicon import MODEL_BORROWED, MODEL_UNREAD, MODEL_UNREAD_ASSISTANT
+from memory.lifecycle.inspection_lexicon import (
+    ADDRESS_OUT,
+    MODEL_BORROWED,
+    MODEL_UNREAD,
+    MODEL_UNREAD_ASSISTANT,
+)
 from memory.lifecycle.inspection_patterns import LiteralGated
 from memory.lifecycle.inspection_standing import addressed_labels
 
@@ -103,7 +108,7 @@ ROMAN_HINDI = "hindi in latin letters"
 # assistant words name the model; Latin prose judged unread only for lacking the commonest words of
 # the languages read may be terse English ("including our own assistant"), where they do not.
 _NAMED_LANGUAGES = frozenset({"script", ROMAN_HINDI})
-_DESTINATION = LiteralGated(re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}"))
+_DESTINATION = LiteralGated(re.compile(ADDRESS_OUT))
 
 
 def unread_language(norm: str) -> str | None:

@@ -27,6 +27,8 @@ HOMOGLYPHS = str.maketrans(
 # tiers it can afford: a support "agent" is a person as often as a model, an "assistant" less so.
 # The names every language borrows (the languages the inspection does not read too).
 MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
+# An address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
+ADDRESS_OUT = r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}"
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
 # Persian, Georgian, Cherokee): inspection_language names the model with them.
 MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"

@@ -59,6 +59,7 @@ from memory.lifecycle.inspection_lexicon import (
     ACT,
     ACTION_CONTROL,
     ADDRESS_FORMS,
+    ADDRESS_OUT,
     ALONE,
     BYPASSED,
     CAP,
@@ -282,8 +283,7 @@ _TEMPLATE = _c(CHAT_TEMPLATE)
 _SEND = LiteralGated(_c(f"(?:{SEND}|{SEND_ELSEWHERE})"))
 # the model as the subject of a send verb, a few words between ("the copilot also posts")
 _MODEL_SENDS = LiteralGated(_c(rf"(?:{MODEL_NO_AGENT})\s+(?:\w+\s+){{0,2}}?{SEND_TOLD}"))
-# an address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
-_ADDRESS_OUT = re.compile(r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}")
+_ADDRESS_OUT = re.compile(ADDRESS_OUT)
 _SENT_THING = _c(f"(?:{SENT_THING}|{CREDENTIAL_ASKED})")
 _OUTSIDE = _c(OUTSIDE)
 _CONDITION_CLAUSE = re.compile(
