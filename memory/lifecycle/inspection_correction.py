@@ -590,10 +590,13 @@ _ACCOUNT_NUMBER_RE = cue_pattern(
     r"\W{0,3}(?:no\.?\W{0,2})?\d[\d -]{5,}\d"
 )
 _DIGITS_IN_ACCOUNT = 6  # an account's number has six digits or more; words and codes fewer
-# A payment made on a site: "the portal for fee payment moved to pay-stmarys-school.org"
-_PAYMENT_SITE_RE = cue_pattern(
-    r"https?://\S+|www\.\S+|\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|pay|eu|uk|de|fr|es|it|nl|au)\b"
+# A site: a link, or a domain of the common endings. Where a payment is now made ("the portal for fee
+# payment moved to pay-stmarys-school.org"), or where a sign-in now goes (below).
+_SITE = (
+    r"https?://\S+|www\.\S+|"
+    r"\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|pay|eu|uk|de|fr|es|it|nl|pl|cz|ru|au)\b"
 )
+_SITE_RE = cue_pattern(_SITE)
 
 
 def _account_number(text: str) -> str | None:
@@ -608,7 +611,7 @@ def _risky(text: str) -> str | None:
         return f"money: '{pay[0]}' to '{account[0]}'"
     if number := _account_number(text):
         return f"money: to account '{number}'"
-    if (pay := _PAY_RE.search(text)) and (site := _PAYMENT_SITE_RE.search(text)):
+    if (pay := _PAY_RE.search(text)) and (site := _SITE_RE.search(text)):
         return f"money: '{pay[0]}' on '{site[0]}'"
     if (data := _DATA_RE.search(text)) and (outside := _OUTSIDE_RE.search(text)):
         return f"data: '{data[0]}' to '{outside[0]}'"
@@ -638,7 +641,7 @@ _SIGN_IN_RE = cue_pattern(
     r"l[öo]senord\w*|passord\w*|парол\w*|учётн\w* данн\w*|учетн\w* данн\w*)\b"
 )
 _SITE_OR_ANYONE_RE = cue_pattern(
-    r"https?://|www\.|\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|eu|de|fr|es|it|nl|pl|cz|ru)\b|"
+    rf"{_SITE}|"
     r"\b(?:anyone|anybody|externals?|outsiders?|jede[mnr]?|externe[nm]?|n'importe qui|cualquiera|chiunque|"
     r"qualquer (?:um|pessoa)|iedereen|każdemu|komukoli|kdokoli\w*|externist\w*|siapa pun|herkese|любому)\b"
 )
