@@ -13,17 +13,21 @@ import base64
 import binascii
 import re
 
+from memory.lifecycle.inspection_patterns import required_literals
+
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}){10,}(?![0-9A-Za-z])")
 # A note to read a line backwards ("read backwards", "written in reverse", "rückwärts lesen", "à
-# l'envers", "al revés"): "backwards compatible" and "reverse proxy" are no such note.
+# l'envers", "al revés"): "backwards compatible" and "reverse proxy" are no such note. Read on the
+# lower-cased text, behind the literals every note holds (most rows hold none: a few substring
+# tests are cheaper here than LiteralGated's trie, this running on every line of every write).
 _REVERSED_CUE = re.compile(
     r"\b(?:(?:read|reads|written|write|spelled|spelt|typed)\s+(?:it\s+|this\s+|them\s+)?"
     r"(?:backwards?|in reverse|reversed)|"
     r"backwards? (?:text|writing)|reversed text|r[üu]ckw[äa]rts (?:lesen|gelesen|geschrieben)|[àa] l'envers|"
-    r"al rev[ée]s|(?:texto )?invertid[oa]|od ty[łl]u|achterstevoren)\b",
-    re.IGNORECASE,
+    r"al rev[ée]s|(?:texto )?invertid[oa]|od ty[łl]u|achterstevoren)\b"
 )
+_REVERSED_LITERALS = required_literals(_REVERSED_CUE)  # None: no literal can be named, no gate
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _MIN_WORDS = 3
 
@@ -59,11 +63,6 @@ def _hex_words(blob: str) -> str | None:
     return text if text is not None and _prose(text) else None
 
 
-# The words every note of _REVERSED_CUE holds, tested first (most rows hold none).
-_REVERSED_WORDS = (
-    "backward", "revers", "rückw", "ruckw", "l'envers", "revés", "reves", "invertid", "od ty",
-    "achterstevoren",
-)
 _MIN_BLOB = 16  # the shortest base64 or hex run read (12 bytes of words, 8 in hex)
 
 
@@ -75,7 +74,8 @@ def decoded_copies(text: str) -> list[str]:
             found += [words for blob in _BASE64.findall(token) if (words := _base64_words(blob))]
             found += [words for blob in _HEX.findall(token) if (words := _hex_words(blob))]
     lowered = text.lower()
-    if any(word in lowered for word in _REVERSED_WORDS) and _REVERSED_CUE.search(text):
+    gate = _REVERSED_LITERALS is None or any(word in lowered for word in _REVERSED_LITERALS)
+    if gate and _REVERSED_CUE.search(lowered):
         found.append(text[::-1])
     return found
 
