@@ -172,8 +172,10 @@ def _persona_for_real(norm: str) -> tuple[str, int] | None:
     """A game, persona or mode whose powers are wanted in real use too, with a power named."""
     real = _REAL_TOO_RE.search(norm)
     frame = _FRAME_RE.search(norm) if real else None
-    powers = _POWERFUL_RE.finditer(norm) if frame else iter(())
-    power = next((p for p in powers if not _denied(norm, p)), None) or (_UNBOUND_RE.search(norm) if frame else None)
+    if frame is None:
+        return None
+    powers = (p for p in _POWERFUL_RE.finditer(norm) if not _denied(norm, p))
+    power = next(powers, None) or _UNBOUND_RE.search(norm)
     if power is None:
         return None
     why = f"frame: '{frame[0]}'; power: '{power[0].strip()}'; carried into real use: '{real[0].strip()}'"
