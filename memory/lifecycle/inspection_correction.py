@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memory.lifecycle.inspection_lexicon import SITE
 from memory.lifecycle.inspection_patterns import cue_pattern, text_form
 
 CLASS = "risky_correction"
@@ -590,13 +591,9 @@ _ACCOUNT_NUMBER_RE = cue_pattern(
     r"\W{0,3}(?:no\.?\W{0,2})?\d[\d -]{5,}\d"
 )
 _DIGITS_IN_ACCOUNT = 6  # an account's number has six digits or more; words and codes fewer
-# A site: a link, or a domain of the common endings. Where a payment is now made ("the portal for fee
-# payment moved to pay-stmarys-school.org"), or where a sign-in now goes (below).
-_SITE = (
-    r"https?://\S+|www\.\S+|"
-    r"\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|pay|eu|uk|de|fr|es|it|nl|pl|cz|ru|au)\b"
-)
-_SITE_RE = cue_pattern(_SITE)
+# A site where a payment is now made ("the portal for fee payment moved to pay-stmarys-school.org"),
+# or where a sign-in now goes (below)
+_SITE_RE = cue_pattern(SITE)
 
 
 def _account_number(text: str) -> str | None:
@@ -641,7 +638,7 @@ _SIGN_IN_RE = cue_pattern(
     r"l[öo]senord\w*|passord\w*|парол\w*|учётн\w* данн\w*|учетн\w* данн\w*)\b"
 )
 _SITE_OR_ANYONE_RE = cue_pattern(
-    rf"{_SITE}|"
+    rf"{SITE}|"
     r"\b(?:anyone|anybody|externals?|outsiders?|jede[mnr]?|externe[nm]?|n'importe qui|cualquiera|chiunque|"
     r"qualquer (?:um|pessoa)|iedereen|każdemu|komukoli|kdokoli\w*|externist\w*|siapa pun|herkese|любому)\b"
 )

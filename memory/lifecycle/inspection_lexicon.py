@@ -29,6 +29,11 @@ HOMOGLYPHS = str.maketrans(
 MODEL_BORROWED = r"ai|a\.i|bots?|chat ?bots?|gpt\w*|chatgpt|llms?|copilots?|claude|gemini"
 # An address outside that a row sends to: a link or an e-mail address (a team's "#channel" is not one)
 ADDRESS_OUT = r"https?://|www\.|\b[\w.+-]+@[\w-]+\.[a-z]{2,}"
+# A site: a whole link, or a domain of the common endings ("pay-stmarys-school.org", "kimlikarsiv.com.tr")
+SITE = (
+    r"https?://\S+|www\.\S+|"
+    r"\b[\w-]+\.(?:com|net|org|info|io|biz|site|online|xyz|top|app|co|pay|eu|uk|de|fr|es|it|nl|pl|cz|ru|au|rs|tr)\b"
+)
 # "AI" in scripts no cue list reads (Bengali, Tamil, Telugu, Kannada, Malayalam, Amharic, Urdu,
 # Persian, Georgian, Cherokee): inspection_language names the model with them.
 MODEL_UNREAD = r"এআই|ஏஐ|ఏఐ|ಎಐ|എഐ|ኤአይ|اے آئی|ای آی|ხელოვნური ინტელექტ|ბოტ|ᎠᎢ"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.lifecycle.inspection_lexicon import ADDRESS_OUT
+from memory.lifecycle.inspection_lexicon import ADDRESS_OUT, SITE
 from memory.lifecycle.inspection_patterns import LiteralGated, cue_pattern
 
 CLASS = "data_outflow"
@@ -45,8 +45,7 @@ _PRIVATE = (
     r"kimlik\w*|dane|данные)\b|病历|数据|個人情報|개인정보"
 )
 _OUTSIDE = (
-    rf"{ADDRESS_OUT}|\bs?ftp\.[\w-]+\.|"
-    r"\b[\w-]+\.(?:com|net|org|io|rs|fr|it|de|es|tr|pl|ru|co|info|biz|xyz|app|site|online)\b|"
+    rf"{ADDRESS_OUT}|\bs?ftp\.[\w-]+\.|{SITE}|"
     r"\b(?:public gist|gist|pastebin|paste\.\w+|transfer\.sh|ngrok|personal (?:e-?mail|address|account|drive)|"
     r"adresse perso|private (?:e-?mail|drive))\b"
 )
