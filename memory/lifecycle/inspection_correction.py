@@ -604,11 +604,12 @@ def _account_number(text: str) -> str | None:
 
 def _risky(text: str) -> str | None:
     """What risky holder `text` (one sentence) names: money, data or approval; None for none."""
-    if (pay := _PAY_RE.search(text)) and (account := _ACCOUNT_RE.search(text)):
+    pay = _PAY_RE.search(text)
+    if pay and (account := _ACCOUNT_RE.search(text)):
         return f"money: '{pay[0]}' to '{account[0]}'"
     if number := _account_number(text):
         return f"money: to account '{number}'"
-    if (pay := _PAY_RE.search(text)) and (site := _SITE_RE.search(text)):
+    if pay and (site := _SITE_RE.search(text)):
         return f"money: '{pay[0]}' on '{site[0]}'"
     if (data := _DATA_RE.search(text)) and (outside := _OUTSIDE_RE.search(text)):
         return f"data: '{data[0]}' to '{outside[0]}'"
